@@ -1,0 +1,85 @@
+# RummyHub — the two commands of the README:
+#   make run    set everything up and serve http://127.0.0.1:8000 (SQLite, in-memory channel layer)
+#   make test   set everything up and run ruff, the import contract and the whole test suite
+# Both are idempotent: a second run only re-installs what changed.
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PIP := $(VENV)/bin/pip
+HOST ?= 127.0.0.1
+PORT ?= 8000
+SORTABLE := static/vendor/sortablejs/Sortable.min.js
+
+.PHONY: run test setup setup-dev system assets migrate lint test-unit test-e2e bench clean messages
+
+run: setup migrate
+	$(PY) manage.py collectstatic --noinput -v 0
+	@echo ""
+	@echo "  RummyHub is running at http://$(HOST):$(PORT)/  (Ctrl-C stops it)"
+	@echo ""
+	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) rummyhub.asgi:application
+
+test: setup-dev
+	@scripts/ensure-system.sh chromium
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports
+	$(PY) manage.py makemigrations --check --dry-run -v 0
+	$(VENV)/bin/pytest -m "not e2e"
+	$(VENV)/bin/pytest -m e2e
+
+test-unit: setup-dev
+	$(VENV)/bin/pytest -m "not e2e"
+
+test-e2e: setup-dev
+	@scripts/ensure-system.sh chromium
+	$(VENV)/bin/pytest -m e2e
+
+system:
+	@scripts/ensure-system.sh python node
+
+$(VENV)/bin/python:
+	@scripts/ensure-system.sh python
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install -q --upgrade pip
+
+$(VENV)/.runtime-installed: requirements.txt | $(VENV)/bin/python
+	$(PIP) install -q -r requirements.txt
+	touch $@
+
+$(VENV)/.dev-installed: requirements.txt requirements-dev.txt | $(VENV)/bin/python
+	$(PIP) install -q -r requirements-dev.txt
+	touch $@ $(VENV)/.runtime-installed
+
+node_modules/.package-lock.json: package.json package-lock.json
+	@scripts/ensure-system.sh node
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+$(SORTABLE): node_modules/.package-lock.json
+	mkdir -p $(dir $@)
+	cp node_modules/sortablejs/Sortable.min.js node_modules/sortablejs/LICENSE $(dir $@)
+
+assets: $(SORTABLE)
+
+setup: $(VENV)/.runtime-installed assets
+
+setup-dev: $(VENV)/.dev-installed assets
+
+migrate: setup
+	$(PY) manage.py migrate --noinput -v 0
+
+lint: setup-dev
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports
+
+messages: setup-dev
+	$(PY) manage.py makemessages -l ro -l fa -l ta -l co --ignore=.venv --ignore=node_modules
+
+bench: setup-dev
+	$(PY) bench/engine_manipulation.py
+	$(PY) bench/engine_gin.py
+
+clean:
+	rm -rf $(VENV) node_modules static/vendor staticfiles artifacts

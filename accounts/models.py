@@ -1,0 +1,23 @@
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Presence(models.Model):
+    """One open presence websocket of a signed-in user.
+
+    A row lives while its socket is open; ``seen`` is refreshed every
+    ``PRESENCE_HEARTBEAT`` seconds, so rows left behind by a crashed server
+    stop counting after ``PRESENCE_TIMEOUT`` seconds.
+    """
+
+    channel_name = models.CharField(max_length=255, unique=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="presences")
+    seen = models.DateTimeField(db_index=True)
+
+    class Meta:
+        verbose_name = _("presence")
+        verbose_name_plural = _("presences")
+
+    def __str__(self) -> str:
+        return f"{self.user} @ {self.channel_name}"

@@ -1,0 +1,69 @@
+"""The one module that spells channel-layer group names and sends broadcasts.
+
+Channel-layer messages carry no cards and no secrets: only what changed
+(``{"type": "table.changed", "id": 42, "version": 17}``); every consumer then
+renders its own seat's view.  Broadcasts go out only after the surrounding
+transaction commits, so a listener never sees a state that may roll back.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import transaction
+from django.utils import translation
+
+PRESENCE_GROUP = "presence"
+LOBBY_GROUP = "lobby"
+
+
+def table_group(match_id: int) -> str:
+    return f"table-{match_id}"
+
+
+def tournament_group(tournament_id: int) -> str:
+    return f"tournament-{tournament_id}"
+
+
+def send_now(group: str, message: dict[str, Any]) -> None:
+    """Send to a group from sync code, immediately (use :func:`broadcast_on_commit` inside transactions)."""
+    layer = get_channel_layer()
+    if layer is not None:
+        async_to_sync(layer.group_send)(group, message)
+
+
+def broadcast_on_commit(group: str, message: dict[str, Any]) -> None:
+    """Send to a group once the current transaction commits (at once outside one)."""
+    transaction.on_commit(lambda: send_now(group, message))
+
+
+def scope_language(scope: dict[str, Any]) -> str:
+    """The language a websocket connection should render in: cookie, then Accept-Language."""
+    cookies = scope.get("cookies") or {}
+    lang = cookies.get(settings.LANGUAGE_COOKIE_NAME)
+    supported = {code for code, _name in settings.LANGUAGES}
+    if lang in supported:
+        return lang
+    for name, value in scope.get("headers") or []:
+        if name == b"accept-language":
+            try:
+                header = value.decode("latin-1")
+            except Exception:  # pragma: no cover - defensive
+                break
+            for part in header.split(","):
+                code = part.split(";")[0].strip().lower()
+                if code in supported:
+                    return code
+                if code.split("-")[0] in supported:
+                    return code.split("-")[0]
+    return settings.LANGUAGE_CODE
+
+
+class override_scope_language(translation.override):
+    """``with override_scope_language(scope): render(...)``."""
+
+    def __init__(self, scope: dict[str, Any]) -> None:
+        super().__init__(scope_language(scope))

@@ -1,0 +1,13 @@
+from django.contrib import admin
+from django.urls import include, path
+
+from accounts import views as account_views
+from games import views as game_views
+
+urlpatterns = [
+    path("", game_views.home, name="home"),
+    path("accounts/", include("accounts.urls")),
+    path("players/<str:username>/", account_views.profile, name="profile"),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("admin/", admin.site.urls),
+]

@@ -1,0 +1,57 @@
+"""A real daphne server in a child process, for browser and cross-process tests.
+
+pytest-django's ``live_server`` is WSGI only; websockets need daphne.  Traps
+(STACK.md): start it with the database unblocked; in the child, give asgiref a
+fresh single-thread executor (a fork after async tests leaves it pointing at a
+dead thread) and drop inherited DB connections.
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+
+from daphne.testing import BaseDaphneTestingInstance
+
+
+class LiveDaphne(BaseDaphneTestingInstance):
+    startup_timeout = 20
+
+    def __init__(self, settings_overrides: dict | None = None):
+        super().__init__(application=None)
+        self.settings_overrides = settings_overrides or {}
+
+    def get_application(self):
+        from rummyhub.asgi import application
+
+        return application
+
+    def process_setup(self):
+        from asgiref.sync import SyncToAsync
+        from django.conf import settings
+        from django.db import connections
+
+        SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
+        connections.close_all()
+        for key, value in self.settings_overrides.items():
+            setattr(settings, key, value)
+        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+
+    def __enter__(self):
+        from django.db import connections
+
+        connections.close_all()  # the child must not share the parent's sockets
+        super().__enter__()
+        self.url = f"http://{self.host}:{self.port}"
+        self.ws_url = f"ws://{self.host}:{self.port}"
+        return self
+
+
+def session_cookie_for(user) -> str:
+    """A ``sessionid`` value for a logged-in ``user`` (made through Django's test client)."""
+    from django.conf import settings
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    return client.cookies[settings.SESSION_COOKIE_NAME].value
