@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from itertools import product
 from typing import Any
 
@@ -523,3 +523,883 @@ class _PresetOrFlag:
 
 GinRules.oklahoma = _PresetOrFlag(GinRules.__dict__["oklahoma"])  # type: ignore[assignment]
 GinRules.oklahoma_preset = staticmethod(_oklahoma_preset)  # type: ignore[attr-defined]
+
+
+# ---------------------------------------------------------------------------------------------
+# Player-facing messages (code -> template; the web layer translates by code)
+# ---------------------------------------------------------------------------------------------
+
+MESSAGES: dict[str, str] = {
+    "hand_over": "This hand is over.",
+    "not_your_turn": "It is not your turn.",
+    "advisor_cannot_act": "The advisor holds no cards: he can only send suggestions to the captain.",
+    "not_advisor": "Only the advisor can send suggestions.",
+    "advice_disabled": "Advice from the advisor is switched off at this table.",
+    "upcard_decision": "First take the upcard or pass it.",
+    "must_draw": "Take a card first: draw from the stock or take the top discard.",
+    "must_draw_stock": "Both players passed the upcard: start by drawing from the stock.",
+    "must_discard": "You have taken a card: now discard one card or knock.",
+    "no_upcard_now": "The upcard can only be taken or passed at the start of the hand.",
+    "card_not_in_hand": "{cards} is not in your hand.",
+    "cannot_discard_taken_card": "{cards} was just taken from the discard pile and cannot be discarded this turn.",
+    "knock_too_high": "You cannot knock: after discarding {cards} your deadwood would be {deadwood}, "
+    "more than {limit}.",
+    "knock_too_high_laid": "You cannot knock: the deadwood you lay out is {deadwood}, more than {limit}.",
+    "gin_only": "The first upcard was an ace: nobody may knock, only gin ends this hand.",
+    "invalid_meld": "{cards}: not a meld (a set is 3 or 4 cards of one rank; a run is 3 or more cards "
+    "in sequence in one suit, ace low).",
+    "meld_card_twice": "{cards} is used in more than one meld.",
+    "fiftieth_card_knock_only": "Only two stock cards are left: you may take {cards} only to knock with it.",
+    "must_knock": "You took the last discard under the 50th-card rule: you must knock now.",
+    "no_pass_now": "You can only pass the last discard when two stock cards are left.",
+    "big_gin_not_allowed": "Knocking without a discard (big gin) is not allowed at this table.",
+    "not_big_gin": "To knock without discarding, all eleven of your cards must be in melds.",
+}
+
+
+def _illegal(code: str, **kw: Any) -> IllegalMove:
+    if "cards" in kw and not isinstance(kw["cards"], str):
+        kw["cards"] = pretty_cards(kw["cards"])
+    return IllegalMove(code, MESSAGES[code].format(**kw))
+
+
+# ---------------------------------------------------------------------------------------------
+# Settling a knock (RULES C.6, C.7)
+# ---------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    """The result of a knock.  Cards are ids (``"8S.0"``); ``layoffs`` are (card, knocker-meld index)."""
+
+    outcome: str  # "gin" | "knock" | "undercut" | "tie"
+    winner: str | None  # "knocker" | "defender" | None
+    points: int
+    knocker_deadwood: int
+    defender_deadwood: int
+    knocker_melds: tuple[tuple[str, ...], ...]
+    knocker_deadwood_cards: tuple[str, ...]
+    defender_melds: tuple[tuple[str, ...], ...]
+    defender_deadwood_cards: tuple[str, ...]
+    layoffs: tuple[tuple[str, int], ...]
+    big_gin: bool = False
+    multiplier: int = 1
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "outcome": self.outcome, "winner": self.winner, "points": self.points,
+            "knocker_deadwood": self.knocker_deadwood, "defender_deadwood": self.defender_deadwood,
+            "knocker_melds": [list(m) for m in self.knocker_melds],
+            "knocker_deadwood_cards": list(self.knocker_deadwood_cards),
+            "defender_melds": [list(m) for m in self.defender_melds],
+            "defender_deadwood_cards": list(self.defender_deadwood_cards),
+            "layoffs": [{"card": c, "meld": i} for c, i in self.layoffs],
+            "big_gin": self.big_gin, "multiplier": self.multiplier,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Settlement:
+        return cls(
+            d["outcome"], d["winner"], d["points"], d["knocker_deadwood"], d["defender_deadwood"],
+            tuple(tuple(m) for m in d["knocker_melds"]), tuple(d["knocker_deadwood_cards"]),
+            tuple(tuple(m) for m in d["defender_melds"]), tuple(d["defender_deadwood_cards"]),
+            tuple((x["card"], x["meld"]) for x in d["layoffs"]), d.get("big_gin", False), d.get("multiplier", 1),
+        )
+
+
+def _layoff_options(kmelds: list[int], dm: int) -> list[list[tuple[int, list[int]]]]:
+    """Per knocker meld, the possible lay-off choices (mask, cards in laying order) from hand ``dm``."""
+    options = []
+    for m in kmelds:
+        opts: list[tuple[int, list[int]]] = [(0, [])]
+        cards = mask_cards(m)
+        if ALL_MELDS[m] == "set":
+            if len(cards) == 3:
+                r = cards[0] % 13
+                for s in range(4):
+                    b = s * 13 + r
+                    if not (m >> b) & 1 and (dm >> b) & 1:
+                        opts.append((1 << b, [b]))
+        else:
+            lo, hi = cards[0], cards[-1]
+            base = lo - lo % 13
+            low: list[int] = []
+            i = lo - 1
+            while i >= base and (dm >> i) & 1:
+                low.append(i)
+                i -= 1
+            high: list[int] = []
+            i = hi + 1
+            while i < base + 13 and (dm >> i) & 1:
+                high.append(i)
+                i += 1
+            for k in range(len(low) + 1):
+                for j in range(len(high) + 1):
+                    if k or j:
+                        seq = low[:k] + high[:j]
+                        opts.append((sum(1 << c for c in seq), seq))
+        options.append(opts)
+    return options
+
+
+def _defender_best(kmelds: list[int], dm: int) -> tuple[int, int, list[tuple[int, int]]]:
+    """(final deadwood, remaining mask, layoffs [(card, meld index)]) minimising the defender's deadwood."""
+    best = (deadwood_mask(dm), dm, [])
+    for choice in product(*_layoff_options(kmelds, dm)):
+        laid = 0
+        ok = True
+        for mask, _ in choice:
+            if laid & mask:
+                ok = False
+                break
+            laid |= mask
+        if not ok or not laid:
+            continue
+        rem = dm & ~laid
+        dw = deadwood_mask(rem)
+        if dw < best[0]:
+            best = (dw, rem, [(c, i) for i, (_, seq) in enumerate(choice) for c in seq])
+    return best
+
+
+def _parse_melds(melds: Any, hand: int) -> list[int]:
+    if not isinstance(melds, (list, tuple)) or len(melds) > 11:
+        raise InvalidAction("melds must be a list of at most 11 lists of cards.", code="bad_melds")
+    out = []
+    used = 0
+    for meld in melds:
+        if isinstance(meld, int) and not isinstance(meld, bool):
+            m = meld
+        else:
+            if not isinstance(meld, (list, tuple)) or len(meld) > 11:
+                raise InvalidAction("Each meld must be a list of at most 11 cards.", code="bad_melds")
+            m = hand_mask(meld)
+        if m & ~hand:
+            raise _illegal("card_not_in_hand", cards=mask_cards(m & ~hand))
+        if m not in ALL_MELDS:
+            raise _illegal("invalid_meld", cards=_meld_order(m) if m in ALL_MELDS else mask_cards(m))
+        if m & used:
+            raise _illegal("meld_card_twice", cards=mask_cards(m & used))
+        used |= m
+        out.append(m)
+    return out
+
+
+def _ids_of_melds(melds: Iterable[int]) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(IDS[i] for i in _meld_order(m)) for m in melds)
+
+
+def _as_rules(rules: Any) -> GinRules:
+    if rules is None:
+        return GinRules()
+    if isinstance(rules, GinRules):
+        return rules
+    if isinstance(rules, dict):
+        return GinRules.from_dict(rules)
+    raise InvalidAction("rules must be a GinRules or a dict of options.", code="bad_option")
+
+
+def settle_knock(knocker_hand: Any, defender_hand: Any, *, knocker_melds: Any = None, rules: Any = None,
+                 knock_limit: int | None = None, multiplier: int = 1) -> Settlement:
+    """Settle a knock (RULES C.6-C.7, D.1.5-D.1.6).
+
+    ``knocker_hand``: the knocker's cards after his discard (10; 11 for big gin); ``defender_hand``:
+    the opponent's 10 cards.  ``knocker_melds=None``: the knocker's minimum-deadwood arrangement (among
+    several, the one that leaves the defender the fewest lay-offs); given melds are validated and may
+    be a worse arrangement as long as the deadwood is within ``knock_limit`` (default
+    ``rules.knock_limit``).  Against gin there are no lay-offs (C.6.4).  The defender's own melds and
+    lay-offs (chained along runs) are chosen jointly to minimise his deadwood (exact).
+    ``multiplier`` (Oklahoma spades) multiplies ``points``.
+    """
+    from .gin_scoring import gin_hand_result
+
+    rules = _as_rules(rules)
+    km = hand_mask(knocker_hand)
+    dm = hand_mask(defender_hand)
+    if km & dm:
+        raise InvalidAction(f"{pretty_cards(mask_cards(km & dm))} cannot be in both hands.", code="duplicate_card")
+    limit = rules.knock_limit if knock_limit is None else knock_limit
+    if knocker_melds is not None:
+        arrangements = [tuple(_parse_melds(knocker_melds, km))]
+    else:
+        _, arrangements = _best_arrangements(km, all_optimal=True)
+        arrangements = arrangements[:64]
+    results = []
+    for arr in arrangements:
+        used = 0
+        for m in arr:
+            used |= m
+        kdw_mask = km & ~used
+        k = mask_points(kdw_mask)
+        if k > limit:
+            if limit == 0 and rules.oklahoma:
+                raise _illegal("gin_only")
+            raise IllegalMove("knock_too_high", MESSAGES["knock_too_high_laid"].format(deadwood=k, limit=limit))
+        if k == 0:
+            d, rem, lay = deadwood_mask(dm), dm, []
+        else:
+            d, rem, lay = _defender_best(list(arr), dm)
+        results.append((d, arr, kdw_mask, k, rem, lay))
+    d, arr, kdw_mask, k, rem, lay = max(results, key=lambda r: r[0] - r[3])
+    big = k == 0 and bin(km).count("1") == 11 and rules.big_gin != "off"
+    outcome, winner, points = gin_hand_result(k, d, rules, multiplier=multiplier, big_gin=big)
+    dmelds, ddw = best_melds_mask(rem)
+    return Settlement(
+        outcome, winner, points, k, d, _ids_of_melds(arr), tuple(mask_ids(kdw_mask)), _ids_of_melds(dmelds),
+        tuple(mask_ids(ddw)), tuple((IDS[c], i) for c, i in lay), big, multiplier,
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Role draw (RULES C.2.1)
+# ---------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class RoleDraw:
+    """The draws for roles: each round is ``((seat, card index), ...)``; ties re-draw among the tied."""
+
+    rounds: tuple[tuple[tuple[int, int], ...], ...]
+    box: int
+    captain: int
+    advisor: int
+
+    @property
+    def roles(self) -> tuple[int, int, int]:
+        return (self.box, self.captain, self.advisor)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "draws": [[{"seat": s, "card": IDS[c]} for s, c in rnd] for rnd in self.rounds],
+            "box": self.box, "captain": self.captain, "advisor": self.advisor,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> RoleDraw:
+        rounds = tuple(tuple((x["seat"], card_index(x["card"])) for x in rnd) for rnd in d["draws"])
+        return cls(rounds, d["box"], d["captain"], d["advisor"])
+
+
+def draw_roles(rng: random.Random, seats: int = 3) -> RoleDraw:
+    """Each player draws a card from a shuffled pack: highest rank (K high, A low) → box, middle →
+    captain, lowest → advisor; tied players draw again from a freshly shuffled pack (C.2.1 [ext])."""
+    rounds: list[tuple[tuple[int, int], ...]] = []
+
+    def order(group: list[int]) -> list[int]:
+        deck = list(range(52))
+        rng.shuffle(deck)
+        drawn = {s: deck[k] for k, s in enumerate(group)}
+        rounds.append(tuple((s, drawn[s]) for s in group))
+        ranked = sorted(group, key=lambda s: -(drawn[s] % 13))
+        out: list[int] = []
+        i = 0
+        while i < len(ranked):
+            j = i
+            while j < len(ranked) and drawn[ranked[j]] % 13 == drawn[ranked[i]] % 13:
+                j += 1
+            tied = ranked[i:j]
+            out.extend(tied if len(tied) == 1 else order(tied))
+            i = j
+        return out
+
+    box, captain, advisor = order(list(range(seats)))
+    return RoleDraw(tuple(rounds), box, captain, advisor)
+
+
+# ---------------------------------------------------------------------------------------------
+# Actions
+# ---------------------------------------------------------------------------------------------
+
+ACTION_TYPES = ("take_upcard", "pass_upcard", "draw_stock", "draw_discard", "discard", "knock", "pass", "suggest")
+_MAX_SUGGESTION = 2000
+
+
+@dataclass(frozen=True, slots=True)
+class GinAction:
+    """An action: ``type`` plus ``card`` (index) for discard/knock, optional knock ``melds`` (masks),
+    ``suggestion`` (canonical JSON text) for the advisor's suggest."""
+
+    type: str
+    card: int | None = None
+    melds: tuple[int, ...] | None = None
+    suggestion: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"type": self.type}
+        if self.card is not None:
+            d["card"] = IDS[self.card]
+        if self.melds is not None:
+            d["melds"] = [[IDS[i] for i in _meld_order(m)] if m in ALL_MELDS else mask_ids(m) for m in self.melds]
+        if self.suggestion is not None:
+            d["suggestion"] = json.loads(self.suggestion)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: Any) -> GinAction:
+        return action_from_dict(d)
+
+
+def _card_field(v: Any) -> int:
+    if not isinstance(v, str):
+        raise InvalidAction("card must be a card id string such as \"8S.0\".", code="bad_card")
+    return card_index(v)
+
+
+def action_from_dict(d: Any) -> GinAction:
+    """Parse an action dict (InvalidAction on anything malformed)."""
+    if isinstance(d, GinAction):
+        return d
+    if not isinstance(d, dict):
+        raise InvalidAction("An action must be a dict with a \"type\".", code="bad_action")
+    t = d.get("type")
+    if t not in ACTION_TYPES:
+        raise InvalidAction(f"Unknown Gin action type {t!r}.", code="bad_action")
+    if t == "discard":
+        if "card" not in d:
+            raise InvalidAction("discard needs a \"card\".", code="bad_action")
+        return GinAction(t, _card_field(d["card"]))
+    if t == "knock":
+        card = d.get("card")
+        card = None if card is None else _card_field(card)
+        melds = d.get("melds")
+        mm = None
+        if melds is not None:
+            if not isinstance(melds, list) or len(melds) > 11:
+                raise InvalidAction("melds must be a list of at most 11 lists of card ids.", code="bad_melds")
+            mm = []
+            for meld in melds:
+                if not isinstance(meld, list) or not 1 <= len(meld) <= 11:
+                    raise InvalidAction("Each meld must be a list of 1 to 11 card ids.", code="bad_melds")
+                mm.append(hand_mask([_card_field(c) for c in meld]))
+            mm = tuple(mm)
+        return GinAction(t, card, mm)
+    if t == "suggest":
+        sug = d.get("suggestion")
+        if not isinstance(sug, dict):
+            raise InvalidAction("suggestion must be a dict.", code="bad_action")
+        try:
+            text = json.dumps(sug, sort_keys=True, allow_nan=False)
+        except (TypeError, ValueError):
+            raise InvalidAction("suggestion must be plain JSON.", code="bad_action") from None
+        if len(text) > _MAX_SUGGESTION:
+            raise InvalidAction("suggestion is too long.", code="bad_action")
+        return GinAction(t, suggestion=text)
+    return GinAction(t)
+
+
+# ---------------------------------------------------------------------------------------------
+# The hand state
+# ---------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """How a hand ended: ``kind`` gin / knock / undercut / tie / dead, seats, points and the layout."""
+
+    kind: str
+    knocker: int | None
+    winner: int | None
+    points: int
+    multiplier: int
+    knock_card: int | None
+    hands: tuple[tuple[int, ...], ...]  # every seat's hand at the end (after the knocker's discard)
+    settlement: Settlement | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind, "knocker": self.knocker, "winner": self.winner, "points": self.points,
+            "multiplier": self.multiplier, "knock_card": IDS[self.knock_card] if self.knock_card is not None else None,
+            "hands": [[IDS[c] for c in h] for h in self.hands],
+            "settlement": self.settlement.to_dict() if self.settlement else None,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> HandResult:
+        return cls(
+            d["kind"], d["knocker"], d["winner"], d["points"], d["multiplier"],
+            card_index(d["knock_card"]) if d["knock_card"] is not None else None,
+            tuple(tuple(card_index(c) for c in h) for h in d["hands"]),
+            Settlement.from_dict(d["settlement"]) if d["settlement"] else None,
+        )
+
+
+PHASES = ("upcard", "upcard_dealer", "draw", "discard", "fiftieth", "over")
+
+
+@dataclass(frozen=True, slots=True)
+class GinState:
+    """One hand of Gin.  Cards are indices; ``stock[0]`` is the top of the stock, ``discard[-1]`` the top
+    discard.  Three players: ``dealer`` is the box, ``nondealer`` the captain, ``advisor`` sits out."""
+
+    rules: GinRules
+    n_seats: int
+    dealer: int
+    nondealer: int
+    advisor: int | None
+    hands: tuple[tuple[int, ...], ...]
+    stock: tuple[int, ...]
+    discard: tuple[int, ...]
+    first_upcard: int
+    knock_limit: int
+    multiplier: int
+    phase: str
+    seat_to_act: int | None
+    taken: int | None = None  # card taken from the discard pile this turn
+    stock_only: bool = False  # both passed the upcard: the first draw is from the stock (C.4.4)
+    must_knock: bool = False  # took the last discard under the 50th-card rule
+    turn: int = 0
+    log: tuple[tuple[str, int | None, int | None], ...] = ()
+    suggestions: tuple[tuple[int, int, str], ...] = ()  # (advisor seat, turn, JSON)
+    result: HandResult | None = None
+    role_draw: RoleDraw | None = None
+    game: str = "gin"
+
+    @property
+    def variant(self) -> str:
+        return self.rules.variant
+
+    @property
+    def box(self) -> int | None:
+        return self.dealer if self.n_seats == 3 else None
+
+    @property
+    def captain(self) -> int | None:
+        return self.nondealer if self.n_seats == 3 else None
+
+    @property
+    def active_seats(self) -> tuple[int, int]:
+        return (self.nondealer, self.dealer)
+
+    def other(self, seat: int) -> int:
+        return self.dealer if seat == self.nondealer else self.nondealer
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.game, "rules": self.rules.to_dict(), "n_seats": self.n_seats, "dealer": self.dealer,
+            "nondealer": self.nondealer, "advisor": self.advisor,
+            "hands": [[IDS[c] for c in h] for h in self.hands], "stock": [IDS[c] for c in self.stock],
+            "discard": [IDS[c] for c in self.discard], "first_upcard": IDS[self.first_upcard],
+            "knock_limit": self.knock_limit, "multiplier": self.multiplier, "phase": self.phase,
+            "seat_to_act": self.seat_to_act, "taken": IDS[self.taken] if self.taken is not None else None,
+            "stock_only": self.stock_only, "must_knock": self.must_knock, "turn": self.turn,
+            "log": [[t, s, IDS[c] if c is not None else None] for t, s, c in self.log],
+            "suggestions": [[s, t, json.loads(j)] for s, t, j in self.suggestions],
+            "result": self.result.to_dict() if self.result else None,
+            "role_draw": self.role_draw.to_dict() if self.role_draw else None,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> GinState:
+        if not isinstance(d, dict) or d.get("game") != "gin":
+            raise InvalidAction("Not a Gin state.", code="bad_state")
+
+        def ci(x: Any) -> int | None:
+            return None if x is None else card_index(x)
+
+        return cls(
+            rules=GinRules.from_dict(d["rules"]), n_seats=d["n_seats"], dealer=d["dealer"],
+            nondealer=d["nondealer"], advisor=d["advisor"],
+            hands=tuple(tuple(card_index(c) for c in h) for h in d["hands"]),
+            stock=tuple(card_index(c) for c in d["stock"]), discard=tuple(card_index(c) for c in d["discard"]),
+            first_upcard=card_index(d["first_upcard"]), knock_limit=d["knock_limit"], multiplier=d["multiplier"],
+            phase=d["phase"], seat_to_act=d["seat_to_act"], taken=ci(d["taken"]), stock_only=d["stock_only"],
+            must_knock=d["must_knock"], turn=d["turn"], log=tuple((t, s, ci(c)) for t, s, c in d["log"]),
+            suggestions=tuple((s, t, json.dumps(j, sort_keys=True, allow_nan=False)) for s, t, j in d["suggestions"]),
+            result=HandResult.from_dict(d["result"]) if d["result"] else None,
+            role_draw=RoleDraw.from_dict(d["role_draw"]) if d["role_draw"] else None,
+        )
+
+
+def oklahoma_knock_limit(upcard: int, rules: GinRules) -> int:
+    """RULES D.2.1: 2-9 face value, 10/J/Q/K 10, ace → 0 (gin only) or 1 (option ``oklahoma_ace``)."""
+    r = upcard % 13 + 1
+    if r == 1:
+        return 0 if rules.oklahoma_ace == "gin_only" else 1
+    return min(r, 10)
+
+
+def _seat_count(seats: Any) -> int:
+    if isinstance(seats, int) and not isinstance(seats, bool):
+        return seats
+    try:
+        return len(seats)
+    except TypeError:
+        raise InvalidAction("seats must be a number of seats or a list of seats.", code="bad_seats") from None
+
+
+def new_round(rules: Any, seats: Any, rng: random.Random, **kw: Any) -> GinState:
+    """Deal a hand.  ``seats``: 3 for the box game, 2 otherwise (an int or a list of players).
+
+    Keywords: three players — ``roles=(box, captain, advisor)`` (else roles are drawn, C.2.1, and the
+    draw is kept in ``state.role_draw``); two players — ``dealer`` (else chosen at random, D.1.2).
+    The dealer deals 10 cards each one at a time starting with the non-dealer, then turns the upcard;
+    the rest is the 31-card stock (C.3, D.1.3).
+    """
+    rules = _as_rules(rules)
+    n = _seat_count(seats)
+    if n != rules.players:
+        raise InvalidAction(f"The {rules.variant} variant needs {rules.players} seats, not {n}.", code="bad_seats")
+    unknown = set(kw) - {"roles", "dealer", "box", "captain", "advisor", "role_draw", "hand_number"}
+    if unknown:
+        raise InvalidAction(f"Unknown new_round argument(s): {', '.join(sorted(unknown))}.", code="bad_seats")
+    role_draw = None
+    advisor = None
+    if n == 3:
+        roles = kw.get("roles")
+        if roles is None and "box" in kw:
+            roles = (kw["box"], kw["captain"], kw["advisor"])
+        if roles is None:
+            role_draw = draw_roles(rng)
+            roles = role_draw.roles
+        roles = tuple(roles)
+        if sorted(roles) != [0, 1, 2] or any(isinstance(x, bool) for x in roles):
+            raise InvalidAction("roles must be (box, captain, advisor), a permutation of 0, 1, 2.", code="bad_roles")
+        dealer, nondealer, advisor = roles
+    else:
+        dealer = kw.get("dealer")
+        if dealer is None:
+            dealer = rng.randrange(2)
+        if dealer not in (0, 1) or isinstance(dealer, bool):
+            raise InvalidAction("dealer must be 0 or 1.", code="bad_roles")
+        nondealer = 1 - dealer
+    deck = list(range(52))
+    rng.shuffle(deck)
+    hands: list[list[int]] = [[] for _ in range(n)]
+    for k in range(20):
+        hands[nondealer if k % 2 == 0 else dealer].append(deck[k])
+    upcard = deck[20]
+    stock = tuple(deck[21:])
+    if rules.oklahoma:
+        limit = oklahoma_knock_limit(upcard, rules)
+        mult = 2 if (upcard // 13 == 0 and rules.oklahoma_spades_double) else 1
+    else:
+        limit, mult = rules.knock_limit, 1
+    return GinState(
+        rules=rules, n_seats=n, dealer=dealer, nondealer=nondealer, advisor=advisor,
+        hands=tuple(tuple(sorted(h)) for h in hands), stock=stock, discard=(upcard,), first_upcard=upcard,
+        knock_limit=limit, multiplier=mult, phase="upcard", seat_to_act=nondealer, role_draw=role_draw,
+    )
+
+
+def deal_from_cards(rules: Any, hands: Any, upcard: Any, stock: Any = None, **kw: Any) -> GinState:
+    """A hand dealt with given cards (fixtures, tests, puzzles): ``hands`` per seat (the advisor's ``[]``),
+    the ``upcard`` and optionally the ``stock`` (top first; default: the remaining cards in pack order).
+    Roles / dealer as in :func:`new_round` (required here: ``roles=`` or ``dealer=``)."""
+    rules = _as_rules(rules)
+    base = new_round(rules, rules.players, random.Random(0), **kw)
+    hs = tuple(tuple(sorted(mask_cards(hand_mask(h)))) for h in hands)
+    if len(hs) != base.n_seats:
+        raise InvalidAction("hands must list every seat.", code="bad_deal")
+    up = card_index(upcard)
+    used = 1 << up
+    for h in hs:
+        m = hand_mask(h)
+        if used & m:
+            raise InvalidAction("A card is dealt twice.", code="bad_deal")
+        used |= m
+    if stock is None:
+        st = tuple(mask_cards(FULL_DECK & ~used))
+    else:
+        st = tuple(card_index(c) for c in _items(stock))
+        if hand_mask(st) & used:
+            raise InvalidAction("A stock card is also dealt.", code="bad_deal")
+    if rules.oklahoma:
+        limit = oklahoma_knock_limit(up, rules)
+        mult = 2 if (up // 13 == 0 and rules.oklahoma_spades_double) else 1
+    else:
+        limit, mult = rules.knock_limit, 1
+    return replace(base, hands=hs, stock=st, discard=(up,), first_upcard=up, knock_limit=limit, multiplier=mult,
+                   role_draw=None)
+
+
+def is_over(state: GinState) -> bool:
+    return state.phase == "over"
+
+
+def outcome(state: GinState) -> dict[str, Any] | None:
+    """The finished hand as a dict (None while playing): ``kind`` ("gin", "knock", "undercut", "tie",
+    "dead"), ``knocker``/``winner`` seats, ``points`` (for the winner, Oklahoma doubling included),
+    ``multiplier``, ``knock_card``, every seat's ``hands``, and ``settlement`` (melds, lay-offs,
+    deadwoods) for a knock."""
+    return state.result.to_dict() if state.result else None
+
+
+# ---------------------------------------------------------------------------------------------
+# Transitions
+# ---------------------------------------------------------------------------------------------
+
+def _with_hand(state: GinState, seat: int, hand: Iterable[int]) -> tuple[tuple[int, ...], ...]:
+    hands = list(state.hands)
+    hands[seat] = tuple(sorted(hand))
+    return tuple(hands)
+
+
+def _knock_check(state: GinState, seat: int, a: GinAction) -> tuple[int, int, int | None, list[int] | None]:
+    """Validate a knock; returns (knocker mask after discard, deadwood, discarded card, melds)."""
+    hand = state.hands[seat]
+    hm = hand_mask(hand)
+    if a.card is None:
+        if state.rules.big_gin == "off":
+            raise _illegal("big_gin_not_allowed")
+        if deadwood_mask(hm) != 0:
+            raise _illegal("not_big_gin")
+        km, card = hm, None
+    else:
+        if a.card not in hand:
+            raise _illegal("card_not_in_hand", cards=[a.card])
+        if a.card == state.taken and state.rules.no_discard_of_taken_card:
+            raise _illegal("cannot_discard_taken_card", cards=[a.card])
+        km, card = hm & ~(1 << a.card), a.card
+    melds = None
+    if a.melds is not None:
+        melds = _parse_melds(list(a.melds), km)
+        used = 0
+        for m in melds:
+            used |= m
+        dw = mask_points(km & ~used)
+    else:
+        dw = deadwood_mask(km)
+    if dw > state.knock_limit:
+        if state.knock_limit == 0 and state.rules.oklahoma:
+            raise _illegal("gin_only")
+        if a.melds is not None:
+            raise IllegalMove("knock_too_high", MESSAGES["knock_too_high_laid"].format(deadwood=dw,
+                                                                                      limit=state.knock_limit))
+        raise _illegal("knock_too_high", cards=[card] if card is not None else "", deadwood=dw,
+                       limit=state.knock_limit)
+    return km, dw, card, melds
+
+
+def _end_turn_after_discard(state: GinState, seat: int, hands: Any, discard: tuple[int, ...],
+                            log: Any) -> GinState:
+    other = state.other(seat)
+    base = dict(hands=hands, discard=discard, taken=None, stock_only=False, must_knock=False,
+                turn=state.turn + 1, log=log)
+    if len(state.stock) <= state.rules.dead_hand_at_stock:
+        if state.rules.fiftieth_card_rule:
+            return _replace(state, phase="fiftieth", seat_to_act=other, **base)
+        return _dead(_replace(state, **base))
+    return _replace(state, phase="draw", seat_to_act=other, **base)
+
+
+def _replace(state: GinState, **kw: Any) -> GinState:
+    return replace(state, **kw)
+
+
+def _dead(state: GinState) -> GinState:
+    res = HandResult("dead", None, None, 0, state.multiplier, None, state.hands, None)
+    return _replace(state, phase="over", seat_to_act=None, result=res, log=state.log + (("dead", None, None),))
+
+
+def _knock(state: GinState, seat: int, a: GinAction) -> GinState:
+    km, _dw, card, melds = _knock_check(state, seat, a)
+    other = state.other(seat)
+    s = settle_knock(km, state.hands[other], knocker_melds=melds, rules=state.rules, knock_limit=state.knock_limit,
+                     multiplier=state.multiplier)
+    winner = {"knocker": seat, "defender": other, None: None}[s.winner]
+    hands = _with_hand(state, seat, mask_cards(km))
+    res = HandResult(s.outcome, seat, winner, s.points, state.multiplier, card, hands, s)
+    return _replace(state, hands=hands, phase="over", seat_to_act=None, result=res, taken=None,
+                    log=state.log + (("knock", seat, None),), turn=state.turn + 1)
+
+
+def apply(state: GinState, seat: int, action: Any) -> GinState:
+    """Apply ``action`` (dict or :class:`GinAction`) by ``seat``; raises IllegalMove / InvalidAction."""
+    a = action_from_dict(action)
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.n_seats:
+        raise InvalidAction(f"Seat {seat!r} is not at this table.", code="bad_seat")
+    if state.phase == "over":
+        raise _illegal("hand_over")
+    if a.type == "suggest":
+        if seat != state.advisor:
+            raise _illegal("not_advisor")
+        if not state.rules.advisor_can_advise:
+            raise _illegal("advice_disabled")
+        sug = (state.suggestions + ((seat, state.turn, a.suggestion),))[-20:]
+        return _replace(state, suggestions=sug)
+    if seat == state.advisor:
+        raise _illegal("advisor_cannot_act")
+    if seat != state.seat_to_act:
+        raise _illegal("not_your_turn")
+    hand = state.hands[seat]
+    ph = state.phase
+    t = a.type
+    if ph in ("upcard", "upcard_dealer"):
+        if t == "take_upcard":
+            up = state.discard[-1]
+            return _replace(state, hands=_with_hand(state, seat, hand + (up,)), discard=state.discard[:-1],
+                            taken=up, phase="discard", log=state.log + (("take_upcard", seat, up),))
+        if t == "pass_upcard":
+            log = state.log + (("pass_upcard", seat, None),)
+            if ph == "upcard":
+                return _replace(state, phase="upcard_dealer", seat_to_act=state.other(seat), log=log)
+            return _replace(state, phase="draw", seat_to_act=state.other(seat), stock_only=True, log=log)
+        raise _illegal("upcard_decision")
+    if t in ("take_upcard", "pass_upcard"):
+        raise _illegal("no_upcard_now")
+    if ph == "draw":
+        if t == "draw_stock":
+            c = state.stock[0]
+            return _replace(state, hands=_with_hand(state, seat, hand + (c,)), stock=state.stock[1:], taken=None,
+                            phase="discard", stock_only=False, log=state.log + (("draw_stock", seat, None),))
+        if t == "draw_discard":
+            if state.stock_only:
+                raise _illegal("must_draw_stock")
+            c = state.discard[-1]
+            return _replace(state, hands=_with_hand(state, seat, hand + (c,)), discard=state.discard[:-1], taken=c,
+                            phase="discard", log=state.log + (("draw_discard", seat, c),))
+        raise _illegal("must_draw_stock" if state.stock_only else "must_draw")
+    if ph == "fiftieth":
+        if t == "pass":
+            return _dead(_replace(state, log=state.log + (("pass", seat, None),)))
+        if t == "draw_discard":
+            c = state.discard[-1]
+            if not _can_knock_after_taking(state, seat, c):
+                raise _illegal("fiftieth_card_knock_only", cards=[c])
+            return _replace(state, hands=_with_hand(state, seat, hand + (c,)), discard=state.discard[:-1], taken=c,
+                            phase="discard", must_knock=True, log=state.log + (("draw_discard", seat, c),))
+        raise _illegal("fiftieth_card_knock_only", cards=[state.discard[-1]])
+    # discard phase
+    if t == "knock":
+        return _knock(state, seat, a)
+    if t == "discard":
+        if state.must_knock:
+            raise _illegal("must_knock")
+        if a.card not in hand:
+            raise _illegal("card_not_in_hand", cards=[a.card])
+        if a.card == state.taken and state.rules.no_discard_of_taken_card:
+            raise _illegal("cannot_discard_taken_card", cards=[a.card])
+        hands = _with_hand(state, seat, [c for c in hand if c != a.card])
+        return _end_turn_after_discard(state, seat, hands, state.discard + (a.card,),
+                                       state.log + (("discard", seat, a.card),))
+    if t == "pass":
+        raise _illegal("no_pass_now")
+    raise _illegal("must_discard")
+
+
+def _can_knock_after_taking(state: GinState, seat: int, c: int) -> bool:
+    hm = hand_mask(state.hands[seat]) | (1 << c)
+    for x in mask_cards(hm):
+        if x == c and state.rules.no_discard_of_taken_card:
+            continue
+        if deadwood_mask(hm & ~(1 << x)) <= state.knock_limit:
+            return True
+    return state.rules.big_gin != "off" and deadwood_mask(hm) == 0
+
+
+def _knock_options(state: GinState, seat: int) -> list[tuple[int, int]]:
+    """(card, deadwood after discarding it) for every legal discard in the discard phase."""
+    hand = state.hands[seat]
+    hm = hand_mask(hand)
+    out = []
+    for c in hand:
+        if c == state.taken and state.rules.no_discard_of_taken_card:
+            continue
+        out.append((c, deadwood_mask(hm & ~(1 << c))))
+    return out
+
+
+def legal_actions(state: GinState, seat: int) -> list[dict[str, Any]]:
+    """Every legal action of ``seat`` as dicts (knocks with the default arrangement).  The advisor's
+    open-ended ``suggest`` is not listed; it is legal while the hand runs if ``advisor_can_advise``."""
+    if state.phase == "over" or seat != state.seat_to_act or seat == state.advisor:
+        return []
+    ph = state.phase
+    if ph in ("upcard", "upcard_dealer"):
+        return [{"type": "take_upcard"}, {"type": "pass_upcard"}]
+    if ph == "draw":
+        acts = [{"type": "draw_stock"}]
+        if not state.stock_only:
+            acts.append({"type": "draw_discard"})
+        return acts
+    if ph == "fiftieth":
+        acts = [{"type": "pass"}]
+        if _can_knock_after_taking(state, seat, state.discard[-1]):
+            acts.insert(0, {"type": "draw_discard"})
+        return acts
+    acts = []
+    opts = _knock_options(state, seat)
+    if not state.must_knock:
+        acts.extend({"type": "discard", "card": IDS[c]} for c, _ in opts)
+    acts.extend({"type": "knock", "card": IDS[c]} for c, dw in opts if dw <= state.knock_limit)
+    if state.rules.big_gin != "off" and deadwood_mask(hand_mask(state.hands[seat])) == 0:
+        acts.append({"type": "knock"})
+    return acts
+
+
+def timeout_actions(state: GinState, seat: int) -> list[dict[str, Any]]:
+    """The actions that finish ``seat``'s current turn with no voluntary play: pass the upcard, draw from
+    the stock, discard the card that leaves the least deadwood (never the card just taken; highest value
+    on ties), pass the 50th card; no knock.  Under the 50th-card rule a forced knock stays a knock."""
+    out: list[dict[str, Any]] = []
+    s = state
+    while s.phase != "over" and s.seat_to_act == seat and seat != s.advisor and len(out) < 4:
+        ph = s.phase
+        if ph in ("upcard", "upcard_dealer"):
+            a = {"type": "pass_upcard"}
+        elif ph == "draw":
+            a = {"type": "draw_stock"}
+        elif ph == "fiftieth":
+            a = {"type": "pass"}
+        else:
+            opts = _knock_options(s, seat)
+            c, dw = min(opts, key=lambda o: (o[1], -VALUES[o[0]], -o[0]))
+            a = {"type": "knock" if s.must_knock else "discard", "card": IDS[c]}
+        out.append(a)
+        s = apply(s, seat, a)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Views (no leaks: own hand only; the advisor also sees the captain's hand)
+# ---------------------------------------------------------------------------------------------
+
+def _public(state: GinState) -> dict[str, Any]:
+    d: dict[str, Any] = {
+        "game": "gin", "variant": state.variant, "oklahoma": state.rules.oklahoma, "rules": state.rules.to_dict(),
+        "n_seats": state.n_seats, "phase": state.phase, "seat_to_act": state.seat_to_act,
+        "dealer": state.dealer, "nondealer": state.nondealer,
+        "roles": ({"box": state.dealer, "captain": state.nondealer, "advisor": state.advisor}
+                  if state.n_seats == 3 else None),
+        "hand_counts": [len(h) for h in state.hands], "stock_count": len(state.stock),
+        "discard": [IDS[c] for c in state.discard], "discard_top": IDS[state.discard[-1]] if state.discard else None,
+        "first_upcard": IDS[state.first_upcard], "knock_limit": state.knock_limit,
+        "gin_only": state.knock_limit == 0, "multiplier": state.multiplier,
+        "taken": IDS[state.taken] if state.taken is not None else None, "must_knock": state.must_knock,
+        "turn": state.turn, "log": [{"type": t, "seat": s, "card": IDS[c] if c is not None else None}
+                                    for t, s, c in state.log],
+        "result": outcome(state), "role_draw": state.role_draw.to_dict() if state.role_draw else None,
+    }
+    return d
+
+
+def player_view(state: GinState, seat: int) -> dict[str, Any]:
+    """What ``seat`` may see: its own hand (the advisor: the captain's hand as ``captain_hand``), counts,
+    the face-up discard pile, the first upcard, its legal actions; suggestions for captain and advisor."""
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.n_seats:
+        raise InvalidAction(f"Seat {seat!r} is not at this table.", code="bad_seat")
+    d = _public(state)
+    d["seat"] = seat
+    d["role"] = (("box" if seat == state.dealer else "captain" if seat == state.nondealer else "advisor")
+                 if state.n_seats == 3 else ("dealer" if seat == state.dealer else "nondealer"))
+    d["hand"] = [IDS[c] for c in state.hands[seat]]
+    d["deadwood"] = deadwood_mask(hand_mask(state.hands[seat])) if state.hands[seat] else None
+    d["legal_actions"] = legal_actions(state, seat)
+    d["can_suggest"] = (seat == state.advisor and state.rules.advisor_can_advise and state.phase != "over")
+    if state.n_seats == 3 and seat in (state.nondealer, state.advisor):
+        d["suggestions"] = [{"seat": s, "turn": t, "suggestion": json.loads(j)} for s, t, j in state.suggestions]
+    if seat == state.advisor:
+        cap = state.hands[state.nondealer]
+        d["captain_hand"] = [IDS[c] for c in cap]
+        d["captain_deadwood"] = deadwood_mask(hand_mask(cap))
+    return d
+
+
+def spectator_view(state: GinState) -> dict[str, Any]:
+    """Public information only (hands as counts; the layout in ``result`` once the hand is over)."""
+    return _public(state)
+
+
+def __getattr__(name: str) -> Any:  # re-export gin_scoring lazily (it imports this module)
+    from . import gin_scoring
+
+    if name in gin_scoring.__all__:
+        return getattr(gin_scoring, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
