@@ -26,6 +26,7 @@ shown when the player may knock — otherwise the turn passes on by itself),
 
 from __future__ import annotations
 
+import functools
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -559,6 +560,11 @@ def legal_actions(state: ManipulationState, seat: int) -> list[dict]:
 
 # --------------------------------------------------------------------------- meld-step checking
 
+@functools.lru_cache(maxsize=16)
+def _deck_ids(packs: int, jokers: int) -> frozenset[str]:
+    return frozenset(c.id for c in make_deck(packs, jokers))
+
+
 @dataclass(slots=True)
 class _Analysis:
     melds: list[dict]
@@ -575,7 +581,7 @@ def _analyse(state: ManipulationState, seat: int, proposed: tuple[tuple[Card, ..
     r = state.rules
     hand = {c.id: c for c in state.hands[seat]}
     old: dict[str, Card] = {c.id: c for meld in state.table for c in meld}
-    all_ids = {c.id for c in make_deck(r.packs, r.jokers)}
+    all_ids = _deck_ids(r.packs, r.jokers)
     errors: list[tuple[str, str]] = []
     seen: set[str] = set()
     for meld in proposed:
