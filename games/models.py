@@ -1,0 +1,188 @@
+"""Stored matches (DESIGN.md §4).
+
+A ``Match`` is one table: its seats, options, the JSON snapshot of the engine
+state (always equal to replaying its events from the rounds' seeds), a
+``version`` that every change bumps, and a ``deadline`` for the next automatic
+step (a bot move, a turn timer, the next round).  No logic lives here: writes
+go through ``games.services``, reads through ``games.selectors``.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+
+class Variant(models.TextChoices):
+    MANIPULATION = "manipulation", _("Manipulation Rummy")
+    GIN_BOX = "gin_box", _("Three-player Gin (box, captain, advisor)")
+    GIN = "gin", _("Gin Rummy (two players)")
+    OKLAHOMA = "oklahoma", _("Oklahoma Gin")
+    HOLLYWOOD = "hollywood", _("Hollywood Gin")
+
+
+class MatchStatus(models.TextChoices):
+    OPEN = "open", _("Waiting for players")
+    PLAYING = "playing", _("Playing")
+    BETWEEN_ROUNDS = "between_rounds", _("Between rounds")
+    FINISHED = "finished", _("Finished")
+    ABANDONED = "abandoned", _("Abandoned")
+
+
+def new_invite_token() -> str:
+    return secrets.token_urlsafe(16)
+
+
+def new_seed() -> int:
+    return secrets.randbits(62)
+
+
+class Match(models.Model):
+    variant = models.CharField(_("variant"), max_length=20, choices=Variant.choices, db_index=True)
+    options = models.JSONField(_("rule options"), default=dict, blank=True)
+    seats_count = models.PositiveSmallIntegerField(_("seats"))
+    status = models.CharField(
+        _("status"), max_length=20, choices=MatchStatus.choices, default=MatchStatus.OPEN, db_index=True
+    )
+    host = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="hosted_matches"
+    )
+    is_private = models.BooleanField(_("private"), default=False)
+    invite_token = models.CharField(max_length=40, default=new_invite_token, editable=False)
+    turn_timer = models.PositiveSmallIntegerField(_("turn timer (seconds)"), default=0)
+    # Match-level randomness (first dealer, gin role draw); never leaves the server.
+    seed = models.BigIntegerField(default=new_seed, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    version = models.PositiveIntegerField(default=0)
+    round_number = models.PositiveSmallIntegerField(default=0)
+    # {"round": engine round state, "tally": match bookkeeping, "stage": ...}; never sent raw to a client.
+    state = models.JSONField(default=dict, blank=True)
+    # The acting player's unsaved table arrangement (Manipulation meld step), kept across reloads.
+    draft = models.JSONField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    rematch_of = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+
+    class Meta:
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["status", "-finished_at"], name="match_status_finished")]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.get_variant_display()}"
+
+
+class Seat(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="seats"
+    )
+    # A bot's policy ("basic", "random-legal"); empty for a human seat.
+    bot_policy = models.CharField(max_length=30, blank=True)
+    bot_name = models.CharField(max_length=40, blank=True)
+    role = models.CharField(max_length=20, blank=True)  # three-player gin: box / captain / advisor
+    connections = models.PositiveSmallIntegerField(default=0)
+    last_seen = models.DateTimeField(null=True, blank=True)
+    missed_turns = models.PositiveSmallIntegerField(default=0)
+    # The basic bot plays for an absent human until they come back.
+    autopilot = models.BooleanField(default=False)
+    ready = models.BooleanField(default=False)
+    final_total = models.IntegerField(null=True, blank=True)
+    is_winner = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["index"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "index"], name="seat_unique_index"),
+            models.UniqueConstraint(fields=["match", "user"], condition=Q(user__isnull=False), name="seat_unique_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match_id}:{self.index} {self.display_name}"
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot_policy)
+
+    @property
+    def is_empty(self) -> bool:
+        return self.user_id is None and not self.bot_policy
+
+    @property
+    def display_name(self) -> str:
+        if self.bot_policy:
+            return self.bot_name or "Bot"
+        if self.user_id:
+            return self.user.username
+        return ""
+
+
+class Round(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    dealer = models.PositiveSmallIntegerField(null=True, blank=True)
+    seed = models.BigIntegerField(default=new_seed, editable=False)  # secret until the match is finished
+    # The match bookkeeping before this round was dealt (roles, dealer, scores): replays start here.
+    setup = models.JSONField(default=dict, blank=True)
+    result_kind = models.CharField(max_length=20, blank=True)  # knock / went_out / stock_out / gin / undercut / dead
+    knocker = models.PositiveSmallIntegerField(null=True, blank=True)
+    winners = models.JSONField(default=list, blank=True)
+    outcome = models.JSONField(null=True, blank=True)  # the engine's outcome, hands revealed
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [models.UniqueConstraint(fields=["match", "number"], name="round_unique_number")]
+
+    def __str__(self) -> str:
+        return f"{self.match_id} round {self.number}"
+
+
+class RoundScore(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="scores")
+    seat = models.PositiveSmallIntegerField()
+    hand_points = models.IntegerField(null=True, blank=True)
+    score = models.IntegerField(default=0)
+    reasons = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ["round", "seat"]
+        constraints = [models.UniqueConstraint(fields=["round", "seat"], name="roundscore_unique_seat")]
+
+
+class Event(models.Model):
+    """Append-only move log: every accepted action, in order; any state can be replayed from it."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField()
+    round_number = models.PositiveSmallIntegerField(default=0)
+    seat = models.SmallIntegerField(null=True, blank=True)
+    kind = models.CharField(max_length=20)  # "action" (engine), "deal", "system"
+    action = models.JSONField(default=dict)
+    # Public description for the log ({"code": ..., params}); never a hidden card.
+    summary = models.JSONField(default=dict, blank=True)
+    by_bot = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "seq"]
+        constraints = [models.UniqueConstraint(fields=["match", "seq"], name="event_unique_seq")]
+
+
+class ChatMessage(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="chat")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    text = models.CharField(max_length=500)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["created_at"]

@@ -1,0 +1,662 @@
+"""The only code that changes game state in the database (DESIGN.md §2, STYLE.md "Django layer").
+
+Every service is keyword-only and does one user intent in one transaction:
+lock the match row, check the expected version, apply the engine, append the
+event, save the snapshot, bump the version, and broadcast *after commit*.  A
+refusal raises ``ActionRefused`` (or the engine's ``RulesError``) and changes
+nothing: the transaction rolls back and nothing is broadcast.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.engine.errors import IllegalMove, InvalidAction, RulesError
+from games.models import ChatMessage, Event, Match, MatchStatus, Round, RoundScore, Seat, new_seed
+from games.variants import spec_for
+from rummyhub import realtime
+
+log = logging.getLogger(__name__)
+
+BOT_POLICIES = ("basic", "random-legal")
+BOT_NAMES = ("Ada", "Boole", "Cobb", "Dijkstra", "Euler", "Fermat", "Gauss", "Hopper")
+READY_TIMEOUT = 30  # seconds before the next round starts without everybody's click
+DISCONNECT_GRACE = 30  # seconds a disconnected player's turn waits when there is no timer
+MISSED_TURNS_FOR_AUTOPILOT = 3
+CONNECTION_TIMEOUT = 60  # a seat whose socket was not seen for this long counts as disconnected
+MAX_CHAT_LENGTH = 500
+CHAT_RATE = (5, 10)  # at most 5 messages per 10 seconds per player
+TIMER_CHOICES = (0, 30, 60, 120)
+
+
+class ActionRefused(Exception):
+    """A request the table refuses; ``message`` is shown to that player only."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class StaleVersion(ActionRefused):
+    def __init__(self, current: int) -> None:
+        super().__init__("stale_version", _("The table changed before your move arrived; it has been refreshed."))
+        self.current = current
+
+
+# --------------------------------------------------------------------- helpers
+
+
+def _locked(match_id: int) -> Match:
+    try:
+        return Match.objects.select_for_update().get(pk=match_id)
+    except (Match.DoesNotExist, ValueError, TypeError):
+        raise ActionRefused("no_table", _("There is no such table.")) from None
+
+
+def _check_version(match: Match, expected_version: Any) -> None:
+    if expected_version is None:
+        return
+    try:
+        expected = int(expected_version)
+    except (TypeError, ValueError):
+        raise ActionRefused("bad_version", _("The request carried no valid table version.")) from None
+    if expected != match.version:
+        raise StaleVersion(match.version)
+
+
+def _seats(match: Match) -> list[Seat]:
+    return list(Seat.objects.filter(match=match).select_related("user").order_by("index"))
+
+
+def _seat_of(match: Match, user) -> Seat | None:
+    if user is None or not user.is_authenticated:
+        return None
+    return Seat.objects.filter(match=match, user=user).first()
+
+
+def _bump(match: Match, *fields: str) -> None:
+    match.version += 1
+    match.save(update_fields=["version", *fields])
+    realtime.broadcast_on_commit(
+        realtime.table_group(match.pk), {"type": "table.changed", "id": match.pk, "version": match.version}
+    )
+
+
+def _lobby_changed(match: Match) -> None:
+    realtime.broadcast_on_commit(realtime.LOBBY_GROUP, {"type": "lobby.changed", "id": match.pk})
+
+
+def _append_event(match: Match, *, kind: str, seat: int | None, action: dict, summary: dict, by_bot=False) -> Event:
+    seq = (Event.objects.filter(match=match).order_by("-seq").values_list("seq", flat=True).first() or 0) + 1
+    return Event.objects.create(
+        match=match,
+        seq=seq,
+        round_number=match.round_number,
+        seat=seat,
+        kind=kind,
+        action=action,
+        summary=summary,
+        by_bot=by_bot,
+    )
+
+
+def _rng_for_round(match: Match, number: int) -> tuple[int, random.Random]:
+    fixed = getattr(settings, "RUMMYHUB_FIXED_SEED", "")
+    seed = (int(fixed) * 1000 + number) if str(fixed).strip() else new_seed()
+    return seed, random.Random(seed)
+
+
+def _host_only(match: Match, user) -> None:
+    if match.host_id != getattr(user, "pk", None):
+        raise ActionRefused("not_host", _("Only the host of the table can do that."))
+
+
+def _must_be_open(match: Match) -> None:
+    if match.status != MatchStatus.OPEN:
+        raise ActionRefused("already_started", _("This table has already started."))
+
+
+def _rules(match: Match):
+    return spec_for(match.variant).rules(match.options, match.seats_count)
+
+
+# ----------------------------------------------------------------- table setup
+
+
+def match_create(
+    *,
+    host,
+    variant: str,
+    seats_count: int,
+    options: dict[str, Any] | None = None,
+    turn_timer: int = 0,
+    is_private: bool = False,
+    bots: int = 0,
+    bot_policy: str = "basic",
+) -> Match:
+    """Create a table with the host in seat 0 (and ``bots`` bot seats after it)."""
+    spec = spec_for(variant)
+    if seats_count not in spec.seat_choices:
+        raise ActionRefused("bad_seats", _("This game is for %(choices)s players.") % {
+            "choices": ", ".join(str(n) for n in spec.seat_choices)})
+    if turn_timer not in TIMER_CHOICES:
+        raise ActionRefused("bad_timer", _("Choose a turn timer of none, 30, 60 or 120 seconds."))
+    if bot_policy not in BOT_POLICIES:
+        raise ActionRefused("bad_bot", _("Unknown bot."))
+    options = dict(options or {})
+    try:
+        rules = spec.rules(options, seats_count)
+    except InvalidAction as exc:
+        raise ActionRefused("bad_option", exc.message) from None
+    defaults = spec.option_defaults(seats_count)
+    stored = {k: v for k, v in rules.to_dict().items() if k in defaults}
+    with transaction.atomic():
+        match = Match.objects.create(
+            variant=variant,
+            options=stored,
+            seats_count=seats_count,
+            host=host,
+            turn_timer=turn_timer,
+            is_private=is_private,
+        )
+        Seat.objects.bulk_create(
+            [Seat(match=match, index=i, user=host if i == 0 else None) for i in range(seats_count)]
+        )
+        for i in range(1, min(bots, seats_count - 1) + 1):
+            Seat.objects.filter(match=match, index=i).update(bot_policy=bot_policy, bot_name=BOT_NAMES[i - 1])
+        _lobby_changed(match)
+    return match
+
+
+def seat_join(*, match_id: int, user, index: int | None = None, invite_token: str | None = None) -> Seat:
+    with transaction.atomic():
+        match = _locked(match_id)
+        _must_be_open(match)
+        if match.is_private and invite_token != match.invite_token and match.host_id != user.pk:
+            raise ActionRefused("private", _("This table is private; you need its invite link."))
+        if _seat_of(match, user) is not None:
+            raise ActionRefused("already_seated", _("You already have a seat at this table."))
+        free = Seat.objects.select_for_update().filter(match=match, user__isnull=True, bot_policy="")
+        if index is not None:
+            free = free.filter(index=index)
+        seat = free.order_by("index").first()
+        if seat is None:
+            raise ActionRefused("table_full", _("That seat is taken."))
+        seat.user = user
+        try:
+            with transaction.atomic():
+                seat.save(update_fields=["user"])
+        except IntegrityError:
+            raise ActionRefused("already_seated", _("You already have a seat at this table.")) from None
+        _bump(match)
+        _lobby_changed(match)
+        return seat
+
+
+def seat_leave(*, match_id: int, user) -> None:
+    with transaction.atomic():
+        match = _locked(match_id)
+        _must_be_open(match)
+        seat = _seat_of(match, user)
+        if seat is None:
+            raise ActionRefused("not_seated", _("You have no seat at this table."))
+        if match.host_id == user.pk:
+            # The host leaving closes the table.
+            match.status = MatchStatus.ABANDONED
+            _bump(match, "status")
+        else:
+            seat.user = None
+            seat.save(update_fields=["user"])
+            _bump(match)
+        _lobby_changed(match)
+
+
+def seat_add_bot(*, match_id: int, user, index: int | None = None, policy: str = "basic") -> Seat:
+    if policy not in BOT_POLICIES:
+        raise ActionRefused("bad_bot", _("Unknown bot."))
+    with transaction.atomic():
+        match = _locked(match_id)
+        _host_only(match, user)
+        _must_be_open(match)
+        free = Seat.objects.filter(match=match, user__isnull=True, bot_policy="")
+        if index is not None:
+            free = free.filter(index=index)
+        seat = free.order_by("index").first()
+        if seat is None:
+            raise ActionRefused("table_full", _("There is no free seat."))
+        used = set(Seat.objects.filter(match=match).exclude(bot_name="").values_list("bot_name", flat=True))
+        seat.bot_policy = policy
+        seat.bot_name = next((n for n in BOT_NAMES if n not in used), f"Bot {seat.index + 1}")
+        seat.save(update_fields=["bot_policy", "bot_name"])
+        _bump(match)
+        _lobby_changed(match)
+        return seat
+
+
+def seat_remove_bot(*, match_id: int, user, index: int) -> None:
+    with transaction.atomic():
+        match = _locked(match_id)
+        _host_only(match, user)
+        _must_be_open(match)
+        updated = Seat.objects.filter(match=match, index=index).exclude(bot_policy="").update(
+            bot_policy="", bot_name=""
+        )
+        if not updated:
+            raise ActionRefused("no_bot", _("There is no bot in that seat."))
+        _bump(match)
+        _lobby_changed(match)
+
+
+def match_start(*, match_id: int, user) -> Match:
+    with transaction.atomic():
+        match = _locked(match_id)
+        _host_only(match, user)
+        _must_be_open(match)
+        seats = _seats(match)
+        if any(s.is_empty for s in seats):
+            raise ActionRefused("seats_free", _("Every seat must be taken (add bots to free seats) before starting."))
+        spec = spec_for(match.variant)
+        rules = _rules(match)
+        tally = spec.start(rules, match.seats_count, random.Random(match.seed))
+        match.state = {"tally": tally, "round": None}
+        match.status = MatchStatus.PLAYING
+        match.started_at = timezone.now()
+        _deal(match, spec, rules)
+        _schedule(match, spec)
+        _bump(match, "state", "status", "started_at", "round_number", "deadline", "turn_started_at", "draft")
+        _lobby_changed(match)
+        return match
+
+
+def _deal(match: Match, spec, rules) -> None:
+    number = match.round_number + 1
+    seed, rng = _rng_for_round(match, number)
+    tally = match.state["tally"]
+    state, dealer = spec.deal(rules, tally, rng)
+    Round.objects.create(match=match, number=number, dealer=dealer, seed=seed, setup=tally)
+    match.round_number = number
+    match.state = {"tally": tally, "round": spec.dump(state)}
+    match.status = MatchStatus.PLAYING
+    match.draft = None
+    match.turn_started_at = timezone.now()
+    Seat.objects.filter(match=match).update(ready=False)
+    _append_event(match, kind="deal", seat=None, action={"type": "deal", "round": number},
+                  summary={"code": "deal", "round": number, "dealer": dealer})
+
+
+# ------------------------------------------------------------------ game play
+
+
+def turn_submit(*, match_id: int, user, action: dict[str, Any], expected_version: Any) -> Match:
+    """A human's move for their own seat."""
+    if not isinstance(action, dict):
+        raise ActionRefused("bad_action", _("That request is not a move."))
+    with transaction.atomic():
+        match = _locked(match_id)
+        _check_version(match, expected_version)
+        seat = _seat_of(match, user)
+        if seat is None:
+            raise ActionRefused("not_seated", _("You have no seat at this table."))
+        if match.status != MatchStatus.PLAYING:
+            raise ActionRefused("not_playing", _("There is no hand in play."))
+        if action.get("type") == "meld" and "table" not in action:
+            draft = match.draft or {}
+            if draft.get("seat") != seat.index:
+                raise ActionRefused("no_draft", _("Arrange the table first, then press Meld."))
+            action = {"type": "meld", "table": draft.get("table", [])}
+        _apply(match, seat.index, action, by_bot=False)
+        if seat.missed_turns or seat.autopilot:
+            Seat.objects.filter(pk=seat.pk).update(missed_turns=0, autopilot=False)
+        return match
+
+
+def _apply(match: Match, seat_index: int, action: dict[str, Any], *, by_bot: bool) -> None:
+    spec = spec_for(match.variant)
+    rules = _rules(match)
+    before = spec.load(match.state["round"])
+    after = spec.apply(before, seat_index, action)  # raises RulesError; nothing has been written
+    stored_action = action if isinstance(action, dict) else action.to_dict()
+    summary = spec.describe(before, after, seat_index, stored_action)
+    _append_event(match, kind="action", seat=seat_index, action=stored_action, summary=summary, by_bot=by_bot)
+    match.state = {**match.state, "round": spec.dump(after)}
+    fields = ["state", "draft", "deadline", "turn_started_at", "status", "finished_at"]
+    if spec.acting_seats(before) != spec.acting_seats(after) or getattr(before, "turn", None) != getattr(
+        after, "turn", None
+    ):
+        match.turn_started_at = timezone.now()
+    # Any accepted move ends the draft: a meld committed it, a draw or a knock abandoned it.
+    match.draft = None
+    if spec.is_round_over(after):
+        _close_round(match, spec, rules, after)
+    _schedule(match, spec)
+    _bump(match, *fields)
+
+
+def _close_round(match: Match, spec, rules, state) -> None:
+    closed = spec.close_round(rules, match.state["tally"], state)
+    rnd = Round.objects.get(match=match, number=match.round_number)
+    rnd.result_kind = closed.result_kind
+    rnd.knocker = closed.knocker
+    rnd.winners = closed.winners
+    rnd.outcome = closed.outcome
+    rnd.finished_at = timezone.now()
+    rnd.save(update_fields=["result_kind", "knocker", "winners", "outcome", "finished_at"])
+    RoundScore.objects.bulk_create(
+        [
+            RoundScore(
+                round=rnd,
+                seat=i,
+                hand_points=closed.hand_points[i] if i < len(closed.hand_points) else None,
+                score=closed.scores[i],
+                reasons=closed.reasons[i] if i < len(closed.reasons) else [],
+            )
+            for i in range(len(closed.scores))
+        ]
+    )
+    match.state = {**match.state, "tally": closed.tally}
+    _append_event(match, kind="system", seat=None, action={"type": "round_end", "round": match.round_number},
+                  summary={"code": "round_end", "round": match.round_number, "kind": closed.result_kind,
+                           "winners": closed.winners})
+    if spec.is_match_over(rules, closed.tally):
+        totals, winners = spec.final(rules, closed.tally)
+        match.status = MatchStatus.FINISHED
+        match.finished_at = timezone.now()
+        for i, total in enumerate(totals):
+            Seat.objects.filter(match=match, index=i).update(final_total=total, is_winner=i in winners)
+        _append_event(match, kind="system", seat=None, action={"type": "match_end"},
+                      summary={"code": "match_end", "totals": totals, "winners": winners})
+        _lobby_changed(match)
+    else:
+        match.status = MatchStatus.BETWEEN_ROUNDS
+
+
+def draft_update(*, match_id: int, user, table: Any, expected_version: Any) -> Match:
+    """Store the acting player's unsaved arrangement, validated by the engine for display."""
+    if not isinstance(table, list) or len(table) > 60 or any(not isinstance(m, list) or len(m) > 20 for m in table):
+        raise ActionRefused("bad_draft", _("That arrangement is not a list of melds."))
+    if any(not isinstance(c, str) or len(c) > 12 for m in table for c in m):
+        raise ActionRefused("bad_draft", _("That arrangement contains something that is not a card."))
+    table = [m for m in table if m]
+    with transaction.atomic():
+        match = _locked(match_id)
+        _check_version(match, expected_version)
+        seat = _seat_of(match, user)
+        if seat is None:
+            raise ActionRefused("not_seated", _("You have no seat at this table."))
+        if match.status != MatchStatus.PLAYING or match.variant != "manipulation":
+            raise ActionRefused("not_playing", _("There is no hand in play."))
+        spec = spec_for(match.variant)
+        state = spec.load(match.state["round"])
+        if state.seat_to_act != seat.index:
+            raise IllegalMove("not_your_turn", _("It is not your turn."))
+        report = spec.engine.check_table(state, seat.index, table)
+        if report["errors"] and report["errors"][0]["code"] in {"unknown_card", "duplicate_card", "bad_card"}:
+            raise ActionRefused(report["errors"][0]["code"], report["errors"][0]["message"])
+        match.draft = {"seat": seat.index, "table": table, "report": report}
+        _bump(match, "draft")
+        return match
+
+
+def draft_reset(*, match_id: int, user, expected_version: Any) -> Match:
+    with transaction.atomic():
+        match = _locked(match_id)
+        _check_version(match, expected_version)
+        seat = _seat_of(match, user)
+        if seat is None or not match.draft or match.draft.get("seat") != seat.index:
+            raise ActionRefused("no_draft", _("There is nothing to reset."))
+        match.draft = None
+        _bump(match, "draft")
+        return match
+
+
+def round_ready(*, match_id: int, user) -> Match:
+    """A human is ready for the next round; when every human is, it is dealt."""
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match.status != MatchStatus.BETWEEN_ROUNDS:
+            raise ActionRefused("not_between_rounds", _("The next round cannot start now."))
+        seat = _seat_of(match, user)
+        if seat is None:
+            raise ActionRefused("not_seated", _("You have no seat at this table."))
+        Seat.objects.filter(pk=seat.pk).update(ready=True)
+        waiting = Seat.objects.filter(match=match, user__isnull=False, ready=False, autopilot=False).exists()
+        if not waiting:
+            spec = spec_for(match.variant)
+            _deal(match, spec, _rules(match))
+            _schedule(match, spec)
+            _bump(match, "state", "status", "round_number", "deadline", "turn_started_at", "draft")
+        else:
+            _bump(match)
+        return match
+
+
+def chat_post(*, match_id: int, user, text: str) -> ChatMessage:
+    text = (text or "").strip()
+    if not text:
+        raise ActionRefused("empty_chat", _("Write something first."))
+    if len(text) > MAX_CHAT_LENGTH:
+        raise ActionRefused("chat_too_long", _("Messages are limited to %(n)d characters.") % {"n": MAX_CHAT_LENGTH})
+    with transaction.atomic():
+        match = _locked(match_id)
+        if _seat_of(match, user) is None:
+            raise ActionRefused("not_seated", _("Only players at the table can chat."))
+        count, seconds = CHAT_RATE
+        recent = ChatMessage.objects.filter(
+            match=match, user=user, created_at__gte=timezone.now() - timedelta(seconds=seconds)
+        ).count()
+        if recent >= count:
+            raise ActionRefused("chat_rate", _("You are sending messages too fast; wait a few seconds."))
+        message = ChatMessage.objects.create(match=match, user=user, text=text)
+        realtime.broadcast_on_commit(
+            realtime.table_group(match.pk), {"type": "table.chat", "id": match.pk, "message": message.pk}
+        )
+        return message
+
+
+def match_rematch(*, match_id: int, user) -> Match:
+    """A new table with the same seats, options and timer (the host of the old one hosts it)."""
+    with transaction.atomic():
+        old = _locked(match_id)
+        if old.status != MatchStatus.FINISHED:
+            raise ActionRefused("not_finished", _("The match is not over yet."))
+        me = _seat_of(old, user)
+        if me is None:
+            raise ActionRefused("not_seated", _("Only players of the match can ask for a rematch."))
+        existing = Match.objects.filter(rematch_of=old).first()
+        if existing is not None:
+            return existing
+        new = Match.objects.create(
+            variant=old.variant,
+            options=old.options,
+            seats_count=old.seats_count,
+            host=user,
+            turn_timer=old.turn_timer,
+            is_private=old.is_private,
+            rematch_of=old,
+        )
+        Seat.objects.bulk_create(
+            [
+                Seat(match=new, index=s.index, user=s.user, bot_policy=s.bot_policy, bot_name=s.bot_name)
+                for s in _seats(old)
+            ]
+        )
+        old.version += 1
+        old.save(update_fields=["version"])
+        realtime.broadcast_on_commit(
+            realtime.table_group(old.pk), {"type": "table.changed", "id": old.pk, "version": old.version}
+        )
+        _lobby_changed(new)
+        return new
+
+
+# --------------------------------------------------------- presence at a table
+
+
+def seat_connection(*, match_id: int, user, delta: int) -> None:
+    """A table socket of ``user`` opened (+1) or closed (-1); coming back ends the autopilot."""
+    with transaction.atomic():
+        match = _locked(match_id)
+        seat = _seat_of(match, user)
+        if seat is None:
+            return
+        now = timezone.now()
+        if delta > 0:
+            Seat.objects.filter(pk=seat.pk).update(
+                connections=F("connections") + 1, last_seen=now, autopilot=False, missed_turns=0
+            )
+        else:
+            Seat.objects.filter(pk=seat.pk, connections__gt=0).update(connections=F("connections") - 1, last_seen=now)
+        if match.status == MatchStatus.PLAYING:
+            _schedule(match, spec_for(match.variant))
+            _bump(match, "deadline")
+        else:
+            _bump(match)
+
+
+def seat_seen(*, match_id: int, user) -> None:
+    Seat.objects.filter(match_id=match_id, user=user).update(last_seen=timezone.now())
+
+
+def is_connected(seat: Seat, now=None) -> bool:
+    if seat.is_bot:
+        return True
+    now = now or timezone.now()
+    return seat.connections > 0 and seat.last_seen is not None and (now - seat.last_seen).total_seconds() < CONNECTION_TIMEOUT
+
+
+# -------------------------------------------------------------------- the clock
+
+
+def _schedule(match: Match, spec) -> None:
+    """Set ``match.deadline``: when the next automatic step (bot, timer, next round) is due."""
+    now = timezone.now()
+    match.deadline = None
+    if match.status == MatchStatus.BETWEEN_ROUNDS:
+        humans = Seat.objects.filter(match=match, user__isnull=False, autopilot=False).exists()
+        match.deadline = now + timedelta(seconds=READY_TIMEOUT if humans else settings.RUMMYHUB_BOT_DELAY)
+        return
+    if match.status != MatchStatus.PLAYING or not match.state.get("round"):
+        return
+    state = spec.load(match.state["round"])
+    acting = spec.acting_seats(state)
+    if not acting:
+        return
+    seat = Seat.objects.get(match=match, index=acting[0])
+    started = match.turn_started_at or now
+    if seat.is_bot or seat.autopilot:
+        match.deadline = now + timedelta(seconds=settings.RUMMYHUB_BOT_DELAY)
+    elif match.turn_timer:
+        match.deadline = started + timedelta(seconds=match.turn_timer)
+    elif not is_connected(seat, now):
+        match.deadline = max(started, seat.last_seen or started) + timedelta(seconds=DISCONNECT_GRACE)
+
+
+def match_tick(*, match_id: int, now=None) -> bool:
+    """Do the automatic step of a match if it is due; True if something happened."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        try:
+            match = Match.objects.select_for_update().get(pk=match_id)
+        except Match.DoesNotExist:
+            return False
+        if match.deadline is None or match.deadline > now:
+            return False
+        spec = spec_for(match.variant)
+        if match.status == MatchStatus.BETWEEN_ROUNDS:
+            _deal(match, spec, _rules(match))
+            _schedule(match, spec)
+            _bump(match, "state", "status", "round_number", "deadline", "turn_started_at", "draft")
+            return True
+        if match.status != MatchStatus.PLAYING:
+            match.deadline = None
+            match.save(update_fields=["deadline"])
+            return False
+        state = spec.load(match.state["round"])
+        acting = spec.acting_seats(state)
+        if not acting:
+            match.deadline = None
+            match.save(update_fields=["deadline"])
+            return False
+        seat = Seat.objects.get(match=match, index=acting[0])
+        if seat.is_bot or seat.autopilot:
+            rng = random.Random(f"{match.seed}:{match.version}")
+            action = spec.bot_action(state, seat.index, seat.bot_policy or "basic", rng)
+            _apply(match, seat.index, action, by_bot=True)
+            return True
+        # A human's time ran out (timer, or gone without a timer): compulsory moves only.
+        match.draft = None
+        for action in spec.timeout_actions(state, seat.index):
+            _apply(match, seat.index, action, by_bot=False)
+            if match.status != MatchStatus.PLAYING:
+                break
+        missed = seat.missed_turns + 1
+        Seat.objects.filter(pk=seat.pk).update(
+            missed_turns=missed, autopilot=missed >= MISSED_TURNS_FOR_AUTOPILOT
+        )
+        if missed >= MISSED_TURNS_FOR_AUTOPILOT:
+            _schedule(match, spec)
+            match.save(update_fields=["deadline"])
+        return True
+
+
+def tick_due(*, now=None, limit: int = 50) -> int:
+    """Run every due automatic step (called by each server process's clock loop)."""
+    now = now or timezone.now()
+    ids = list(
+        Match.objects.filter(deadline__lte=now, status__in=[MatchStatus.PLAYING, MatchStatus.BETWEEN_ROUNDS])
+        .order_by("deadline")
+        .values_list("pk", flat=True)[:limit]
+    )
+    done = 0
+    for match_id in ids:
+        try:
+            if match_tick(match_id=match_id, now=now):
+                done += 1
+        except RulesError:
+            log.exception("automatic move refused in match %s", match_id)
+            Match.objects.filter(pk=match_id).update(deadline=None)
+    return done
+
+
+def pending_step(match: Match) -> str | None:
+    """What the clock will do at the deadline: "deal", "bot", "timeout" (a human's time ran out) or None."""
+    if match.deadline is None:
+        return None
+    if match.status == MatchStatus.BETWEEN_ROUNDS:
+        return "deal"
+    if match.status != MatchStatus.PLAYING or not match.state.get("round"):
+        return None
+    spec = spec_for(match.variant)
+    acting = spec.acting_seats(spec.load(match.state["round"]))
+    if not acting:
+        return None
+    seat = Seat.objects.get(match=match, index=acting[0])
+    return "bot" if seat.is_bot or seat.autopilot else "timeout"
+
+
+def run_until_human(*, match_id: int, max_steps: int = 10_000, deal: bool = True) -> int:
+    """Play the due automatic steps at once (tests, demos): bots move until a human must act.
+
+    Stops before a human's turn times out; with ``deal`` it also deals the next
+    round instead of waiting for the ready clicks.
+    """
+    steps = 0
+    while steps < max_steps:
+        match = Match.objects.get(pk=match_id)
+        step = pending_step(match)
+        if step is None or step == "timeout" or (step == "deal" and not deal):
+            break
+        if not match_tick(match_id=match_id, now=max(match.deadline, timezone.now())):
+            break
+        steps += 1
+    return steps
