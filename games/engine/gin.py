@@ -768,7 +768,7 @@ class RoleDraw:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "draws": [[{"seat": s, "card": IDS[c]} for s, c in rnd] for rnd in self.rounds],
+            "draws": [[{"seat": s, "card": CODES[c]} for s, c in rnd] for rnd in self.rounds],  # codes: another pack
             "box": self.box, "captain": self.captain, "advisor": self.advisor,
         }
 
@@ -1351,7 +1351,27 @@ def timeout_actions(state: GinState, seat: int) -> list[dict[str, Any]]:
 # Views (no leaks: own hand only; the advisor also sees the captain's hand)
 # ---------------------------------------------------------------------------------------------
 
-def _public(state: GinState) -> dict[str, Any]:
+def _sees_hand_of(state: GinState, viewer: int | None, seat: int | None) -> bool:
+    if viewer is None or seat is None:
+        return False
+    return viewer == seat or (viewer == state.advisor and seat == state.nondealer)
+
+
+def _public(state: GinState, viewer: int | None) -> dict[str, Any]:
+    """Public part of a view.  A card taken from the discard pile is named only to those who see that
+    hand (it is identified in the log and ``taken`` for them; others see "took the discard"), so no view
+    names a card of a hand it may not see — except Oklahoma's first upcard, which D.2.2 shows to all."""
+    over = state.phase == "over"
+    hidden = 0  # cards in hands this viewer may not see
+    if not over:
+        for seat, h in enumerate(state.hands):
+            if not _sees_hand_of(state, viewer, seat):
+                hidden |= hand_mask(h)
+    log = []
+    for t, s, c in state.log:
+        show = c is not None and not (hidden >> c) & 1
+        log.append({"type": t, "seat": s, "card": IDS[c] if show else None})
+    taken_visible = state.taken is not None and not (hidden >> state.taken) & 1
     d: dict[str, Any] = {
         "game": "gin", "variant": state.variant, "oklahoma": state.rules.oklahoma, "rules": state.rules.to_dict(),
         "n_seats": state.n_seats, "phase": state.phase, "seat_to_act": state.seat_to_act,
@@ -1360,11 +1380,10 @@ def _public(state: GinState) -> dict[str, Any]:
                   if state.n_seats == 3 else None),
         "hand_counts": [len(h) for h in state.hands], "stock_count": len(state.stock),
         "discard": [IDS[c] for c in state.discard], "discard_top": IDS[state.discard[-1]] if state.discard else None,
-        "first_upcard": IDS[state.first_upcard], "knock_limit": state.knock_limit,
-        "gin_only": state.knock_limit == 0, "multiplier": state.multiplier,
-        "taken": IDS[state.taken] if state.taken is not None else None, "must_knock": state.must_knock,
-        "turn": state.turn, "log": [{"type": t, "seat": s, "card": IDS[c] if c is not None else None}
-                                    for t, s, c in state.log],
+        "first_upcard": IDS[state.first_upcard] if (state.rules.oklahoma or over) else None,
+        "knock_limit": state.knock_limit, "gin_only": state.knock_limit == 0, "multiplier": state.multiplier,
+        "taken": IDS[state.taken] if taken_visible else None, "must_knock": state.must_knock,
+        "turn": state.turn, "log": log,
         "result": outcome(state), "role_draw": state.role_draw.to_dict() if state.role_draw else None,
     }
     return d
@@ -1375,7 +1394,7 @@ def player_view(state: GinState, seat: int) -> dict[str, Any]:
     the face-up discard pile, the first upcard, its legal actions; suggestions for captain and advisor."""
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.n_seats:
         raise InvalidAction(f"Seat {seat!r} is not at this table.", code="bad_seat")
-    d = _public(state)
+    d = _public(state, seat)
     d["seat"] = seat
     d["role"] = (("box" if seat == state.dealer else "captain" if seat == state.nondealer else "advisor")
                  if state.n_seats == 3 else ("dealer" if seat == state.dealer else "nondealer"))
@@ -1384,7 +1403,9 @@ def player_view(state: GinState, seat: int) -> dict[str, Any]:
     d["legal_actions"] = legal_actions(state, seat)
     d["can_suggest"] = (seat == state.advisor and state.rules.advisor_can_advise and state.phase != "over")
     if state.n_seats == 3 and seat in (state.nondealer, state.advisor):
-        d["suggestions"] = [{"seat": s, "turn": t, "suggestion": json.loads(j)} for s, t, j in state.suggestions]
+        # only this turn's suggestions (older ones are stale and could name cards that changed hands)
+        d["suggestions"] = [{"seat": s, "turn": t, "suggestion": json.loads(j)}
+                            for s, t, j in state.suggestions if t == state.turn]
     if seat == state.advisor:
         cap = state.hands[state.nondealer]
         d["captain_hand"] = [IDS[c] for c in cap]
@@ -1394,7 +1415,7 @@ def player_view(state: GinState, seat: int) -> dict[str, Any]:
 
 def spectator_view(state: GinState) -> dict[str, Any]:
     """Public information only (hands as counts; the layout in ``result`` once the hand is over)."""
-    return _public(state)
+    return _public(state, None)
 
 
 def __getattr__(name: str) -> Any:  # re-export gin_scoring lazily (it imports this module)
