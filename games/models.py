@@ -95,6 +95,8 @@ class Seat(models.Model):
     # The basic bot plays for an absent human until they come back.
     autopilot = models.BooleanField(default=False)
     ready = models.BooleanField(default=False)
+    # The player's own order of the cards in hand (ids); new cards go to the end.
+    hand_order = models.JSONField(default=list, blank=True)
     final_total = models.IntegerField(null=True, blank=True)
     is_winner = models.BooleanField(default=False)
 
@@ -158,6 +160,9 @@ class RoundScore(models.Model):
         ordering = ["round", "seat"]
         constraints = [models.UniqueConstraint(fields=["round", "seat"], name="roundscore_unique_seat")]
 
+    def __str__(self) -> str:
+        return f"round {self.round_id} seat {self.seat}: {self.score}"
+
 
 class Event(models.Model):
     """Append-only move log: every accepted action, in order; any state can be replayed from it."""
@@ -177,6 +182,9 @@ class Event(models.Model):
         ordering = ["match", "seq"]
         constraints = [models.UniqueConstraint(fields=["match", "seq"], name="event_unique_seq")]
 
+    def __str__(self) -> str:
+        return f"{self.match_id}#{self.seq} {self.kind}"
+
 
 class ChatMessage(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="chat")
@@ -186,3 +194,11 @@ class ChatMessage(models.Model):
 
     class Meta:
         ordering = ["created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.text[:40]}"
+
+
+# Models of the other features of the games app, kept in their own modules.
+from games.history.models import *  # noqa: E402,F401,F403
+from games.tournaments.models import *  # noqa: E402,F401,F403

@@ -23,10 +23,11 @@ def iter_round_states(match: Match, rnd: Round) -> Iterator[tuple[Event | None, 
 
 
 def replay_round(match: Match, rnd: Round) -> Any:
-    state = None
-    for _event, state in iter_round_states(match, rnd):
-        pass
-    return state
+    states = iter_round_states(match, rnd)
+    last = None
+    for _event, last in states:  # noqa: B007 - the last state is the result
+        continue
+    return last
 
 
 def replay_current(match: Match) -> dict[str, Any] | None:

@@ -1,0 +1,1 @@
+"""history feature of the games app."""

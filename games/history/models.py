@@ -1,0 +1,3 @@
+"""Models of this feature (imported by games.models)."""
+
+__all__: list[str] = []

@@ -1,0 +1,1 @@
+"""tournaments feature of the games app."""
