@@ -65,21 +65,33 @@ def _items(hand: Any) -> list:
     return list(hand)
 
 
+_BITS: dict[Any, int] = {k: 1 << v for k, v in _LOOKUP.items()}
+
+
 def hand_mask(hand: Any) -> int:
     """The bitmask of a hand given as codes/ids/Cards (or a space-separated string, or an int mask)."""
     if isinstance(hand, int) and not isinstance(hand, bool):
         if hand < 0 or hand > FULL_DECK:
             raise InvalidAction("A hand mask must be a 52-bit non-negative int.", code="bad_card")
         return hand
+    if isinstance(hand, str):
+        hand = hand.replace(",", " ").split()
+    elif not isinstance(hand, (list, tuple)):
+        hand = list(hand)
+    try:
+        bits = [_BITS[c] for c in hand]
+    except (KeyError, TypeError):
+        bits = None
+    if bits is not None:
+        mask = sum(bits)
+        if mask.bit_count() == len(bits):
+            return mask
     mask = 0
-    lk = _LOOKUP
-    for c in _items(hand):
-        i = lk.get(c) if isinstance(c, (str, Card)) else None
-        if i is None:
-            i = card_index(c)
-        b = 1 << i
+    for c in hand:
+        b = 1 << card_index(c)
         if mask & b:
-            raise InvalidAction(f"{CODES[i]} appears twice; a Gin pack has one of each card.", code="duplicate_card")
+            raise InvalidAction(f"{CODES[b.bit_length() - 1]} appears twice; a Gin pack has one of each card.",
+                                code="duplicate_card")
         mask |= b
     return mask
 
@@ -324,6 +336,8 @@ def best_melds(hand: Any) -> tuple[list[list], list]:
     Cards come back in the form they were given (Card objects for Cards, ids for ids, codes
     otherwise); melds are sorted lists, runs in rank order.
     """
+    if not isinstance(hand, (int, str, list, tuple)):
+        hand = list(hand)
     melds, dw = best_melds_mask(hand_mask(hand))
     return [_out_like(hand, _meld_order(m)) for m in melds], _out_like(hand, mask_cards(dw))
 
