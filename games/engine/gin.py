@@ -240,6 +240,73 @@ def _max_melded(melds: list[tuple[int, int]]) -> int:
     return rec(union)
 
 
+_DP_THRESHOLD = 22  # hands with more cards use the per-rank DP (bounded work) instead of the memo search
+
+
+def _suit_options(status: int, present: int) -> tuple[tuple[int, int], ...]:
+    """(new run status, role) for one suit at one rank; role 0 dead, 1 run, 2 set.  Status: 0 no run,
+    1/2 a run of 1/2 cards that must continue, 3 a run of 3+ that may stop."""
+    if present:
+        if status == 0:
+            return ((1, 1), (0, 2), (0, 0))
+        if status in (1, 2):
+            return ((status + 1, 1),)
+        return ((3, 1), (0, 2), (0, 0))
+    return ((0, -1),) if status in (0, 3) else ()
+
+
+def _dp_arrangement(h: int) -> tuple[int, list[int]]:
+    """Exact max melded value by dynamic programming over ranks A..K with per-suit run status (any hand
+    size, bounded work); returns (value, meld masks)."""
+    layers: list[dict[tuple[int, ...], tuple[int, Any, tuple[int, ...]]]] = []
+    states: dict[tuple[int, ...], tuple[int, Any, tuple[int, ...]]] = {(0, 0, 0, 0): (0, None, ())}
+    for r in range(13):
+        present = [(h >> (s * 13 + r)) & 1 for s in range(4)]
+        v = min(r + 1, 10)
+        new: dict[tuple[int, ...], tuple[int, Any, tuple[int, ...]]] = {}
+        for st, (val, _, _) in states.items():
+            per = [_suit_options(st[s], present[s]) for s in range(4)]
+            if not all(per):
+                continue
+            for combo in product(*per):
+                roles = tuple(role for _, role in combo)
+                nset = roles.count(2)
+                if 0 < nset < 3:
+                    continue
+                gain = v * (roles.count(1) + nset)
+                nst = tuple(ns for ns, _ in combo)
+                cur = new.get(nst)
+                if cur is None or val + gain > cur[0]:
+                    new[nst] = (val + gain, st, roles)
+        layers.append(new)
+        states = new
+    best_val, best_state = -1, None
+    for st, (val, _, _) in states.items():
+        if all(x in (0, 3) for x in st) and val > best_val:
+            best_val, best_state = val, st
+    # backtrack the roles of every card
+    roles_by_rank: list[tuple[int, ...]] = [()] * 13
+    st = best_state
+    for r in range(12, -1, -1):
+        _, prev, roles = layers[r][st]
+        roles_by_rank[r] = roles
+        st = prev
+    melds: list[int] = []
+    for r in range(13):
+        m = sum(1 << (s * 13 + r) for s in range(4) if roles_by_rank[r][s] == 2)
+        if m:
+            melds.append(m)
+    for s in range(4):
+        run = 0
+        for r in range(14):
+            if r < 13 and roles_by_rank[r][s] == 1:
+                run |= 1 << (s * 13 + r)
+            elif run:
+                melds.append(run)
+                run = 0
+    return best_val, melds
+
+
 def deadwood_mask(h: int) -> int:
     """Minimum deadwood of the hand bitmask ``h`` (the fast core of :func:`deadwood`)."""
     a = h & M13
@@ -262,6 +329,8 @@ def deadwood_mask(h: int) -> int:
         r = t3.bit_length() - 1
         sets = _SETS[r][((a >> r) & 1) | ((b >> r) & 1) << 1 | ((c >> r) & 1) << 2 | ((d >> r) & 1) << 3]
         return total - sets[0][1]  # the largest set of that rank comes first
+    if h.bit_count() > _DP_THRESHOLD:
+        return total - _dp_arrangement(h)[0]
     return total - _max_melded(_hand_melds(h))
 
 
@@ -313,8 +382,10 @@ def _best_arrangements(h: int, all_optimal: bool = False) -> tuple[int, list[tup
 
 def best_melds_mask(h: int) -> tuple[list[int], int]:
     """(meld masks, deadwood mask) of one minimum-deadwood arrangement of the hand bitmask."""
-    _, arrs = _best_arrangements(h)
-    melds = sorted(arrs[0])
+    if h.bit_count() > _DP_THRESHOLD:
+        melds = sorted(_dp_arrangement(h)[1])
+    else:
+        melds = sorted(_best_arrangements(h)[1][0])
     used = 0
     for m in melds:
         used |= m

@@ -122,3 +122,26 @@ def test_meld_kind():
     assert gin.meld_kind("5H 5S 5C 5D") == "set"
     assert gin.meld_kind("QH KH AH") is None
     assert gin.meld_kind("5H 6H") is None
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(range(52)), min_size=0, max_size=22, unique=True))
+def test_rank_dp_agrees_with_memo_search(cards):
+    # the two exact algorithms (memo search for <= 22 cards, per-rank DP above) agree
+    h = sum(1 << c for c in cards)
+    value, melds = gin._dp_arrangement(h)
+    assert gin.mask_points(h) - value == gin.deadwood_mask(h)
+    assert all(m in gin.ALL_MELDS for m in melds) and sum(gin.mask_points(m) for m in melds) == value
+
+
+@pytest.mark.parametrize("n", [23, 30, 40, 52])
+def test_large_hands_any_size(n):
+    import random
+
+    codes = random.Random(n).sample(ALL, n)
+    dw = gin.deadwood(codes)
+    melds, dead = gin.best_melds(codes)
+    assert sorted([c for m in melds for c in m] + dead) == sorted(codes)
+    assert all(_is_meld_brute(m) for m in melds) and sum(_value(c) for c in dead) == dw
+    if n == 52:
+        assert dw == 0
