@@ -1199,11 +1199,29 @@ def is_over(state: GinState) -> bool:
 
 
 def outcome(state: GinState) -> dict[str, Any] | None:
-    """The finished hand as a dict (None while playing): ``kind`` ("gin", "knock", "undercut", "tie",
-    "dead"), ``knocker``/``winner`` seats, ``points`` (for the winner, Oklahoma doubling included),
-    ``multiplier``, ``knock_card``, every seat's ``hands``, and ``settlement`` (melds, lay-offs,
-    deadwoods) for a knock."""
-    return state.result.to_dict() if state.result else None
+    """The finished hand as a dict (None while playing): ``kind`` (= ``outcome``: "gin", "knock",
+    "undercut", "tie", "dead"), ``knocker`` / ``defender`` / ``winner`` / ``loser`` seats (None when not
+    applicable), ``points`` (for the winner, Oklahoma doubling included), ``multiplier``, ``knock_card``,
+    every seat's ``hands``, the layout (``knocker_melds``, ``knocker_deadwood_cards``, ``defender_melds``,
+    ``defender_deadwood_cards``, ``layoffs`` [{card, meld}], ``knocker_deadwood``, ``defender_deadwood``,
+    ``big_gin``; also nested in ``settlement``) and the ``roles`` of the hand."""
+    if state.result is None:
+        return None
+    r = state.result
+    d = r.to_dict()
+    d["outcome"] = r.kind
+    d["defender"] = state.other(r.knocker) if r.knocker is not None else None
+    d["loser"] = state.other(r.winner) if r.winner is not None else None
+    st = d["settlement"] or {}
+    for k in ("knocker_melds", "knocker_deadwood_cards", "defender_melds", "defender_deadwood_cards", "layoffs",
+              "knocker_deadwood", "defender_deadwood", "big_gin"):
+        d[k] = st.get(k)
+    if r.kind == "dead":
+        d["layoffs"] = []
+        d["big_gin"] = False
+    d["roles"] = ({"box": state.dealer, "captain": state.nondealer, "advisor": state.advisor} if state.n_seats == 3
+                  else {"dealer": state.dealer, "nondealer": state.nondealer})
+    return d
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1323,7 +1341,7 @@ def apply(state: GinState, seat: int, action: Any) -> GinState:
         if t == "draw_stock":
             c = state.stock[0]
             return _replace(state, hands=_with_hand(state, seat, hand + (c,)), stock=state.stock[1:], taken=None,
-                            phase="discard", stock_only=False, log=state.log + (("draw_stock", seat, None),))
+                            phase="discard", stock_only=False, log=state.log + (("draw_stock", seat, c),))
         if t == "draw_discard":
             if state.stock_only:
                 raise _illegal("must_draw_stock")
@@ -1454,7 +1472,8 @@ def _public(state: GinState, viewer: int | None) -> dict[str, Any]:
                 hidden |= hand_mask(h)
     log = []
     for t, s, c in state.log:
-        show = c is not None and not (hidden >> c) & 1
+        # which card came from the stock stays private to that hand, even later
+        show = c is not None and not (hidden >> c) & 1 and (t != "draw_stock" or _sees_hand_of(state, viewer, s))
         log.append({"type": t, "seat": s, "card": IDS[c] if show else None})
     taken_visible = state.taken is not None and not (hidden >> state.taken) & 1
     d: dict[str, Any] = {
@@ -1486,6 +1505,9 @@ def player_view(state: GinState, seat: int) -> dict[str, Any]:
     d["hand"] = [IDS[c] for c in state.hands[seat]]
     d["deadwood"] = deadwood_mask(hand_mask(state.hands[seat])) if state.hands[seat] else None
     d["legal_actions"] = legal_actions(state, seat)
+    last = state.log[-1] if state.log else None
+    d["drawn"] = (IDS[last[2]] if last and last[0] == "draw_stock" and last[1] == seat and state.phase == "discard"
+                  else None)
     d["can_suggest"] = (seat == state.advisor and state.rules.advisor_can_advise and state.phase != "over")
     if state.n_seats == 3 and seat in (state.nondealer, state.advisor):
         # only this turn's suggestions (older ones are stale and could name cards that changed hands)

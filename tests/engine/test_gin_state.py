@@ -280,3 +280,25 @@ def test_timeout_actions_complete_the_turn():
     for a in acts:
         s = apply(s, CAPTAIN, a)
     assert s.seat_to_act == BOX and gin.timeout_actions(s, ADVISOR) == []
+
+
+def test_stock_draw_is_private_and_outcome_is_flat():
+    s = apply(apply(three(), CAPTAIN, {"type": "pass_upcard"}), BOX, {"type": "pass_upcard"})
+    top = gin.IDS[s.stock[0]]
+    s = apply(s, CAPTAIN, {"type": "draw_stock"})
+    assert gin.player_view(s, CAPTAIN)["drawn"] == top and gin.player_view(s, ADVISOR)["log"][-1]["card"] == top
+    assert gin.player_view(s, BOX)["log"][-1] == {"type": "draw_stock", "seat": CAPTAIN, "card": None}
+    assert gin.player_view(s, BOX)["drawn"] is None
+    s = apply(s, CAPTAIN, {"type": "discard", "card": top})
+    assert gin.player_view(s, BOX)["log"][-2]["card"] is None  # still not told it was the drawn card
+    # a finished knock: the flat keys the web layer reads
+    box = "5H 6H 7H KS KD KC AC 2C 3C 4D"
+    cap = "8H 9H QS QD JC 9C 8C 2D 3D 6S"
+    s = deal_from_cards(GinRules.box3(), [box, cap, []], "AD", roles=ROLES)
+    s = apply(apply(s, CAPTAIN, {"type": "pass_upcard"}), BOX, {"type": "take_upcard"})
+    out = gin.outcome(apply(s, BOX, {"type": "knock", "card": "4D.0"}))
+    assert (out["outcome"], out["knocker"], out["defender"], out["winner"], out["loser"]) == ("knock", BOX, CAPTAIN,
+                                                                                          BOX, CAPTAIN)
+    assert out["knocker_deadwood"] == 1 and out["knocker_deadwood_cards"] == ["AD.0"] and len(out["layoffs"]) == 2
+    assert out["points"] == out["defender_deadwood"] - 1 and out["roles"] == {"box": 0, "captain": 1, "advisor": 2}
+    assert out["knock_card"] == "4D.0" and len(out["hands"][BOX]) == 10 and out["hands"][ADVISOR] == []
