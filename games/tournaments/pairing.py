@@ -1,0 +1,433 @@
+"""Seating algorithms for tournament rounds — pure Python, no Django.
+
+Three formats:
+
+* **Swiss** (tables of 2–5): players in standing order are grouped into
+  tables; a seating is chosen that minimises, in this order, (1) previous
+  meetings of players at the same table, (2) the spread of tournament points
+  inside tables, (3) the spread of standing positions inside tables.  A
+  branch-and-bound search finds the exact optimum on small and medium fields
+  and, past a node budget, the best found so far, improved by pairwise swaps.
+* **Round robin**: with two-seat tables the circle method (every player meets
+  every other exactly once in n−1 rounds, a bye for odd fields); with larger
+  tables the same search with no score terms, so pairs who met least sit
+  together.
+* **Single elimination** (two-seat tables): a standard seeded bracket (1 v N,
+  byes to the top seeds), winners meet in bracket order.
+
+Table sizes: the chosen size; when numbers do not divide, tables one seat
+smaller or larger (only sizes 3–5, and only those the variant allows); byes
+only when nothing else fits (e.g. two-player Gin with an odd field).
+
+Every table carries machine-readable reasons (``{"code": ..., params}``) that
+the web layer turns into sentences ("score group 6; avoids a rematch").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+
+PlayerId = Hashable
+Meetings = Mapping[frozenset, int]
+
+NODE_BUDGET = 200_000
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A player as the pairing sees it; lists of players are in standing order (best first)."""
+
+    id: PlayerId
+    points: int = 0
+    game_points: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    players: tuple[PlayerId, ...]
+    reasons: tuple[dict, ...] = field(default_factory=tuple)
+    is_bye: bool = False
+
+
+# ----------------------------------------------------------------- table sizes
+
+
+def table_sizes(n: int, size: int, seat_choices: Iterable[int]) -> tuple[list[int], int]:
+    """How to split ``n`` players into tables: (sizes, largest first; number of byes).
+
+    Prefers, in order: fewest byes, fewest tables off the chosen size, fewest
+    oversized tables.  Off-size tables are one seat smaller or larger and 3–5
+    seats; when even that fails, any size the variant allows.
+    """
+    allowed = set(seat_choices)
+    if n <= 0:
+        return [], 0
+    off = {s for s in (size - 1, size + 1) if 3 <= s <= 5 and s in allowed}
+    sizes = ({size} & allowed) | off
+    best = _partition(n, size, sizes)
+    if best is None or best[1]:
+        alt = _partition(n, size, allowed)
+        if alt is not None and (best is None or alt[1] < best[1]):
+            best = alt
+    if best is None:
+        return [], n
+    return best
+
+
+def _partition(n: int, size: int, sizes: set[int]) -> tuple[list[int], int] | None:
+    if not sizes:
+        return None
+    best_key, best = None, None
+    for byes in range(0, n + 1):
+        m = n - byes
+        for plan in _compositions(m, sorted(sizes, reverse=True)):
+            tables = sorted(plan, reverse=True)
+            key = (byes, sum(1 for s in tables if s != size), sum(1 for s in tables if s > size), len(tables))
+            if best_key is None or key < best_key:
+                best_key, best = key, (tables, byes)
+        if best is not None:
+            return best
+    return best
+
+
+def _compositions(m: int, sizes: list[int]) -> Iterable[list[int]]:
+    """Every multiset of ``sizes`` summing to ``m`` (sizes distinct, at most 4 of them)."""
+    if m == 0:
+        yield []
+        return
+    if not sizes:
+        return
+    first, rest = sizes[0], sizes[1:]
+    for count in range(m // first, -1, -1):
+        for tail in _compositions(m - count * first, rest):
+            yield [first] * count + tail
+
+
+# ----------------------------------------------------------------- the search
+
+
+def meetings_of(tables: Iterable[Iterable[PlayerId]]) -> dict[frozenset, int]:
+    """How often each pair sat together in ``tables`` (a list over all previous rounds)."""
+    met: dict[frozenset, int] = {}
+    for table in tables:
+        for a, b in combinations(list(table), 2):
+            key = frozenset((a, b))
+            met[key] = met.get(key, 0) + 1
+    return met
+
+
+def seating_cost(
+    groups: Sequence[Sequence[PlayerId]], players: Sequence[Player], met: Meetings, *, use_scores: bool = True
+) -> tuple[int, int, int]:
+    """(previous meetings, points spread, standing spread) summed over the pairs at each table."""
+    rank = {p.id: i for i, p in enumerate(players)}
+    pts = {p.id: p.points for p in players}
+    rematches = spread = ranks = 0
+    for group in groups:
+        for a, b in combinations(group, 2):
+            rematches += met.get(frozenset((a, b)), 0)
+            if use_scores:
+                spread += abs(pts[a] - pts[b])
+                ranks += abs(rank[a] - rank[b])
+    return rematches, spread, ranks
+
+
+def best_seating(
+    players: Sequence[Player],
+    sizes: Sequence[int],
+    met: Meetings,
+    *,
+    use_scores: bool = True,
+    budget: int = NODE_BUDGET,
+) -> list[list[PlayerId]]:
+    """Split ``players`` (standing order) into tables of ``sizes`` at minimal :func:`seating_cost`.
+
+    Players are placed in standing order into a table with room (empty tables
+    of equal size are interchangeable, so only the first is tried); partial
+    costs only grow, so a branch is cut as soon as it is no better than the
+    best complete seating.  The first seating found is the plain one (blocks in
+    standing order), so the search always has an answer.
+    """
+    n = len(players)
+    assert sum(sizes) == n, "sizes must seat every player"
+    ids = [p.id for p in players]
+    pts = [p.points for p in players]
+    # Pair costs by position: the search works on positions 0..n-1.
+    pair = [[(0, 0, 0)] * n for _ in range(n)]
+    for i in range(n):
+        for j in range(i + 1, n):
+            cost = (
+                met.get(frozenset((ids[i], ids[j])), 0),
+                abs(pts[i] - pts[j]) if use_scores else 0,
+                (j - i) if use_scores else 0,
+            )
+            pair[i][j] = pair[j][i] = cost
+    groups: list[list[int]] = [[] for _ in sizes]
+    best: list = [None, None]  # cost, groups
+    nodes = [0]
+
+    def place(k: int, c0: int, c1: int, c2: int) -> None:
+        if best[0] is not None and (c0, c1, c2) >= best[0]:
+            return
+        if k == n:
+            best[0] = (c0, c1, c2)
+            best[1] = [list(g) for g in groups]
+            return
+        nodes[0] += 1
+        if nodes[0] > budget and best[0] is not None:
+            return
+        tried_empty: set[int] = set()
+        options = []
+        for t, group in enumerate(groups):
+            if len(group) >= sizes[t]:
+                continue
+            if not group:
+                if sizes[t] in tried_empty:
+                    continue
+                tried_empty.add(sizes[t])
+            d0 = d1 = d2 = 0
+            for other in group:
+                a, b, c = pair[k][other]
+                d0 += a
+                d1 += b
+                d2 += c
+            options.append((d0, d1, d2, t))
+        # Cheapest first (stable: lower table first), so good seatings come early.
+        options.sort()
+        for d0, d1, d2, t in options:
+            groups[t].append(k)
+            place(k + 1, c0 + d0, c1 + d1, c2 + d2)
+            groups[t].pop()
+
+    # The plain seating first, so there is always an answer and a bound.
+    plain, start = [], 0
+    for s in sizes:
+        plain.append(list(range(start, start + s)))
+        start += s
+    best[0] = _cost_positions(plain, pair)
+    best[1] = plain
+    place(0, 0, 0, 0)
+    result = best[1]
+    if nodes[0] > budget:
+        result = _improve_by_swaps(result, pair)
+    return [[ids[i] for i in group] for group in result]
+
+
+def _cost_positions(groups: list[list[int]], pair) -> tuple[int, int, int]:
+    total = [0, 0, 0]
+    for group in groups:
+        for a, b in combinations(group, 2):
+            for x in range(3):
+                total[x] += pair[a][b][x]
+    return tuple(total)  # type: ignore[return-value]
+
+
+def _improve_by_swaps(groups: list[list[int]], pair) -> list[list[int]]:
+    groups = [list(g) for g in groups]
+    cost = _cost_positions(groups, pair)
+    improved = True
+    while improved:
+        improved = False
+        for t1 in range(len(groups)):
+            for t2 in range(t1 + 1, len(groups)):
+                for i in range(len(groups[t1])):
+                    for j in range(len(groups[t2])):
+                        groups[t1][i], groups[t2][j] = groups[t2][j], groups[t1][i]
+                        new = _cost_positions(groups, pair)
+                        if new < cost:
+                            cost, improved = new, True
+                        else:
+                            groups[t1][i], groups[t2][j] = groups[t2][j], groups[t1][i]
+    return [sorted(g) for g in groups]
+
+
+# ----------------------------------------------------------------- Swiss
+
+
+def seat_swiss(
+    players: Sequence[Player],
+    *,
+    size: int,
+    seat_choices: Iterable[int],
+    met: Meetings,
+    had_bye: Iterable[PlayerId] = (),
+    budget: int = NODE_BUDGET,
+) -> list[Table]:
+    """The next Swiss round for ``players`` in standing order (best first)."""
+    sizes, byes = table_sizes(len(players), size, seat_choices)
+    field_, bye_tables = _take_byes(players, byes, set(had_bye))
+    groups = best_seating(field_, sizes, met, budget=budget)
+    plain = _plain_groups(field_, sizes)
+    plain_rematches = sum(met.get(frozenset(pr), 0) for g in plain for pr in combinations(g, 2))
+    by_id = {p.id: p for p in field_}
+    tables = []
+    for t, group in enumerate(groups):
+        order = sorted(group, key=[p.id for p in field_].index)
+        reasons: list[dict] = []
+        points = sorted({by_id[i].points for i in order}, reverse=True)
+        if len(points) == 1:
+            reasons.append({"code": "score_group", "points": points[0]})
+        else:
+            reasons.append({"code": "score_groups", "high": points[0], "low": points[-1]})
+        rematch = [sorted(pr, key=str) for pr in combinations(order, 2) if met.get(frozenset(pr), 0)]
+        if rematch:
+            reasons.append({"code": "rematch_unavoidable", "pairs": [list(pr) for pr in rematch]})
+        elif plain_rematches and set(order) != set(plain[t]):
+            reasons.append({"code": "avoids_rematch"})
+        if len(order) != size:
+            reasons.append({"code": "table_size", "seats": len(order)})
+        tables.append(Table(players=tuple(order), reasons=tuple(reasons)))
+    return tables + bye_tables
+
+
+def _plain_groups(players: Sequence[Player], sizes: Sequence[int]) -> list[list[PlayerId]]:
+    out, start = [], 0
+    for s in sizes:
+        out.append([p.id for p in players[start : start + s]])
+        start += s
+    return out
+
+
+def _take_byes(players: Sequence[Player], byes: int, had_bye: set) -> tuple[list[Player], list[Table]]:
+    """Byes go to the lowest-standing players who have not had one yet (then to the lowest)."""
+    if not byes:
+        return list(players), []
+    order = [p for p in reversed(players) if p.id not in had_bye] + [p for p in reversed(players) if p.id in had_bye]
+    chosen = {p.id for p in order[:byes]}
+    rest = [p for p in players if p.id not in chosen]
+    tables = [
+        Table(players=(p.id,), reasons=({"code": "bye", "repeat": p.id in had_bye},), is_bye=True)
+        for p in players
+        if p.id in chosen
+    ]
+    return rest, tables
+
+
+# ----------------------------------------------------------------- round robin
+
+
+def round_robin_rounds(n: int, size: int) -> int:
+    """The number of rounds for every pair to meet once (2 seats), or a sensible default for larger tables."""
+    if size <= 2:
+        return n - 1 if n % 2 == 0 else n
+    return max(1, -(-(n - 1) // (size - 1)))
+
+
+def circle_round(ids: Sequence[PlayerId], round_index: int) -> tuple[list[tuple[PlayerId, PlayerId]], list[PlayerId]]:
+    """Round ``round_index`` (0-based) of the circle method: (pairs, players with a bye)."""
+    items: list = list(ids)
+    if len(items) % 2:
+        items.append(None)
+    m = len(items)
+    if m < 2:
+        return [], [i for i in items if i is not None]
+    fixed, rest = items[0], items[1:]
+    shift = round_index % (m - 1)
+    rest = rest[-shift:] + rest[:-shift] if shift else rest
+    line = [fixed, *rest]
+    pairs, byes = [], []
+    for k in range(m // 2):
+        a, b = line[k], line[m - 1 - k]
+        if a is None or b is None:
+            byes.append(b if a is None else a)
+        else:
+            pairs.append((a, b) if k % 2 == 0 or round_index % 2 == 0 else (b, a))
+    return pairs, byes
+
+
+def seat_round_robin(
+    players: Sequence[Player],
+    *,
+    round_index: int,
+    size: int,
+    seat_choices: Iterable[int],
+    met: Meetings,
+    roster: Sequence[PlayerId] | None = None,
+    budget: int = NODE_BUDGET,
+) -> list[Table]:
+    """Round ``round_index`` (0-based) of a round robin.
+
+    With two-seat tables, ``roster`` (every entrant in seed order, fixed at the
+    first round) drives the circle method; players who left give their
+    opponents a bye.  With larger tables, the pairs that met least sit together.
+    """
+    active = {p.id for p in players}
+    if size <= 2:
+        ids = list(roster) if roster is not None else [p.id for p in players]
+        pairs, byes = circle_round(ids, round_index)
+        tables: list[Table] = []
+        bye_ids = [b for b in byes if b in active]
+        for a, b in pairs:
+            if a in active and b in active:
+                tables.append(Table(players=(a, b), reasons=({"code": "round_robin", "round": round_index + 1},)))
+            elif a in active or b in active:
+                bye_ids.append(a if a in active else b)
+        order = [p.id for p in players]
+        for b in sorted(bye_ids, key=order.index):
+            tables.append(Table(players=(b,), reasons=({"code": "bye", "repeat": False},), is_bye=True))
+        return tables
+    sizes, byes = table_sizes(len(players), size, seat_choices)
+    field_, bye_tables = _take_byes(players, byes, set())
+    groups = best_seating(field_, sizes, met, use_scores=False, budget=budget)
+    tables = []
+    for group in groups:
+        order = sorted(group, key=[p.id for p in field_].index)
+        repeats = sum(met.get(frozenset(pr), 0) for pr in combinations(order, 2))
+        reasons = [{"code": "fewest_meetings", "repeats": repeats}]
+        if len(order) != size:
+            reasons.append({"code": "table_size", "seats": len(order)})
+        tables.append(Table(players=tuple(order), reasons=tuple(reasons)))
+    return tables + bye_tables
+
+
+# ----------------------------------------------------------------- single elimination
+
+
+def elimination_rounds(n: int) -> int:
+    rounds, slots = 0, 1
+    while slots < n:
+        slots *= 2
+        rounds += 1
+    return rounds
+
+
+def bracket_order(slots: int) -> list[int]:
+    """Seed numbers (1-based) in bracket position order: 1 v slots, and the top seeds meet last."""
+    order = [1]
+    while len(order) < slots:
+        m = len(order) * 2 + 1
+        order = [x for s in order for x in (s, m - s)]
+    return order
+
+
+def seat_elimination_first(players_by_seed: Sequence[PlayerId]) -> list[Table]:
+    """The first round of a bracket; missing opponents are byes for the top seeds."""
+    n = len(players_by_seed)
+    slots = 2 ** elimination_rounds(n)
+    order = bracket_order(slots)
+    tables = []
+    for k in range(0, slots, 2):
+        a, b = order[k], order[k + 1]
+        pa = players_by_seed[a - 1] if a <= n else None
+        pb = players_by_seed[b - 1] if b <= n else None
+        if pa is not None and pb is not None:
+            tables.append(Table(players=(pa, pb), reasons=({"code": "seeds", "a": a, "b": b},)))
+        elif pa is not None or pb is not None:
+            tables.append(Table(players=(pa if pa is not None else pb,),
+                                reasons=({"code": "bracket_bye", "seed": min(a, b)},), is_bye=True))
+    return tables
+
+
+def seat_elimination_next(winners: Sequence[PlayerId | None]) -> list[Table]:
+    """The next round from the previous round's winners in table order (``None``: nobody advanced)."""
+    tables = []
+    for k in range(0, len(winners), 2):
+        pair = [w for w in winners[k : k + 2] if w is not None]
+        if len(pair) == 2:
+            tables.append(Table(players=tuple(pair), reasons=({"code": "bracket", "tables": [k + 1, k + 2]},)))
+        elif pair:
+            tables.append(Table(players=tuple(pair), reasons=({"code": "bracket_walkover",
+                                                                "tables": [k + 1, k + 2]},), is_bye=True))
+    return tables
