@@ -1221,7 +1221,39 @@ def outcome(state: GinState) -> dict[str, Any] | None:
         d["big_gin"] = False
     d["roles"] = ({"box": state.dealer, "captain": state.nondealer, "advisor": state.advisor} if state.n_seats == 3
                   else {"dealer": state.dealer, "nondealer": state.nondealer})
+    d["winners"] = [] if r.winner is None else [r.winner]
+    d["scores"] = [r.points if seat == r.winner else 0 for seat in range(state.n_seats)]
+    # deadwood per seat as laid out (knocker: his laid deadwood; defender: after lay-offs; advisor: None)
+    hp: list[int | None] = [None] * state.n_seats
+    for seat in state.active_seats:
+        hp[seat] = deadwood_mask(hand_mask(r.hands[seat]))
+    if r.settlement is not None:
+        hp[r.knocker] = r.settlement.knocker_deadwood
+        hp[state.other(r.knocker)] = r.settlement.defender_deadwood
+    d["hand_points"] = hp
     return d
+
+
+def to_dict(state: GinState) -> dict[str, Any]:
+    """Module-level alias of :meth:`GinState.to_dict` (same shape as the Manipulation engine)."""
+    return state.to_dict()
+
+
+def from_dict(d: dict[str, Any]) -> GinState:
+    return GinState.from_dict(d)
+
+
+def hand_of(state: GinState, seat: int) -> list[Card]:
+    """The cards of ``seat`` as :class:`Card` objects (the advisor's is empty)."""
+    return [Card(i % 13 + 1, i // 13, 0) for i in state.hands[seat]]
+
+
+def cards_in_play(state: GinState) -> list[Card]:
+    """Every card of the hand: hands, stock, discard pile and the knocker's face-down discard (52)."""
+    cards = [c for h in state.hands for c in h] + list(state.stock) + list(state.discard)
+    if state.result is not None and state.result.knock_card is not None:
+        cards.append(state.result.knock_card)
+    return [Card(i % 13 + 1, i // 13, 0) for i in cards]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -328,6 +328,12 @@ class GinMatch:
         return totals.index(top) if totals.count(top) == 1 else None
 
     @property
+    def winners(self) -> list[int]:
+        """[winner] once the match is over (empty before or on an exact tie), like the Manipulation tally."""
+        w = self.winner
+        return [] if w is None else [w]
+
+    @property
     def margin(self) -> int | None:
         """Two players: the difference of the final totals (D.1.8)."""
         if self.players != 2:

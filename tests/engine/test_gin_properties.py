@@ -96,6 +96,10 @@ def play(rules, seed, policies, checks=True, suggest=True):
         s = apply(s, seat, a)
         actions.append((seat, a))
     assert sorted(all_cards(s)) == list(range(52))
+    assert sorted(c.index for c in gin.cards_in_play(s)) == list(range(52))
+    assert gin.from_dict(json.loads(json.dumps(gin.to_dict(s)))) == s
+    out = gin.outcome(s)
+    assert sum(out["scores"]) == out["points"] and out["winners"] == ([] if out["winner"] is None else [out["winner"]])
     check_views(s)
     return s, actions
 
