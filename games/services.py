@@ -419,6 +419,32 @@ def draft_reset(*, match_id: int, user, expected_version: Any) -> Match:
         return match
 
 
+def hand_sort(*, match_id: int, user, mode: str = "suit", order: list[str] | None = None) -> None:
+    """Remember the player's own order of their hand (by suit, by rank, or as dragged)."""
+    from games.engine.cards import Card, sort_by_rank, sort_by_suit
+
+    with transaction.atomic():
+        match = _locked(match_id)
+        seat = _seat_of(match, user)
+        if seat is None:
+            raise ActionRefused("not_seated", _("You have no seat at this table."))
+        if not match.state.get("round"):
+            return
+        spec = spec_for(match.variant)
+        view = spec.view(spec.load(match.state["round"]), seat.index)
+        hand = list(view.get("hand") or [])
+        if mode == "custom":
+            if not isinstance(order, list) or len(order) > 30 or not set(order) <= set(hand):
+                raise ActionRefused("bad_order", _("That order does not match your hand."))
+            ids = list(order) + [c for c in hand if c not in order]
+        elif mode in ("suit", "rank"):
+            cards = [Card.from_code(c) for c in hand]
+            ids = [c.id for c in (sort_by_suit(cards) if mode == "suit" else sort_by_rank(cards))]
+        else:
+            raise ActionRefused("bad_order", _("Sort by suit or by rank."))
+        Seat.objects.filter(pk=seat.pk).update(hand_order=ids)
+
+
 def round_ready(*, match_id: int, user) -> Match:
     """A human is ready for the next round; when every human is, it is dealt."""
     with transaction.atomic():

@@ -1,5 +1,201 @@
-from django.shortcuts import render
+"""Lobby and table pages.  Every command is a real form POST; htmx gets the board partial back,
+a plain browser is redirected to the table.  Pushes to the other players go over the socket."""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from games import selectors, services
+from games.engine.errors import RulesError
+from games.forms import TableCreateForm
+from games.models import Variant
+
+MAX_BODY = 64 * 1024  # a draft of 106 cards is ~2 KB; anything this large is refused
 
 
 def home(request):
     return render(request, "home.html")
+
+
+@login_required
+def lobby(request):
+    ctx = selectors.lobby_tables(user=request.user)
+    ctx["form"] = TableCreateForm()
+    template = "games/lobby.html#lobby-tables" if request.htmx else "games/lobby.html"
+    return render(request, template, ctx)
+
+
+@login_required
+@require_POST
+def table_create(request):
+    if request.POST.get("quick"):
+        # Home page "quick game": 3 seats, 2 bots, default rules, started at once.
+        match = services.match_create(host=request.user, variant=Variant.MANIPULATION, seats_count=3, bots=2)
+        services.match_start(match_id=match.pk, user=request.user)
+        return redirect("games:table", match_id=match.pk)
+    form = TableCreateForm(request.POST)
+    if not form.is_valid():
+        ctx = selectors.lobby_tables(user=request.user) | {"form": form, "form_open": True}
+        return render(request, "games/lobby.html", ctx, status=400)
+    data = form.cleaned_data
+    try:
+        match = services.match_create(
+            host=request.user, variant=data["variant"], seats_count=data["seats"], options=form.rule_options(),
+            turn_timer=data["turn_timer"], is_private=data["is_private"], bots=data["bots"],
+        )
+    except services.ActionRefused as exc:
+        form.add_error(None, exc.message)
+        ctx = selectors.lobby_tables(user=request.user) | {"form": form, "form_open": True}
+        return render(request, "games/lobby.html", ctx, status=400)
+    return redirect("games:table", match_id=match.pk)
+
+
+@login_required
+def table(request, match_id):
+    invite = request.GET.get("invite")
+    match = selectors.access_match_for_user(match_id=match_id, user=request.user, invite=invite)
+    if invite:
+        request.session[f"invite-{match.pk}"] = invite
+    ctx = selectors.table_context(match, request.user)
+    ctx["invite"] = request.session.get(f"invite-{match.pk}", "")
+    template = "games/table.html#table-board" if request.htmx else "games/table.html"
+    return render(request, template, ctx)
+
+
+def _respond(request, match_id, error: Exception | None = None, status: int = 200):
+    """After a command: htmx gets the fresh board (with the error for this player), others a redirect."""
+    if error is not None and not request.htmx:
+        messages.error(request, getattr(error, "message", str(error)))
+    if not request.htmx:
+        return redirect("games:table", match_id=match_id)
+    match = selectors.access_match_for_user(match_id=match_id, user=request.user,
+                                            invite=request.session.get(f"invite-{match_id}"))
+    ctx = selectors.table_context(match, request.user)
+    if error is not None:
+        ctx["error"] = {"code": getattr(error, "code", "error"), "message": getattr(error, "message", str(error))}
+    return render(request, "games/table.html#table-board", ctx, status=status)
+
+
+def _command(request, match_id, service, **kwargs) -> HttpResponse:
+    selectors.access_match_for_user(match_id=match_id, user=request.user,
+                                    invite=request.session.get(f"invite-{match_id}"))
+    try:
+        service(match_id=match_id, user=request.user, **kwargs)
+    except services.StaleVersion as exc:
+        return _respond(request, match_id, exc, status=409)
+    except (services.ActionRefused, RulesError) as exc:
+        return _respond(request, match_id, exc, status=400 if request.htmx else 200)
+    return _respond(request, match_id)
+
+
+@login_required
+@require_POST
+def table_join(request, match_id):
+    index = request.POST.get("seat")
+    return _command(request, match_id, services.seat_join, index=int(index) if (index or "").isdigit() else None,
+                    invite_token=request.session.get(f"invite-{match_id}") or request.POST.get("invite"))
+
+
+@login_required
+@require_POST
+def table_leave(request, match_id):
+    return _command(request, match_id, services.seat_leave)
+
+
+@login_required
+@require_POST
+def table_add_bot(request, match_id):
+    index = request.POST.get("seat")
+    return _command(request, match_id, services.seat_add_bot, index=int(index) if (index or "").isdigit() else None,
+                    policy=request.POST.get("policy", "basic"))
+
+
+@login_required
+@require_POST
+def table_remove_bot(request, match_id):
+    index = request.POST.get("seat", "")
+    if not index.isdigit():
+        return _respond(request, match_id, services.ActionRefused("bad_seat", "?"), status=400)
+    return _command(request, match_id, services.seat_remove_bot, index=int(index))
+
+
+@login_required
+@require_POST
+def table_start(request, match_id):
+    return _command(request, match_id, services.match_start)
+
+
+@login_required
+@require_POST
+def table_act(request, match_id):
+    kind = request.POST.get("action", "")
+    if kind == "reset":
+        return _command(request, match_id, services.draft_reset, expected_version=request.POST.get("version"))
+    if kind == "sort":
+        try:
+            order = json.loads(request.POST["order"]) if "order" in request.POST else None
+        except ValueError:
+            order = None
+        return _command(request, match_id, services.hand_sort, mode=request.POST.get("mode", "suit"), order=order)
+    if kind not in {"draw", "meld", "knock", "end_turn"}:
+        return _respond(request, match_id, services.ActionRefused("bad_action", "?"), status=400)
+    return _command(request, match_id, services.turn_submit, action={"type": kind},
+                    expected_version=request.POST.get("version"))
+
+
+@login_required
+@require_POST
+def table_draft(request, match_id):
+    if len(request.body) > MAX_BODY:
+        return _respond(request, match_id, services.ActionRefused("too_large", "?"), status=413)
+    try:
+        table = json.loads(request.POST.get("table", ""))
+    except ValueError:
+        table = None
+    return _command(request, match_id, services.draft_update, table=table,
+                    expected_version=request.POST.get("version"))
+
+
+@login_required
+@require_POST
+def table_ready(request, match_id):
+    return _command(request, match_id, services.round_ready)
+
+
+@login_required
+@require_POST
+def table_chat(request, match_id):
+    selectors.access_match_for_user(match_id=match_id, user=request.user,
+                                    invite=request.session.get(f"invite-{match_id}"))
+    try:
+        services.chat_post(match_id=match_id, user=request.user, text=request.POST.get("text", "")[:2000])
+    except services.ActionRefused as exc:
+        if request.htmx:
+            return render(request, "games/table.html#chat-form", {"match_id": match_id, "chat_error": exc.message},
+                          status=400)
+        messages.error(request, exc.message)
+        return redirect("games:table", match_id=match_id)
+    if request.htmx:
+        return render(request, "games/table.html#chat-form", {"match_id": match_id})
+    return redirect("games:table", match_id=match_id)
+
+
+@login_required
+@require_POST
+def table_rematch(request, match_id):
+    selectors.access_match_for_user(match_id=match_id, user=request.user)
+    try:
+        new = services.match_rematch(match_id=match_id, user=request.user)
+    except services.ActionRefused as exc:
+        return _respond(request, match_id, exc, status=400)
+    if request.htmx:
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = new.get_absolute_url() if hasattr(new, "get_absolute_url") else f"/tables/{new.pk}/"
+        return response
+    return redirect("games:table", match_id=new.pk)

@@ -3,7 +3,10 @@
 from django.urls import path
 
 from accounts.consumers import PresenceConsumer
+from games.consumers import LobbyConsumer, TableConsumer
 
 websocket_urlpatterns = [
     path("ws/presence/", PresenceConsumer.as_asgi()),
+    path("ws/lobby/", LobbyConsumer.as_asgi()),
+    path("ws/tables/<int:match_id>/", TableConsumer.as_asgi()),
 ]

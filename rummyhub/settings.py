@@ -241,5 +241,8 @@ LOGGING = {
 # ----------------------------------------------------------------- the game
 # Seconds between two bot actions (0 in tests).
 RUMMYHUB_BOT_DELAY = float(os.environ.get("RUMMYHUB_BOT_DELAY", "1.0"))
+# Each server process runs a clock loop (bots, timers, next rounds) every this many seconds.
+RUMMYHUB_CLOCK = env_bool("RUMMYHUB_CLOCK", True)
+RUMMYHUB_CLOCK_INTERVAL = float(os.environ.get("RUMMYHUB_CLOCK_INTERVAL", "0.25"))
 # Fixed shuffle seed for tests and demos; empty means a fresh random seed per round.
 RUMMYHUB_FIXED_SEED = os.environ.get("RUMMYHUB_FIXED_SEED", "")

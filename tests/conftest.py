@@ -5,6 +5,15 @@ from __future__ import annotations
 import pytest
 
 
+def pytest_configure(config):
+    from django.conf import settings
+
+    # In-process tests drive the clock themselves (services.match_tick / run_until_human);
+    # the live daphne of the browser tests switches it back on.
+    settings.RUMMYHUB_CLOCK = False
+    settings.RUMMYHUB_BOT_DELAY = 0
+
+
 def pytest_report_header(config):
     from django.conf import settings
 

@@ -45,7 +45,9 @@ def browser_type_launch_args(browser_type_launch_args):
 
 @pytest.fixture(scope="session")
 def live_daphne(django_db_setup, django_db_blocker):
-    with django_db_blocker.unblock(), LiveDaphne(settings_overrides={"RUMMYHUB_BOT_DELAY": 0.05}) as server:
+    with django_db_blocker.unblock(), LiveDaphne(
+        settings_overrides={"RUMMYHUB_BOT_DELAY": 0.05, "RUMMYHUB_CLOCK": True, "RUMMYHUB_CLOCK_INTERVAL": 0.05}
+    ) as server:
         yield server
 
 

@@ -1,0 +1,143 @@
+"""The table socket: one per open table page.
+
+Thin: it checks access, joins the table's group, and on every "table changed"
+message renders *its own viewer's* board (``selectors.table_context``) and
+pushes it as an htmx out-of-band swap.  Commands arrive over HTTP (real forms);
+the socket only pushes, plus a "resync" request from the page.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.http import Http404
+from django.template.loader import render_to_string
+
+from games import selectors, services
+from games.models import ChatMessage
+from rummyhub.realtime import LOBBY_GROUP, override_scope_language, table_group
+
+MAX_FRAME = 4096  # the page only ever sends {"type": "resync"}
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    heartbeat_seconds = 20
+
+    async def connect(self):
+        self.user = self.scope.get("user")
+        self.match_id = self.scope["url_route"]["kwargs"]["match_id"]
+        self.sent_version = -1
+        if self.user is None or not self.user.is_authenticated:
+            await self.close(code=4401)
+            return
+        session = self.scope.get("session") or {}
+        try:
+            await database_sync_to_async(selectors.access_match_for_user)(
+                match_id=self.match_id, user=self.user, invite=session.get(f"invite-{self.match_id}")
+            )
+        except Http404:
+            await self.close(code=4404)
+            return
+        await self.accept()
+        await self.channel_layer.group_add(table_group(self.match_id), self.channel_name)
+        await database_sync_to_async(services.seat_connection)(match_id=self.match_id, user=self.user, delta=1)
+        await self.push_board(force=True)
+        self._heartbeat = asyncio.create_task(self._beat())
+
+    async def disconnect(self, code):
+        task = getattr(self, "_heartbeat", None)
+        if task is None:
+            return
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        await self.channel_layer.group_discard(table_group(self.match_id), self.channel_name)
+        await database_sync_to_async(services.seat_connection)(match_id=self.match_id, user=self.user, delta=-1)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        if bytes_data is not None or text_data is None or len(text_data) > MAX_FRAME:
+            await self.send_error("bad_frame", "Messages on this socket are small JSON requests.")
+            return
+        try:
+            message = json.loads(text_data)
+        except ValueError:
+            message = None
+        if not isinstance(message, dict) or message.get("type") != "resync":
+            await self.send_error("bad_frame", "Unknown request; moves are sent with the page's buttons.")
+            return
+        await self.push_board(force=True)
+
+    async def send_error(self, code: str, message: str):
+        with override_scope_language(self.scope):
+            html = render_to_string("games/table.html#socket-error", {"code": code, "message": message})
+        await self.send(text_data=html)
+
+    # ----- group messages --------------------------------------------------
+    async def table_changed(self, event):
+        if event.get("version", 0) > self.sent_version:
+            await self.push_board()
+
+    async def table_chat(self, event):
+        message = await database_sync_to_async(
+            lambda: ChatMessage.objects.select_related("user").filter(pk=event["message"]).first()
+        )()
+        if message is None:
+            return
+        with override_scope_language(self.scope):
+            html = render_to_string("games/table.html#chat-message", {"message": message, "oob": True})
+        await self.send(text_data=html)
+
+    async def push_board(self, force: bool = False):
+        html, version = await database_sync_to_async(self._render)()
+        if html is None or (not force and version <= self.sent_version):
+            return
+        self.sent_version = version
+        await self.send(text_data=html)
+
+    def _render(self):
+        from games.models import Match
+
+        match = Match.objects.filter(pk=self.match_id).first()
+        if match is None:
+            return None, -1
+        with override_scope_language(self.scope):
+            ctx = selectors.table_context(match, self.user)
+            ctx["oob"] = True
+            return render_to_string("games/table.html#table-board", ctx), match.version
+
+    async def _beat(self):
+        while True:
+            await asyncio.sleep(self.heartbeat_seconds)
+            await database_sync_to_async(services.seat_seen)(match_id=self.match_id, user=self.user)
+
+
+class LobbyConsumer(AsyncWebsocketConsumer):
+    """The lobby's list of open tables, re-rendered for this user whenever a table changes."""
+
+    async def connect(self):
+        self.user = self.scope.get("user")
+        if self.user is None or not self.user.is_authenticated:
+            await self.close(code=4401)
+            return
+        await self.accept()
+        await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
+
+    async def disconnect(self, code):
+        await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        return  # nothing to receive
+
+    async def lobby_changed(self, event):
+        html = await database_sync_to_async(self._render)()
+        await self.send(text_data=html)
+
+    def _render(self):
+        with override_scope_language(self.scope):
+            ctx = selectors.lobby_tables(user=self.user)
+            ctx["oob"] = True
+            return render_to_string("games/lobby.html#lobby-tables", ctx)

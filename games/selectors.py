@@ -1,0 +1,375 @@
+"""Reads for the lobby and the table pages: plain projections, one per viewer (STYLE.md "Project before you render").
+
+``table_context(match, user)`` is the only thing a table template or socket
+frame is rendered from.  It is built from the engine's ``player_view`` for
+the viewer's own seat (or ``spectator_view``), so another seat's hand, the
+stock and the seeds never reach a template.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Count, Q
+from django.http import Http404
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from games import services
+from games.engine.cards import RANK_NAMES, SUIT_NAMES, Card
+from games.models import ChatMessage, Event, Match, MatchStatus, Round, Seat
+from games.variants import spec_for
+
+SUIT_LABELS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+# ------------------------------------------------------------------ access
+
+
+def access_match_for_user(*, match_id: int, user, invite: str | None = None) -> Match:
+    """The one door to a match: missing and not-yours answer the same (404)."""
+    match = Match.objects.filter(pk=match_id).select_related("host").first()
+    if match is None or not user.is_authenticated:
+        raise Http404
+    if match.is_private:
+        seated = Seat.objects.filter(match=match, user=user).exists()
+        if not (seated or user.is_staff or match.host_id == user.pk or (invite and invite == match.invite_token)):
+            raise Http404
+    return match
+
+
+# ------------------------------------------------------------------- cards
+
+
+def card_face(ref: str, *, hidden: bool = False) -> dict[str, Any]:
+    """What a template needs to draw one card from its id (``"8S.0"``, ``"JK=7S.1"``)."""
+    if hidden:
+        return {"hidden": True, "id": "", "ref": "", "label": _("a card from the player's hand")}
+    card = Card.from_code(ref)
+    face: dict[str, Any] = {"hidden": False, "ref": ref, "id": card.id, "joker": card.is_joker}
+    if card.is_joker:
+        face.update(rank="★", suit="", suit_key="joker", label=_("Joker"))
+        if card.declared:
+            rank, suit = card.declared
+            face["as"] = _rank_text(rank) + SUIT_LABELS["SHDC"[suit]]
+            face["as_suit"] = "SHDC"[suit]
+            face["label"] = _("Joker as %(card)s") % {"card": _card_words(rank, suit)}
+        return face
+    face.update(
+        rank=_rank_text(card.rank),
+        suit=SUIT_LABELS["SHDC"[card.suit]],
+        suit_key="SHDC"[card.suit],
+        label=_card_words(card.rank, card.suit),
+        points=card.points(),
+    )
+    return face
+
+
+def _rank_text(rank: int) -> str:
+    return {1: "A", 11: "J", 12: "Q", 13: "K"}.get(rank, str(rank))
+
+
+def _card_words(rank: int, suit: int) -> str:
+    return _("%(rank)s of %(suit)s") % {"rank": _(RANK_NAMES[rank]), "suit": _(SUIT_NAMES["SHDC"[suit]])}
+
+
+def _sorted_hand(hand: list[str], order: list[str]) -> list[str]:
+    if not order:
+        from games.engine.cards import sort_by_suit
+
+        return [c.id for c in sort_by_suit(Card.from_code(cid) for cid in hand)]
+    pos = {cid: i for i, cid in enumerate(order)}
+    return sorted(hand, key=lambda cid: (pos.get(cid, len(pos)), hand.index(cid)))
+
+
+# ------------------------------------------------------------------- lobby
+
+
+def lobby_tables(*, user) -> dict[str, list[Match]]:
+    base = Match.objects.annotate(
+        taken=Count("seats", filter=Q(seats__user__isnull=False) | ~Q(seats__bot_policy="")),
+    ).select_related("host")
+    open_tables = list(base.filter(status=MatchStatus.OPEN, is_private=False).order_by("-created_at")[:50])
+    mine = list(
+        base.filter(seats__user=user)
+        .exclude(status__in=[MatchStatus.FINISHED, MatchStatus.ABANDONED])
+        .order_by("-created_at")
+        .distinct()[:20]
+    )
+    live = list(
+        base.filter(status__in=[MatchStatus.PLAYING, MatchStatus.BETWEEN_ROUNDS], is_private=False)
+        .exclude(seats__user=user)
+        .order_by("-started_at")[:20]
+    )
+    for m in open_tables + mine + live:
+        m.free = m.seats_count - m.taken
+    return {"open_tables": open_tables, "my_tables": mine, "live_tables": live}
+
+
+# ------------------------------------------------------------------- table
+
+
+@dataclass
+class SeatInfo:
+    index: int
+    name: str
+    is_bot: bool
+    is_me: bool
+    is_empty: bool
+    connected: bool
+    autopilot: bool
+    hand_count: int | None
+    is_turn: bool
+    is_dealer: bool
+    role: str
+    score: int | None
+    rounds_won: int | None
+    ready: bool
+    final_total: int | None
+    is_winner: bool
+    user_id: int | None
+
+
+def table_context(match: Match, user) -> dict[str, Any]:
+    seats = list(Seat.objects.filter(match=match).select_related("user").order_by("index"))
+    me = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
+    my_index = me.index if me else None
+    spec = spec_for(match.variant)
+    state = spec.load(match.state["round"]) if match.state.get("round") else None
+    view = spec.view(state, my_index) if state is not None else None
+    tally = match.state.get("tally") or {}
+    now = timezone.now()
+
+    seat_infos = []
+    for s in seats:
+        seat_infos.append(
+            SeatInfo(
+                index=s.index,
+                name=s.display_name,
+                is_bot=s.is_bot,
+                is_me=s.index == my_index,
+                is_empty=s.is_empty,
+                connected=services.is_connected(s, now),
+                autopilot=s.autopilot,
+                hand_count=view["hand_counts"][s.index] if view else None,
+                is_turn=bool(view) and view.get("seat_to_act") == s.index and match.status == MatchStatus.PLAYING,
+                is_dealer=bool(view) and view.get("dealer") == s.index,
+                role=s.role,
+                score=(tally.get("scores") or [None] * len(seats))[s.index] if tally else None,
+                rounds_won=(tally.get("rounds_won") or [None] * len(seats))[s.index] if tally else None,
+                ready=s.ready,
+                final_total=s.final_total,
+                is_winner=s.is_winner,
+                user_id=s.user_id,
+            )
+        )
+
+    ctx: dict[str, Any] = {
+        "match": match,
+        "spec": spec,
+        "seats": seat_infos,
+        "me": me,
+        "my_index": my_index,
+        "is_host": user.is_authenticated and match.host_id == user.pk,
+        "view": view,
+        "version": match.version,
+        "status": match.status,
+        "is_open": match.status == MatchStatus.OPEN,
+        "is_playing": match.status == MatchStatus.PLAYING,
+        "between_rounds": match.status == MatchStatus.BETWEEN_ROUNDS,
+        "is_finished": match.status == MatchStatus.FINISHED,
+        "can_join": match.status == MatchStatus.OPEN and me is None and any(s.is_empty for s in seats),
+        "has_free_seats": any(s.is_empty for s in seats),
+        "timer": _timer(match, now),
+        "log": _log(match, seats),
+        "chat": list(ChatMessage.objects.filter(match=match).select_related("user").order_by("-created_at")[:50])[::-1],
+    }
+    if view is not None and match.variant == "manipulation":
+        ctx.update(_manipulation_context(match, view, me, state))
+    ctx["round_results"] = _round_results(match, seats)
+    if match.status == MatchStatus.FINISHED:
+        ctx["final"] = sorted(seat_infos, key=lambda s: -(s.final_total or 0))
+        ctx["rematch"] = Match.objects.filter(rematch_of=match).first()
+    return ctx
+
+
+def _timer(match: Match, now) -> dict[str, Any] | None:
+    if match.deadline is None or match.status not in (MatchStatus.PLAYING, MatchStatus.BETWEEN_ROUNDS):
+        return None
+    remaining = max(0.0, (match.deadline - now).total_seconds())
+    if match.status == MatchStatus.BETWEEN_ROUNDS:
+        total = services.READY_TIMEOUT
+    elif match.turn_timer:
+        total = match.turn_timer
+    else:
+        return None  # bots and disconnected players: no bar
+    return {"remaining": round(remaining, 1), "total": total, "fraction": round(remaining / total, 3) if total else 0}
+
+
+def _manipulation_context(match: Match, view: dict, me: Seat | None, state) -> dict[str, Any]:
+    draft = match.draft if match.draft and match.status == MatchStatus.PLAYING else None
+    my_turn = me is not None and view.get("seat_to_act") == me.index and match.status == MatchStatus.PLAYING
+    actions = {a["type"] for a in view.get("legal_actions", [])}
+    hand_ids = list(view.get("hand") or [])
+    table_refs = [list(m) for m in view["table"]]
+    reports: list[dict] = []
+    drafting = False
+    if draft is not None:
+        drafter = draft.get("seat")
+        if me is not None and drafter == me.index:
+            drafting = True
+            table_refs = [list(m) for m in draft["table"]]
+            placed = {Card.from_code(ref).id for m in table_refs for ref in m}
+            hand_ids = [cid for cid in hand_ids if cid not in placed]
+            reports = draft.get("report", {}).get("melds", [])
+        else:
+            # Others see the rearrangement live, with the cards from the player's hand face down.
+            public_ids = {Card.from_code(ref).id for m in view["table"] for ref in m}
+            table_refs = [
+                [ref if Card.from_code(ref).id in public_ids else "" for ref in m] for m in draft["table"]
+            ]
+    melds = []
+    for i, meld in enumerate(table_refs):
+        report = reports[i] if i < len(reports) else {}
+        melds.append(
+            {
+                "index": i,
+                "cards": [card_face(ref, hidden=not ref) for ref in meld],
+                "valid": report.get("valid", True),
+                "reason": report.get("reason") if drafting else None,
+                "joker_options": report.get("joker_options", []) if drafting else [],
+                "needs_joker": drafting and report.get("code") == "joker_identity_needed",
+                "kind": report.get("kind"),
+            }
+        )
+    order = me.hand_order if me else []
+    hand = [card_face(cid) for cid in _sorted_hand(hand_ids, order)]
+    phase = view.get("phase")
+    draws = view.get("draws_this_turn", 0)
+    prompt = ""
+    if my_turn:
+        if phase == "start":
+            prompt = _("Your turn: draw a card.")
+        elif phase == "drawn":
+            prompt = _("Meld (drag cards onto the table) or draw again — draw %(n)d of 3.") % {"n": draws}
+        elif phase == "end":
+            prompt = _("Your draws are done. Knock or end your turn.") if "knock" in actions else _(
+                "Your draws are done. End your turn."
+            )
+        elif phase == "final":
+            prompt = _("Final lap: meld once more if you can, then end your turn.")
+    elif view.get("seat_to_act") is not None and match.status == MatchStatus.PLAYING:
+        prompt = _("Waiting for another player…")
+    draft_report = (match.draft or {}).get("report") if drafting else None
+    return {
+        "melds": melds,
+        "hand": hand,
+        "my_turn": my_turn,
+        "can_draw": "draw" in actions,
+        "can_meld": "meld" in actions,
+        "can_knock": "knock" in actions,
+        "can_end_turn": "end_turn" in actions,
+        "drafting": drafting,
+        "draft_ok": bool(draft_report and draft_report.get("ok")),
+        "draft_errors": (draft_report or {}).get("errors", []),
+        "someone_drafting": draft is not None and not drafting,
+        "prompt": prompt,
+        "stock_count": view.get("stock_count"),
+        "phase": phase,
+        "draws": draws,
+        "hand_points": view.get("hand_points"),
+        "knock_limit": state.rules.knock_limit,
+    }
+
+
+def _round_results(match: Match, seats: list[Seat]) -> list[dict[str, Any]]:
+    rounds = list(Round.objects.filter(match=match, finished_at__isnull=False).prefetch_related("scores"))
+    out = []
+    running = [0] * len(seats)
+    for rnd in rounds:
+        scores = {s.seat: s for s in rnd.scores.all()}
+        hands = (rnd.outcome or {}).get("hands") or []
+        row = []
+        for seat in seats:
+            sc = scores.get(seat.index)
+            running[seat.index] += sc.score if sc else 0
+            row.append(
+                {
+                    "seat": seat.index,
+                    "hand_points": sc.hand_points if sc else None,
+                    "score": sc.score if sc else 0,
+                    "reasons": [reason_text(r) for r in (sc.reasons if sc else [])],
+                    "total": running[seat.index],
+                    "won": seat.index in (rnd.winners or []),
+                    # Hands are revealed once the round is over (B.6).
+                    "hand": [card_face(ref) for ref in hands[seat.index]] if seat.index < len(hands) else [],
+                }
+            )
+        out.append({"number": rnd.number, "kind": rnd.result_kind, "kind_text": result_text(rnd.result_kind),
+                    "knocker": rnd.knocker, "rows": row, "outcome": rnd.outcome})
+    return out
+
+
+def reason_text(reason: dict[str, Any]) -> str:
+    code, points = reason.get("code"), reason.get("points", 0)
+    texts = {
+        "difference": _("difference %(p)d"),
+        "differences": _("differences %(p)d"),
+        "undercut_bonus": _("undercut bonus %(p)d"),
+        "going_out_bonus": _("going-out bonus %(p)d"),
+    }
+    template = texts.get(code)
+    if template is None:
+        return f"{code} {points}"
+    return template % {"p": points}
+
+
+def result_text(kind: str) -> str:
+    return {
+        "knock": _("knock"),
+        "went_out": _("went out"),
+        "stock_exhausted": _("stock exhausted"),
+        "gin": _("gin"),
+        "undercut": _("undercut"),
+        "dead": _("dead hand"),
+    }.get(kind, kind)
+
+
+def _log(match: Match, seats: list[Seat]) -> list[dict[str, Any]]:
+    names = {s.index: s.display_name for s in seats}
+    events = list(Event.objects.filter(match=match).order_by("-seq")[:30])[::-1]
+    return [{"seq": e.seq, "text": log_text(e.summary, names.get(e.seat, "")), "by_bot": e.by_bot} for e in events]
+
+
+def log_text(summary: dict[str, Any], name: str) -> str:
+    code = summary.get("code")
+    if code == "deal":
+        return _("Round %(n)d dealt.") % {"n": summary.get("round", 0)}
+    if code == "draw":
+        return _("%(name)s drew a card.") % {"name": name}
+    if code == "meld":
+        text = ngettext("%(name)s melded %(n)d card", "%(name)s melded %(n)d cards", summary.get("cards", 0)) % {
+            "name": name,
+            "n": summary.get("cards", 0),
+        }
+        if summary.get("rearranged"):
+            text += ngettext(", rearranging %(k)d meld", ", rearranging %(k)d melds", summary["rearranged"]) % {
+                "k": summary["rearranged"]
+            }
+        if summary.get("went_out"):
+            text += " — " + _("and went out!")
+        return text + "."
+    if code == "knock":
+        return _("%(name)s knocked.") % {"name": name}
+    if code == "end_turn":
+        return _("%(name)s ended the turn.") % {"name": name}
+    if code == "round_end":
+        return _("Round %(n)d is over (%(kind)s).") % {"n": summary.get("round", 0),
+                                                       "kind": result_text(summary.get("kind", ""))}
+    if code == "match_end":
+        return _("The match is over.")
+    if code == "suggest":
+        return _("%(name)s made a suggestion.") % {"name": name}
+    return _("%(name)s: %(code)s") % {"name": name, "code": code}
