@@ -302,3 +302,17 @@ def test_stock_draw_is_private_and_outcome_is_flat():
     assert out["knocker_deadwood"] == 1 and out["knocker_deadwood_cards"] == ["AD.0"] and len(out["layoffs"]) == 2
     assert out["points"] == out["defender_deadwood"] - 1 and out["roles"] == {"box": 0, "captain": 1, "advisor": 2}
     assert out["knock_card"] == "4D.0" and len(out["hands"][BOX]) == 10 and out["hands"][ADVISOR] == []
+
+
+def test_oklahoma_example_d25_played():
+    # RULES D.2.5: upcard 6♠ → limit 6, spades double; A knocks with 4, B has 22 → (22 - 4) × 2 = 36
+    a = "AS 2S 3S 7H 7D 7C 9C TC JC 4D"
+    b = "TH JH QH 5S 5H 5D 2D 3H 8S 9S"
+    rest = [c for c in gin.CODES if c not in (a + " " + b + " 6S KH").split()]
+    s = deal_from_cards(GinRules.oklahoma(), [a, b], "6S", ["KH", *rest], dealer=1)
+    s = apply(apply(s, 0, {"type": "pass_upcard"}), 1, {"type": "pass_upcard"})
+    s = apply(s, 0, {"type": "draw_stock"})
+    s = apply(s, 0, {"type": "knock", "card": "KH.0"})
+    out = gin.outcome(s)
+    assert (out["kind"], out["winner"], out["points"], out["multiplier"]) == ("knock", 0, 36, 2)
+    assert (out["knocker_deadwood"], out["defender_deadwood"]) == (4, 22)
