@@ -5,7 +5,7 @@ Three formats:
 * **Swiss** (tables of 2–5): players in standing order are grouped into
   tables; a seating is chosen that minimises, in this order, (1) previous
   meetings of players at the same table, (2) the spread of tournament points
-  inside tables, (3) the spread of standing positions inside tables.  A
+  inside tables, (3) the squared distance of standing positions inside tables.  A
   branch-and-bound search finds the exact optimum on small and medium fields
   and, past a node budget, the best found so far, improved by pairwise swaps.
 * **Round robin**: with two-seat tables the circle method (every player meets
@@ -16,7 +16,7 @@ Three formats:
   byes to the top seeds), winners meet in bracket order.
 
 Table sizes: the chosen size; when numbers do not divide, tables one seat
-smaller or larger (only sizes 3–5, and only those the variant allows); byes
+of 3–5 seats (only those the variant allows), as close to the chosen size as possible; byes
 only when nothing else fits (e.g. two-player Gin with an odd field).
 
 Every table carries machine-readable reasons (``{"code": ..., params}``) that
@@ -57,14 +57,14 @@ class Table:
 def table_sizes(n: int, size: int, seat_choices: Iterable[int]) -> tuple[list[int], int]:
     """How to split ``n`` players into tables: (sizes, largest first; number of byes).
 
-    Prefers, in order: fewest byes, fewest tables off the chosen size, fewest
-    oversized tables.  Off-size tables are one seat smaller or larger and 3–5
-    seats; when even that fails, any size the variant allows.
+    Prefers, in order: fewest byes, fewest tables off the chosen size, the
+    smallest total deviation from it, fewest oversized tables.  Off-size tables
+    have 3–5 seats; when even that fails, any size the variant allows.
     """
     allowed = set(seat_choices)
     if n <= 0:
         return [], 0
-    off = {s for s in (size - 1, size + 1) if 3 <= s <= 5 and s in allowed}
+    off = {s for s in (3, 4, 5) if s in allowed}
     sizes = ({size} & allowed) | off
     best = _partition(n, size, sizes)
     if best is None or best[1]:
@@ -84,7 +84,8 @@ def _partition(n: int, size: int, sizes: set[int]) -> tuple[list[int], int] | No
         m = n - byes
         for plan in _compositions(m, sorted(sizes, reverse=True)):
             tables = sorted(plan, reverse=True)
-            key = (byes, sum(1 for s in tables if s != size), sum(1 for s in tables if s > size), len(tables))
+            key = (byes, sum(1 for s in tables if s != size), sum(abs(s - size) for s in tables),
+                   sum(1 for s in tables if s > size))
             if best_key is None or key < best_key:
                 best_key, best = key, (tables, byes)
         if best is not None:
@@ -121,7 +122,10 @@ def meetings_of(tables: Iterable[Iterable[PlayerId]]) -> dict[frozenset, int]:
 def seating_cost(
     groups: Sequence[Sequence[PlayerId]], players: Sequence[Player], met: Meetings, *, use_scores: bool = True
 ) -> tuple[int, int, int]:
-    """(previous meetings, points spread, standing spread) summed over the pairs at each table."""
+    """(previous meetings, points spread, squared standing distance) summed over the pairs at each table.
+
+    Squaring the standing distance makes 1–3 / 2–4 beat 1–4 / 2–3 when a rematch must be avoided.
+    """
     rank = {p.id: i for i, p in enumerate(players)}
     pts = {p.id: p.points for p in players}
     rematches = spread = ranks = 0
@@ -130,7 +134,7 @@ def seating_cost(
             rematches += met.get(frozenset((a, b)), 0)
             if use_scores:
                 spread += abs(pts[a] - pts[b])
-                ranks += abs(rank[a] - rank[b])
+                ranks += (rank[a] - rank[b]) ** 2
     return rematches, spread, ranks
 
 
@@ -161,7 +165,7 @@ def best_seating(
             cost = (
                 met.get(frozenset((ids[i], ids[j])), 0),
                 abs(pts[i] - pts[j]) if use_scores else 0,
-                (j - i) if use_scores else 0,
+                (j - i) ** 2 if use_scores else 0,
             )
             pair[i][j] = pair[j][i] = cost
     groups: list[list[int]] = [[] for _ in sizes]
