@@ -65,6 +65,8 @@
       sortables.push(Sortable.create(list, {
         group: canMeld ? "cards" : "hand-" + Math.random(),
         animation: 120,
+        forceFallback: true,
+        fallbackTolerance: 4,
         draggable: ".card[data-ref]",
         delay: 80,
         delayOnTouchOnly: true,
@@ -129,15 +131,21 @@
     }
   });
 
-  htmx.onLoad(function (elt) {
-    if (elt.id === "table-board" || elt.querySelector && elt.querySelector("#table-board")) initSortables();
+  // The board is replaced by socket pushes and by command responses: set up
+  // drag and drop again whenever a new board element appears.
+  function refresh() {
+    var b = board();
+    if (b && !b.dataset.ready) { b.dataset.ready = "1"; initSortables(); }
+  }
+  ["htmx:afterSettle", "htmx:oobAfterSwap", "htmx:wsAfterMessage", "htmx:load"].forEach(function (name) {
+    document.addEventListener(name, refresh);
   });
   document.addEventListener("DOMContentLoaded", function () {
     var on = localStorage.getItem("rummyhub-four-colour") === "1";
     var box = document.querySelector("[data-four-colour]");
     if (box) box.checked = on;
     applyFourColour(on);
-    initSortables();
+    refresh();
   });
   // The chat form clears itself after a successful send (the server re-renders it empty).
 })();
