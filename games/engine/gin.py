@@ -432,6 +432,7 @@ def meld_kind(cards: Any) -> str | None:
 # ---------------------------------------------------------------------------------------------
 
 VARIANTS = ("box3", "gin2", "oklahoma", "hollywood")
+VARIANT_ALIASES = {"gin_box": "box3", "box": "box3", "gin": "gin2", "two_player": "gin2"}  # web-layer keys
 _RULE_KEYS = (
     "knock_limit", "gin_bonus", "undercut_bonus", "undercut_on_tie", "big_gin", "no_discard_of_taken_card",
     "dead_hand_at_stock", "fiftieth_card_rule", "game_target", "end_bonuses", "game_bonus", "box_bonus",
@@ -482,6 +483,7 @@ class GinRules:
         if unknown:
             raise InvalidAction(f"Unknown Gin option(s): {', '.join(sorted(unknown))}.", code="bad_option")
         variant = options.get("variant", "box3")
+        variant = VARIANT_ALIASES.get(variant, variant) if isinstance(variant, str) else variant
         if variant not in VARIANTS:
             raise _bad("variant", variant, " / ".join(VARIANTS))
         okla_default = variant == "oklahoma"

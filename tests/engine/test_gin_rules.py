@@ -64,3 +64,7 @@ def test_options_accepted_and_normalised():
     assert GinRules.oklahoma(game_target=100).game_target == 100
     with pytest.raises(InvalidAction):
         GinRules.from_dict("box3")
+
+
+def test_variant_aliases_of_the_web_layer():
+    assert GinRules(variant="gin_box") == GinRules.box3() and GinRules(variant="gin") == GinRules.two_player()
