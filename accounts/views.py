@@ -5,6 +5,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
 from accounts.forms import SignUpForm
+from games.history import selectors as history_selectors
 
 
 def signup(request):
@@ -24,4 +25,5 @@ def signup(request):
 
 def profile(request, username):
     player = get_object_or_404(get_user_model(), username=username, is_active=True)
-    return render(request, "accounts/profile.html", {"player": player})
+    stats = history_selectors.player_stats(player=player, viewer=request.user)
+    return render(request, "accounts/profile.html", {"player": player, "stats": stats})

@@ -1,0 +1,512 @@
+"""Reads of the match history feature: lists, match pages, replays, player statistics, leaderboards.
+
+Every function returns plain data for the templates (no querysets in
+templates).  One door to a match: ``match_for_viewer`` answers "missing" and
+"private and not yours" the same way (404).  Live matches never show a hand
+or a seed: the match page shows only finished rounds (by their scores) and
+the replay is offered for finished matches only.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import datetime, time
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.paginator import Paginator
+from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q, QuerySet
+from django.http import Http404
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.engine import scoring
+from games.history import display, ratings
+from games.history.charts import COLOURS, SHAPES, cumulative_chart, marker_svg
+from games.history.models import PlayerRating, RatedMatch
+from games.models import Event, Match, MatchStatus, Round, RoundScore, Seat, Variant
+from games.variants import spec_for
+
+PAGE_SIZE = 25
+LIVE_STATUSES = (MatchStatus.PLAYING, MatchStatus.BETWEEN_ROUNDS)
+LIST_FIELDS = ("id", "variant", "status", "is_private", "seats_count", "round_number", "created_at", "started_at",
+               "finished_at")
+
+
+# ------------------------------------------------------------------ access
+
+
+def _seated(user) -> Exists:
+    return Exists(Seat.objects.filter(match=OuterRef("pk"), user=user))
+
+
+def visible_matches(user) -> QuerySet[Match]:
+    """Matches this viewer may look at: public ones, and private ones they played in (staff: all)."""
+    qs = Match.objects.all()
+    if getattr(user, "is_staff", False):
+        return qs
+    if user is None or not user.is_authenticated:
+        return qs.filter(is_private=False)
+    return qs.filter(Q(is_private=False) | Q(_seated(user)))
+
+
+def match_for_viewer(*, match_id: int, user) -> Match:
+    """The one door to a match in the history: missing and not-yours answer the same (404)."""
+    match = visible_matches(user).filter(pk=match_id).exclude(status=MatchStatus.OPEN).first()
+    if match is None:
+        raise Http404
+    return match
+
+
+# ------------------------------------------------------------------ the list
+
+
+def _seat_prefetch() -> Prefetch:
+    return Prefetch(
+        "seats",
+        queryset=Seat.objects.select_related("user").only(
+            "id", "match_id", "index", "user__username", "bot_policy", "bot_name", "final_total", "is_winner", "role"
+        ).order_by("index"),
+    )
+
+
+def _day_start(day) -> datetime:
+    return timezone.make_aware(datetime.combine(day, time.min))
+
+
+def filtered_matches(*, user, filters: dict[str, Any]) -> QuerySet[Match]:
+    statuses = [MatchStatus.FINISHED, *LIVE_STATUSES] if filters.get("live") else [MatchStatus.FINISHED]
+    qs = visible_matches(user).filter(status__in=statuses)
+    if filters.get("variant"):
+        qs = qs.filter(variant=filters["variant"])
+    if filters.get("player"):
+        qs = qs.filter(Exists(Seat.objects.filter(match=OuterRef("pk"), user__username__iexact=filters["player"])))
+    if filters.get("mine") and user.is_authenticated:
+        qs = qs.filter(_seated(user))
+    when = "finished_at" if not filters.get("live") else "started_at"
+    if filters.get("date_from"):
+        qs = qs.filter(**{f"{when}__gte": _day_start(filters["date_from"])})
+    if filters.get("date_to"):
+        qs = qs.filter(**{f"{when}__lt": _day_start(filters["date_to"]) + timezone.timedelta(days=1)})
+    if filters.get("tournament") and _has_tournament_link():
+        qs = qs.filter(tournament_id=filters["tournament"])
+    if filters.get("live"):
+        return qs.order_by(F("finished_at").desc(nulls_first=True), "-started_at", "-pk")
+    return qs.order_by("-finished_at", "-pk")
+
+
+def _has_tournament_link() -> bool:
+    return any(f.name == "tournament" for f in Match._meta.get_fields())
+
+
+def match_rows(matches) -> list[dict[str, Any]]:
+    """One list row per match: date, variant, players with totals and the winner, rounds, duration."""
+    rows = []
+    for m in matches:
+        live = m.status != MatchStatus.FINISHED
+        players = [
+            {
+                "name": s.display_name,
+                "username": s.user.username if s.user_id else "",
+                "is_bot": s.is_bot,
+                "total": None if live else s.final_total,
+                "winner": (not live) and s.is_winner,
+            }
+            for s in m.seats.all()
+        ]
+        seconds = None
+        if m.started_at and m.finished_at:
+            seconds = (m.finished_at - m.started_at).total_seconds()
+        rows.append(
+            {
+                "id": m.pk,
+                "date": m.finished_at or m.started_at or m.created_at,
+                "variant": m.get_variant_display(),
+                "players": players,
+                "rounds": m.round_number,
+                "duration": display.duration_text(seconds) if not live else _("in play"),
+                "live": live,
+                "private": m.is_private,
+            }
+        )
+    return rows
+
+
+def history_page(*, user, filters: dict[str, Any], page: Any) -> dict[str, Any]:
+    qs = filtered_matches(user=user, filters=filters).only(*LIST_FIELDS).prefetch_related(_seat_prefetch())
+    paginator = Paginator(qs, PAGE_SIZE)
+    page_obj = paginator.get_page(page)
+    return {"page": page_obj, "rows": match_rows(page_obj.object_list)}
+
+
+def player_suggestions(*, prefix: str, limit: int = 10) -> list[str]:
+    prefix = (prefix or "").strip()
+    if not prefix:
+        return []
+    users = get_user_model().objects.filter(username__istartswith=prefix, is_active=True)
+    return list(users.order_by("username").values_list("username", flat=True)[:limit])
+
+
+# ------------------------------------------------------------------ the match page
+
+
+@dataclass
+class SeatRow:
+    index: int
+    name: str
+    username: str
+    is_bot: bool
+    role: str
+    final_total: int | None
+    is_winner: bool
+    shape: str
+    colour: str
+    rating_change: float | None = None
+
+    @property
+    def marker(self):
+        return marker_svg(self.index)
+
+
+def _seats(match: Match) -> list[SeatRow]:
+    seats = list(Seat.objects.filter(match=match).select_related("user").order_by("index"))
+    return [
+        SeatRow(
+            index=s.index,
+            name=s.display_name or _("Seat %(n)d") % {"n": s.index + 1},
+            username=s.user.username if s.user_id else "",
+            is_bot=s.is_bot,
+            role=s.role,
+            final_total=s.final_total if match.status == MatchStatus.FINISHED else None,
+            is_winner=s.is_winner and match.status == MatchStatus.FINISHED,
+            shape=SHAPES[s.index % len(SHAPES)],
+            colour=COLOURS[s.index % len(COLOURS)],
+        )
+        for s in seats
+    ]
+
+
+def _finished_rounds(match: Match) -> list[Round]:
+    return list(
+        Round.objects.filter(match=match, finished_at__isnull=False)
+        .defer("setup", "seed")
+        .prefetch_related(Prefetch("scores", queryset=RoundScore.objects.order_by("seat")))
+        .order_by("number")
+    )
+
+
+def _name(seats: list[SeatRow], index: Any) -> str:
+    if isinstance(index, int) and 0 <= index < len(seats):
+        return seats[index].name
+    return ""
+
+
+def round_table(seats: list[SeatRow], rounds: list[Round]) -> list[dict[str, Any]]:
+    """Each finished round: who knocked / went out / won, hand points, scores with reasons, running totals."""
+    running = [0] * len(seats)
+    out = []
+    for rnd in rounds:
+        by_seat = {sc.seat: sc for sc in rnd.scores.all()}
+        winners = [w for w in (rnd.winners or []) if isinstance(w, int)]
+        cells = []
+        for seat in seats:
+            sc = by_seat.get(seat.index)
+            score = sc.score if sc else 0
+            running[seat.index] += score
+            cells.append({
+                "hand_points": sc.hand_points if sc else None,
+                "score": score,
+                "reasons": [display.reason_text(r) for r in (sc.reasons if sc else [])],
+                "total": running[seat.index],
+                "won": seat.index in winners,
+                "knocked": rnd.knocker == seat.index,
+            })
+        out.append({
+            "number": rnd.number,
+            "dealer": _name(seats, rnd.dealer),
+            "kind": rnd.result_kind,
+            "kind_text": display.result_text(rnd.result_kind),
+            "knocker": _name(seats, rnd.knocker),
+            "winners": [_name(seats, w) for w in winners],
+            "cells": cells,
+            "extra": _extra_outcome(rnd.outcome),
+        })
+    return out
+
+
+KNOWN_OUTCOME_KEYS = {"hand_points", "knocker", "went_out", "scores", "winners", "rounds_won", "reasons", "hands",
+                      "dealer", "next_dealer", "end_reason"}
+
+
+def _extra_outcome(outcome: Any) -> list[tuple[str, str]]:
+    """Outcome keys this page does not know (other variants): shown as plain text, never hands."""
+    if not isinstance(outcome, dict):
+        return []
+    extra = []
+    for key, value in outcome.items():
+        if key in KNOWN_OUTCOME_KEYS or "hand" in key or "stock" in key or "seed" in key:
+            continue
+        if isinstance(value, (str, int, float, bool)) or value is None:
+            extra.append((display.option_label(key), str(value)))
+    return extra
+
+
+def end_bonuses(match: Match, seats: list[SeatRow], rounds: list[Round]) -> list[dict[str, Any]]:
+    """The end-of-match bonuses per seat, computed by the engine's scoring functions (RULES B.8, C/D)."""
+    if match.status != MatchStatus.FINISHED:
+        return []
+    n = len(seats)
+    scores = [0] * n
+    won = [0] * n
+    for rnd in rounds:
+        for sc in rnd.scores.all():
+            if 0 <= sc.seat < n:
+                scores[sc.seat] += sc.score
+        for w in rnd.winners or []:
+            if isinstance(w, int) and 0 <= w < n:
+                won[w] += 1
+    out = []
+    if match.variant == Variant.MANIPULATION:
+        rules = spec_for(match.variant).rules(match.options, match.seats_count)
+        totals = scoring.manipulation_final_totals(scores, won, rules)
+        for seat in seats:
+            i = seat.index
+            game = scoring.manipulation_final_totals([scores[i]], [0], rules)[0] - scores[i]
+            rounds_part = totals[i] - scores[i] - game
+            parts = []
+            if game:
+                parts.append(_("game bonus %(p)d (reached %(t)d)") % {"p": game, "t": rules.game_target})
+            if rounds_part:
+                parts.append(_("%(w)d rounds won × %(b)d = %(p)d") % {
+                    "w": won[i], "b": rules.round_won_bonus, "p": rounds_part})
+            out.append({"name": seat.name, "score": scores[i], "parts": parts, "total": totals[i],
+                        "winner": seat.is_winner})
+        return out
+    # Other variants (Gin: game, box and shutout bonuses): the adapter stored the final totals with bonuses.
+    for seat in seats:
+        total = seat.final_total if seat.final_total is not None else scores[seat.index]
+        bonus = total - scores[seat.index]
+        parts = [_("game, box and shutout bonuses %(p)d") % {"p": bonus}] if bonus else []
+        out.append({"name": seat.name, "score": scores[seat.index], "parts": parts, "total": total,
+                    "winner": seat.is_winner})
+    return out
+
+
+def chart_for(seats: list[SeatRow], table: list[dict[str, Any]]):
+    cumulative = [[row["cells"][s.index]["total"] for row in table] for s in seats]
+    return cumulative_chart(
+        [s.name for s in seats],
+        cumulative,
+        title=_("Cumulative score after each round"),
+        desc=_("One line per player; each player has a marker of its own shape, and the name at the end of the line."),
+        x_label=_("Round"),
+        y_label=_("Score"),
+    )
+
+
+def match_detail(*, match: Match) -> dict[str, Any]:
+    seats = _seats(match)
+    rounds = _finished_rounds(match)
+    table = round_table(seats, rounds)
+    rated = RatedMatch.objects.filter(match=match).first()
+    if rated is not None:
+        for change in rated.changes:
+            i = change.get("seat")
+            if isinstance(i, int) and 0 <= i < len(seats) and not seats[i].is_bot:
+                seats[i].rating_change = change["after"][2] - change["before"][2]
+    return {
+        "match": match,
+        "finished": match.status == MatchStatus.FINISHED,
+        "seats": seats,
+        "options": [(display.option_label(k), v) for k, v in sorted((match.options or {}).items())],
+        "rounds": table,
+        "bonuses": end_bonuses(match, seats, rounds),
+        "chart": chart_for(seats, table) if table else None,
+        "duration": display.duration_text(
+            (match.finished_at - match.started_at).total_seconds() if match.finished_at and match.started_at else None
+        ),
+    }
+
+
+# ------------------------------------------------------------------ the replay
+
+
+def replay_index(match: Match) -> list[tuple[int, int]]:
+    """``[(round number, number of actions)]``: round r has 1 + actions steps (the deal, then each action)."""
+    counts = dict(
+        Event.objects.filter(match=match, kind="action").values("round_number").annotate(n=Count("id"))
+        .values_list("round_number", "n")
+    )
+    numbers = Round.objects.filter(match=match).order_by("number").values_list("number", flat=True)
+    return [(number, counts.get(number, 0)) for number in numbers]
+
+
+def locate_step(index: list[tuple[int, int]], step: int) -> tuple[int, int, int]:
+    """``(round number, step within the round, clamped global step)``; step 0 of a round is the deal."""
+    total = sum(1 + n for _r, n in index)
+    step = max(0, min(step, total - 1))
+    first = 0
+    for number, n in index:
+        if step < first + 1 + n:
+            return number, step - first, step
+        first += 1 + n
+    raise Http404  # a match without rounds has nothing to replay
+
+
+def _table_melds(state) -> list[list[Any]]:
+    return [list(m) for m in getattr(state, "table", ()) or ()]
+
+
+def _meld_view(melds: list[list[Any]], before: list[list[Any]] | None) -> list[dict[str, Any]]:
+    """The table's melds with the changes of this step: cards added, melds new or rearranged."""
+    before_ids = {c.id for m in (before or []) for c in m}
+    before_sets = {frozenset(c.id for c in m) for m in (before or [])}
+    out = []
+    for meld in melds:
+        ids = frozenset(c.id for c in meld)
+        cards = [{**display.card_face(f"{c.code}.{c.deck}"), "added": before is not None and c.id not in before_ids}
+                 for c in meld]
+        status = ""
+        if before is not None and ids not in before_sets:
+            status = "rearranged" if ids & before_ids else "new"
+        out.append({"cards": cards, "status": status})
+    return out
+
+
+def replay_step(*, match: Match, step: int) -> dict[str, Any]:
+    """The table as it was at ``step`` (every hand revealed; finished matches only)."""
+    if match.status != MatchStatus.FINISHED:
+        raise Http404
+    index = replay_index(match)
+    number, k, step = locate_step(index, step)
+    from games.replay import iter_round_states
+
+    rnd = Round.objects.get(match=match, number=number)
+    previous = state = event = None
+    for i, (ev, st) in enumerate(iter_round_states(match, rnd)):
+        previous, state, event = state, st, ev
+        if i == k:
+            break
+    seats = _seats(match)
+    total = sum(1 + n for _r, n in index)
+    hands = getattr(state, "hands", ()) or ()
+    acting = spec_for(match.variant).acting_seats(state)
+    actor = event.seat if event is not None else None
+    if event is None:
+        text = _("Round %(n)d dealt.") % {"n": number}
+    else:
+        text = display.event_text(event.summary, event.action, _name(seats, event.seat))
+    before_hands = getattr(previous, "hands", None)
+    return {
+        "step": step,
+        "total": total,
+        "last": total - 1,
+        "prev": max(0, step - 1),
+        "next": min(total - 1, step + 1),
+        "round": number,
+        "round_step": k,
+        "rounds": [{"number": r, "first": sum(1 + n for _r, n in index[:i])} for i, (r, _n) in enumerate(index)],
+        "text": text,
+        "actor": actor,
+        "hands": [
+            {
+                "seat": seats[i] if i < len(seats) else None,
+                "cards": [
+                    {**display.card_face(c.id),
+                     "new": before_hands is not None and actor == i and c.id not in {x.id for x in before_hands[i]}}
+                    for c in hand
+                ],
+                "acting": i in acting,
+                "points": sum(c.points() for c in hand),
+            }
+            for i, hand in enumerate(hands)
+        ],
+        "melds": _meld_view(_table_melds(state), _table_melds(previous) if previous is not None else None),
+        "stock": len(getattr(state, "stock", ()) or ()),
+        "phase": getattr(state, "phase", ""),
+    }
+
+
+# ------------------------------------------------------------------ players
+
+
+def _rank_row(row: PlayerRating) -> dict[str, Any]:
+    return {
+        "ordinal": row.ordinal,
+        "mu": row.mu,
+        "sigma": row.sigma,
+        "matches": row.matches,
+        "provisional": ratings.is_provisional(row.sigma),
+    }
+
+
+def player_stats(*, player, viewer) -> dict[str, Any]:
+    """Per variant: played, won, win rate, average round score, knocks, undercuts, gins, going-outs, rating."""
+    seats = list(
+        Seat.objects.filter(user=player, match__status=MatchStatus.FINISHED)
+        .values("match_id", "index", "is_winner", "match__variant")
+    )
+    seat_of = {s["match_id"]: s["index"] for s in seats}
+    per: dict[str, dict[str, Any]] = defaultdict(lambda: {
+        "played": 0, "won": 0, "rounds": 0, "points": 0, "knocks": 0, "undercuts_given": 0,
+        "undercuts_suffered": 0, "gins": 0, "going_outs": 0,
+    })
+    variant_of = {}
+    for s in seats:
+        v = per[s["match__variant"]]
+        v["played"] += 1
+        v["won"] += int(s["is_winner"])
+        variant_of[s["match_id"]] = s["match__variant"]
+    rounds = Round.objects.filter(match_id__in=list(seat_of), finished_at__isnull=False).values(
+        "id", "match_id", "knocker", "result_kind", "winners"
+    )
+    round_info = {r["id"]: r for r in rounds}
+    scores = RoundScore.objects.filter(round_id__in=list(round_info)).values("round_id", "seat", "score", "reasons")
+    undercut_in: set[int] = set()
+    for sc in scores:
+        info = round_info[sc["round_id"]]
+        me = seat_of[info["match_id"]]
+        codes = {r.get("code") for r in sc["reasons"] or [] if isinstance(r, dict)}
+        v = per[variant_of[info["match_id"]]]
+        if sc["seat"] == me:
+            v["rounds"] += 1
+            v["points"] += sc["score"]
+            if "undercut_bonus" in codes or (info["result_kind"] == "undercut" and me in (info["winners"] or [])):
+                v["undercuts_given"] += 1
+        elif "undercut_bonus" in codes and info["knocker"] == me:
+            undercut_in.add(info["id"])
+    for info in round_info.values():
+        me = seat_of[info["match_id"]]
+        v = per[variant_of[info["match_id"]]]
+        mine = info["knocker"] == me
+        v["knocks"] += int(mine and info["result_kind"] in ("knock", "went_out", "gin", "big_gin", "undercut"))
+        v["going_outs"] += int(mine and info["result_kind"] == "went_out")
+        v["gins"] += int(mine and info["result_kind"] in ("gin", "big_gin"))
+        v["undercuts_suffered"] += int(info["id"] in undercut_in or (mine and info["result_kind"] == "undercut"))
+    rating_rows = {r.variant: r for r in PlayerRating.objects.filter(user=player)}
+    labels = dict(Variant.choices)
+    variants = []
+    for key in [v for v, _label in Variant.choices if v in per]:
+        v = per[key]
+        variants.append({
+            "key": key,
+            "label": labels[key],
+            **v,
+            "win_rate": round(100 * v["won"] / v["played"]) if v["played"] else 0,
+            "average": round(v["points"] / v["rounds"], 1) if v["rounds"] else 0,
+            "rating": _rank_row(rating_rows[key]) if key in rating_rows else None,
+        })
+    last = (
+        visible_matches(viewer).filter(status=MatchStatus.FINISHED).filter(_seated(player))
+        .only(*LIST_FIELDS).prefetch_related(_seat_prefetch()).order_by("-finished_at", "-pk")[:20]
+    )
+    return {"variants": variants, "recent": match_rows(last)}
+
+
+def leaderboard(*, variant: str, limit: int = 100) -> list[dict[str, Any]]:
+    rows = (
+        PlayerRating.objects.filter(variant=variant, user__isnull=False, user__is_active=True)
+        .select_related("user").order_by("-ordinal", "pk")[:limit]
+    )
+    return [{"rank": i + 1, "username": r.user.username, **_rank_row(r)} for i, r in enumerate(rows)]
