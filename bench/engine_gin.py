@@ -41,7 +41,7 @@ def naive_deadwood(codes: list[str]) -> int:
             while j + 1 < len(ranks) and ranks[j + 1] == ranks[j] + 1:
                 j += 1
                 if j - i >= 2:
-                    melds.append(frozenset((r, suit_cards[0][1]) for r in ranks[i:j + 1]))
+                    melds.append(frozenset((r, suit_cards[0][1]) for r in ranks[i : j + 1]))
     value = {c: min(c[0], 10) for c in cards}
     total = sum(value.values())
 
@@ -82,17 +82,21 @@ def main() -> None:
         fast_ids = rate(gin.deadwood, hands, t)
         fast_mask = rate(gin.deadwood_mask, masks, t)
         naive = rate(naive_deadwood, codes, t)
-        print(f"{size}-card random hands: gin.deadwood(ids) {fast_ids:,.0f}/s ({1e6 / fast_ids:.2f} us/call); "
-              f"deadwood_mask {fast_mask:,.0f}/s ({1e6 / fast_mask:.2f} us); naive exact {naive:,.0f}/s "
-              f"({1e6 / naive:.2f} us); ratio ids/naive {fast_ids / naive:.1f}x")
+        print(
+            f"{size}-card random hands: gin.deadwood(ids) {fast_ids:,.0f}/s ({1e6 / fast_ids:.2f} us/call); "
+            f"deadwood_mask {fast_mask:,.0f}/s ({1e6 / fast_mask:.2f} us); naive exact {naive:,.0f}/s "
+            f"({1e6 / naive:.2f} us); ratio ids/naive {fast_ids / naive:.1f}x"
+        )
     # meld-rich hands: only ranks A-6, so sets and runs overlap a lot
     dense = [c for c in gin.IDS if c[0] in "A23456"]
     hands = [rng.sample(dense, 11) for _ in range(500)]
     codes = [[c[:2] for c in h] for h in hands]
     fast = rate(gin.deadwood, hands, t)
     naive = rate(naive_deadwood, codes, t)
-    print(f"11-card meld-rich hands (ranks A-6): gin.deadwood {1e6 / fast:.2f} us/call; naive {1e6 / naive:.2f} us; "
-          f"ratio {fast / naive:.1f}x")
+    print(
+        f"11-card meld-rich hands (ranks A-6): gin.deadwood {1e6 / fast:.2f} us/call; naive {1e6 / naive:.2f} us; "
+        f"ratio {fast / naive:.1f}x"
+    )
     for rules in (GinRules.two_player(), GinRules.box3()):
         n = 0
         steps = 0

@@ -90,8 +90,9 @@ def hand_mask(hand: Any) -> int:
     for c in hand:
         b = 1 << card_index(c)
         if mask & b:
-            raise InvalidAction(f"{CODES[b.bit_length() - 1]} appears twice; a Gin pack has one of each card.",
-                                code="duplicate_card")
+            raise InvalidAction(
+                f"{CODES[b.bit_length() - 1]} appears twice; a Gin pack has one of each card.", code="duplicate_card"
+            )
         mask |= b
     return mask
 
@@ -121,6 +122,7 @@ def pretty_cards(cards: Iterable[int]) -> str:
 # ---------------------------------------------------------------------------------------------
 # Candidate melds, precomputed at import (RULES C.1.2: sets of 3-4, runs of 3+ with ace low only)
 # ---------------------------------------------------------------------------------------------
+
 
 def _runs13(p: int) -> tuple[tuple[int, int], ...]:
     """All runs (mask, value) of length >= 3 inside a 13-bit suit pattern (ace = bit 0, low only)."""
@@ -434,10 +436,26 @@ def meld_kind(cards: Any) -> str | None:
 VARIANTS = ("box3", "gin2", "oklahoma", "hollywood")
 VARIANT_ALIASES = {"gin_box": "box3", "box": "box3", "gin": "gin2", "two_player": "gin2"}  # web-layer keys
 _RULE_KEYS = (
-    "knock_limit", "gin_bonus", "undercut_bonus", "undercut_on_tie", "big_gin", "no_discard_of_taken_card",
-    "dead_hand_at_stock", "fiftieth_card_rule", "game_target", "end_bonuses", "game_bonus", "box_bonus",
-    "shutout", "role_draw_ties", "advisor_can_advise", "dealer_2p", "oklahoma_ace", "oklahoma_spades_double",
-    "oklahoma_double_boxes", "hollywood_target",
+    "knock_limit",
+    "gin_bonus",
+    "undercut_bonus",
+    "undercut_on_tie",
+    "big_gin",
+    "no_discard_of_taken_card",
+    "dead_hand_at_stock",
+    "fiftieth_card_rule",
+    "game_target",
+    "end_bonuses",
+    "game_bonus",
+    "box_bonus",
+    "shutout",
+    "role_draw_ties",
+    "advisor_can_advise",
+    "dealer_2p",
+    "oklahoma_ace",
+    "oklahoma_spades_double",
+    "oklahoma_double_boxes",
+    "hollywood_target",
 )
 
 
@@ -488,17 +506,32 @@ class GinRules:
             raise _bad("variant", variant, " / ".join(VARIANTS))
         okla_default = variant == "oklahoma"
         oklahoma = options.get("oklahoma", okla_default)
-        if not isinstance(oklahoma, bool) or (variant == "oklahoma" and not oklahoma) or (
-            oklahoma and variant not in ("oklahoma", "hollywood")
+        if (
+            not isinstance(oklahoma, bool)
+            or (variant == "oklahoma" and not oklahoma)
+            or (oklahoma and variant not in ("oklahoma", "hollywood"))
         ):
             raise _bad("oklahoma", oklahoma, "true for the oklahoma variant, optional for hollywood")
         vals: dict[str, Any] = {
-            "knock_limit": 10, "gin_bonus": 25, "undercut_bonus": 10, "undercut_on_tie": True, "big_gin": "off",
-            "no_discard_of_taken_card": True, "dead_hand_at_stock": 2, "fiftieth_card_rule": False,
+            "knock_limit": 10,
+            "gin_bonus": 25,
+            "undercut_bonus": 10,
+            "undercut_on_tie": True,
+            "big_gin": "off",
+            "no_discard_of_taken_card": True,
+            "dead_hand_at_stock": 2,
+            "fiftieth_card_rule": False,
             "game_target": 150 if oklahoma and variant == "oklahoma" else 100,
-            "end_bonuses": variant != "box3", "game_bonus": 100, "box_bonus": 25, "shutout": "game_bonus_200",
-            "role_draw_ties": "redraw", "advisor_can_advise": True, "dealer_2p": "winner",
-            "oklahoma_ace": "gin_only", "oklahoma_spades_double": True, "oklahoma_double_boxes": False,
+            "end_bonuses": variant != "box3",
+            "game_bonus": 100,
+            "box_bonus": 25,
+            "shutout": "game_bonus_200",
+            "role_draw_ties": "redraw",
+            "advisor_can_advise": True,
+            "dealer_2p": "winner",
+            "oklahoma_ace": "gin_only",
+            "oklahoma_spades_double": True,
+            "oklahoma_double_boxes": False,
             "hollywood_target": 100,
         }
         vals.update({k: v for k, v in options.items() if k in _RULE_KEYS})
@@ -533,8 +566,15 @@ class GinRules:
         want_int("game_bonus", 0, 100000)
         want_int("box_bonus", 20, 25, (20, 25))
         want_int("hollywood_target", 100, 150, (100, 125, 150))
-        for k in ("undercut_on_tie", "no_discard_of_taken_card", "fiftieth_card_rule", "end_bonuses",
-                  "advisor_can_advise", "oklahoma_spades_double", "oklahoma_double_boxes"):
+        for k in (
+            "undercut_on_tie",
+            "no_discard_of_taken_card",
+            "fiftieth_card_rule",
+            "end_bonuses",
+            "advisor_can_advise",
+            "oklahoma_spades_double",
+            "oklahoma_double_boxes",
+        ):
             want_bool(k)
         want_choice("big_gin", ("off", "31", "gin+6"))
         want_choice("shutout", ("game_bonus_200", "double", "off"))
@@ -654,6 +694,7 @@ def _illegal(code: str, **kw: Any) -> IllegalMove:
 # Settling a knock (RULES C.6, C.7)
 # ---------------------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True, slots=True)
 class Settlement:
     """The result of a knock.  Cards are ids (``"8S.0"``); ``layoffs`` are (card, knocker-meld index)."""
@@ -673,23 +714,35 @@ class Settlement:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "outcome": self.outcome, "winner": self.winner, "points": self.points,
-            "knocker_deadwood": self.knocker_deadwood, "defender_deadwood": self.defender_deadwood,
+            "outcome": self.outcome,
+            "winner": self.winner,
+            "points": self.points,
+            "knocker_deadwood": self.knocker_deadwood,
+            "defender_deadwood": self.defender_deadwood,
             "knocker_melds": [list(m) for m in self.knocker_melds],
             "knocker_deadwood_cards": list(self.knocker_deadwood_cards),
             "defender_melds": [list(m) for m in self.defender_melds],
             "defender_deadwood_cards": list(self.defender_deadwood_cards),
             "layoffs": [{"card": c, "meld": i} for c, i in self.layoffs],
-            "big_gin": self.big_gin, "multiplier": self.multiplier,
+            "big_gin": self.big_gin,
+            "multiplier": self.multiplier,
         }
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Settlement:
         return cls(
-            d["outcome"], d["winner"], d["points"], d["knocker_deadwood"], d["defender_deadwood"],
-            tuple(tuple(m) for m in d["knocker_melds"]), tuple(d["knocker_deadwood_cards"]),
-            tuple(tuple(m) for m in d["defender_melds"]), tuple(d["defender_deadwood_cards"]),
-            tuple((x["card"], x["meld"]) for x in d["layoffs"]), d.get("big_gin", False), d.get("multiplier", 1),
+            d["outcome"],
+            d["winner"],
+            d["points"],
+            d["knocker_deadwood"],
+            d["defender_deadwood"],
+            tuple(tuple(m) for m in d["knocker_melds"]),
+            tuple(d["knocker_deadwood_cards"]),
+            tuple(tuple(m) for m in d["defender_melds"]),
+            tuple(d["defender_deadwood_cards"]),
+            tuple((x["card"], x["meld"]) for x in d["layoffs"]),
+            d.get("big_gin", False),
+            d.get("multiplier", 1),
         )
 
 
@@ -785,8 +838,15 @@ def _as_rules(rules: Any) -> GinRules:
     raise InvalidAction("rules must be a GinRules or a dict of options.", code="bad_option")
 
 
-def settle_knock(knocker_hand: Any, defender_hand: Any, *, knocker_melds: Any = None, rules: Any = None,
-                 knock_limit: int | None = None, multiplier: int = 1) -> Settlement:
+def settle_knock(
+    knocker_hand: Any,
+    defender_hand: Any,
+    *,
+    knocker_melds: Any = None,
+    rules: Any = None,
+    knock_limit: int | None = None,
+    multiplier: int = 1,
+) -> Settlement:
     """Settle a knock (RULES C.6-C.7, D.1.5-D.1.6).
 
     ``knocker_hand``: the knocker's cards after his discard (10; 11 for big gin); ``defender_hand``:
@@ -831,14 +891,25 @@ def settle_knock(knocker_hand: Any, defender_hand: Any, *, knocker_melds: Any = 
     outcome, winner, points = gin_hand_result(k, d, rules, multiplier=multiplier, big_gin=big)
     dmelds, ddw = best_melds_mask(rem)
     return Settlement(
-        outcome, winner, points, k, d, _ids_of_melds(arr), tuple(mask_ids(kdw_mask)), _ids_of_melds(dmelds),
-        tuple(mask_ids(ddw)), tuple((IDS[c], i) for c, i in lay), big, multiplier,
+        outcome,
+        winner,
+        points,
+        k,
+        d,
+        _ids_of_melds(arr),
+        tuple(mask_ids(kdw_mask)),
+        _ids_of_melds(dmelds),
+        tuple(mask_ids(ddw)),
+        tuple((IDS[c], i) for c, i in lay),
+        big,
+        multiplier,
     )
 
 
 # ---------------------------------------------------------------------------------------------
 # Role draw (RULES C.2.1)
 # ---------------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True, slots=True)
 class RoleDraw:
@@ -856,7 +927,9 @@ class RoleDraw:
     def to_dict(self) -> dict[str, Any]:
         return {
             "draws": [[{"seat": s, "card": CODES[c]} for s, c in rnd] for rnd in self.rounds],  # codes: another pack
-            "box": self.box, "captain": self.captain, "advisor": self.advisor,
+            "box": self.box,
+            "captain": self.captain,
+            "advisor": self.advisor,
         }
 
     @classmethod
@@ -926,7 +999,7 @@ class GinAction:
 
 def _card_field(v: Any) -> int:
     if not isinstance(v, str):
-        raise InvalidAction("card must be a card id string such as \"8S.0\".", code="bad_card")
+        raise InvalidAction('card must be a card id string such as "8S.0".', code="bad_card")
     return card_index(v)
 
 
@@ -935,13 +1008,13 @@ def action_from_dict(d: Any) -> GinAction:
     if isinstance(d, GinAction):
         return d
     if not isinstance(d, dict):
-        raise InvalidAction("An action must be a dict with a \"type\".", code="bad_action")
+        raise InvalidAction('An action must be a dict with a "type".', code="bad_action")
     t = d.get("type")
     if t not in ACTION_TYPES:
         raise InvalidAction(f"Unknown Gin action type {t!r}.", code="bad_action")
     if t == "discard":
         if "card" not in d:
-            raise InvalidAction("discard needs a \"card\".", code="bad_action")
+            raise InvalidAction('discard needs a "card".', code="bad_action")
         return GinAction(t, _card_field(d["card"]))
     if t == "knock":
         card = d.get("card")
@@ -976,6 +1049,7 @@ def action_from_dict(d: Any) -> GinAction:
 # The hand state
 # ---------------------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True, slots=True)
 class HandResult:
     """How a hand ended: ``kind`` gin / knock / undercut / tie / dead, seats, points and the layout."""
@@ -991,8 +1065,12 @@ class HandResult:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "kind": self.kind, "knocker": self.knocker, "winner": self.winner, "points": self.points,
-            "multiplier": self.multiplier, "knock_card": IDS[self.knock_card] if self.knock_card is not None else None,
+            "kind": self.kind,
+            "knocker": self.knocker,
+            "winner": self.winner,
+            "points": self.points,
+            "multiplier": self.multiplier,
+            "knock_card": IDS[self.knock_card] if self.knock_card is not None else None,
             "hands": [[IDS[c] for c in h] for h in self.hands],
             "settlement": self.settlement.to_dict() if self.settlement else None,
         }
@@ -1000,7 +1078,11 @@ class HandResult:
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> HandResult:
         return cls(
-            d["kind"], d["knocker"], d["winner"], d["points"], d["multiplier"],
+            d["kind"],
+            d["knocker"],
+            d["winner"],
+            d["points"],
+            d["multiplier"],
             card_index(d["knock_card"]) if d["knock_card"] is not None else None,
             tuple(tuple(card_index(c) for c in h) for h in d["hands"]),
             Settlement.from_dict(d["settlement"]) if d["settlement"] else None,
@@ -1059,13 +1141,24 @@ class GinState:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "game": self.game, "rules": self.rules.to_dict(), "n_seats": self.n_seats, "dealer": self.dealer,
-            "nondealer": self.nondealer, "advisor": self.advisor,
-            "hands": [[IDS[c] for c in h] for h in self.hands], "stock": [IDS[c] for c in self.stock],
-            "discard": [IDS[c] for c in self.discard], "first_upcard": IDS[self.first_upcard],
-            "knock_limit": self.knock_limit, "multiplier": self.multiplier, "phase": self.phase,
-            "seat_to_act": self.seat_to_act, "taken": IDS[self.taken] if self.taken is not None else None,
-            "stock_only": self.stock_only, "must_knock": self.must_knock, "turn": self.turn,
+            "game": self.game,
+            "rules": self.rules.to_dict(),
+            "n_seats": self.n_seats,
+            "dealer": self.dealer,
+            "nondealer": self.nondealer,
+            "advisor": self.advisor,
+            "hands": [[IDS[c] for c in h] for h in self.hands],
+            "stock": [IDS[c] for c in self.stock],
+            "discard": [IDS[c] for c in self.discard],
+            "first_upcard": IDS[self.first_upcard],
+            "knock_limit": self.knock_limit,
+            "multiplier": self.multiplier,
+            "phase": self.phase,
+            "seat_to_act": self.seat_to_act,
+            "taken": IDS[self.taken] if self.taken is not None else None,
+            "stock_only": self.stock_only,
+            "must_knock": self.must_knock,
+            "turn": self.turn,
             "log": [[t, s, IDS[c] if c is not None else None] for t, s, c in self.log],
             "suggestions": [[s, t, json.loads(j)] for s, t, j in self.suggestions],
             "result": self.result.to_dict() if self.result else None,
@@ -1081,13 +1174,24 @@ class GinState:
             return None if x is None else card_index(x)
 
         return cls(
-            rules=GinRules.from_dict(d["rules"]), n_seats=d["n_seats"], dealer=d["dealer"],
-            nondealer=d["nondealer"], advisor=d["advisor"],
+            rules=GinRules.from_dict(d["rules"]),
+            n_seats=d["n_seats"],
+            dealer=d["dealer"],
+            nondealer=d["nondealer"],
+            advisor=d["advisor"],
             hands=tuple(tuple(card_index(c) for c in h) for h in d["hands"]),
-            stock=tuple(card_index(c) for c in d["stock"]), discard=tuple(card_index(c) for c in d["discard"]),
-            first_upcard=card_index(d["first_upcard"]), knock_limit=d["knock_limit"], multiplier=d["multiplier"],
-            phase=d["phase"], seat_to_act=d["seat_to_act"], taken=ci(d["taken"]), stock_only=d["stock_only"],
-            must_knock=d["must_knock"], turn=d["turn"], log=tuple((t, s, ci(c)) for t, s, c in d["log"]),
+            stock=tuple(card_index(c) for c in d["stock"]),
+            discard=tuple(card_index(c) for c in d["discard"]),
+            first_upcard=card_index(d["first_upcard"]),
+            knock_limit=d["knock_limit"],
+            multiplier=d["multiplier"],
+            phase=d["phase"],
+            seat_to_act=d["seat_to_act"],
+            taken=ci(d["taken"]),
+            stock_only=d["stock_only"],
+            must_knock=d["must_knock"],
+            turn=d["turn"],
+            log=tuple((t, s, ci(c)) for t, s, c in d["log"]),
             suggestions=tuple((s, t, json.dumps(j, sort_keys=True, allow_nan=False)) for s, t, j in d["suggestions"]),
             result=HandResult.from_dict(d["result"]) if d["result"] else None,
             role_draw=RoleDraw.from_dict(d["role_draw"]) if d["role_draw"] else None,
@@ -1159,9 +1263,20 @@ def new_round(rules: Any, seats: Any, rng: random.Random, **kw: Any) -> GinState
     else:
         limit, mult = rules.knock_limit, 1
     return GinState(
-        rules=rules, n_seats=n, dealer=dealer, nondealer=nondealer, advisor=advisor,
-        hands=tuple(tuple(sorted(h)) for h in hands), stock=stock, discard=(upcard,), first_upcard=upcard,
-        knock_limit=limit, multiplier=mult, phase="upcard", seat_to_act=nondealer, role_draw=role_draw,
+        rules=rules,
+        n_seats=n,
+        dealer=dealer,
+        nondealer=nondealer,
+        advisor=advisor,
+        hands=tuple(tuple(sorted(h)) for h in hands),
+        stock=stock,
+        discard=(upcard,),
+        first_upcard=upcard,
+        knock_limit=limit,
+        multiplier=mult,
+        phase="upcard",
+        seat_to_act=nondealer,
+        role_draw=role_draw,
     )
 
 
@@ -1192,8 +1307,9 @@ def deal_from_cards(rules: Any, hands: Any, upcard: Any, stock: Any = None, **kw
         mult = 2 if (up // 13 == 0 and rules.oklahoma_spades_double) else 1
     else:
         limit, mult = rules.knock_limit, 1
-    return replace(base, hands=hs, stock=st, discard=(up,), first_upcard=up, knock_limit=limit, multiplier=mult,
-                   role_draw=None)
+    return replace(
+        base, hands=hs, stock=st, discard=(up,), first_upcard=up, knock_limit=limit, multiplier=mult, role_draw=None
+    )
 
 
 def is_over(state: GinState) -> bool:
@@ -1215,14 +1331,25 @@ def outcome(state: GinState) -> dict[str, Any] | None:
     d["defender"] = state.other(r.knocker) if r.knocker is not None else None
     d["loser"] = state.other(r.winner) if r.winner is not None else None
     st = d["settlement"] or {}
-    for k in ("knocker_melds", "knocker_deadwood_cards", "defender_melds", "defender_deadwood_cards", "layoffs",
-              "knocker_deadwood", "defender_deadwood", "big_gin"):
+    for k in (
+        "knocker_melds",
+        "knocker_deadwood_cards",
+        "defender_melds",
+        "defender_deadwood_cards",
+        "layoffs",
+        "knocker_deadwood",
+        "defender_deadwood",
+        "big_gin",
+    ):
         d[k] = st.get(k)
     if r.kind == "dead":
         d["layoffs"] = []
         d["big_gin"] = False
-    d["roles"] = ({"box": state.dealer, "captain": state.nondealer, "advisor": state.advisor} if state.n_seats == 3
-                  else {"dealer": state.dealer, "nondealer": state.nondealer})
+    d["roles"] = (
+        {"box": state.dealer, "captain": state.nondealer, "advisor": state.advisor}
+        if state.n_seats == 3
+        else {"dealer": state.dealer, "nondealer": state.nondealer}
+    )
     d["winners"] = [] if r.winner is None else [r.winner]
     d["scores"] = [r.points if seat == r.winner else 0 for seat in range(state.n_seats)]
     # deadwood per seat as laid out (knocker: his laid deadwood; defender: after lay-offs; advisor: None)
@@ -1262,6 +1389,7 @@ def cards_in_play(state: GinState) -> list[Card]:
 # Transitions
 # ---------------------------------------------------------------------------------------------
 
+
 def _with_hand(state: GinState, seat: int, hand: Iterable[int]) -> tuple[tuple[int, ...], ...]:
     hands = list(state.hands)
     hands[seat] = tuple(sorted(hand))
@@ -1297,18 +1425,18 @@ def _knock_check(state: GinState, seat: int, a: GinAction) -> tuple[int, int, in
         if state.knock_limit == 0 and state.rules.oklahoma:
             raise _illegal("gin_only")
         if a.melds is not None:
-            raise IllegalMove("knock_too_high", MESSAGES["knock_too_high_laid"].format(deadwood=dw,
-                                                                                      limit=state.knock_limit))
-        raise _illegal("knock_too_high", cards=[card] if card is not None else "", deadwood=dw,
-                       limit=state.knock_limit)
+            raise IllegalMove(
+                "knock_too_high", MESSAGES["knock_too_high_laid"].format(deadwood=dw, limit=state.knock_limit)
+            )
+        raise _illegal("knock_too_high", cards=[card] if card is not None else "", deadwood=dw, limit=state.knock_limit)
     return km, dw, card, melds
 
 
-def _end_turn_after_discard(state: GinState, seat: int, hands: Any, discard: tuple[int, ...],
-                            log: Any) -> GinState:
+def _end_turn_after_discard(state: GinState, seat: int, hands: Any, discard: tuple[int, ...], log: Any) -> GinState:
     other = state.other(seat)
-    base = dict(hands=hands, discard=discard, taken=None, stock_only=False, must_knock=False,
-                turn=state.turn + 1, log=log)
+    base = dict(
+        hands=hands, discard=discard, taken=None, stock_only=False, must_knock=False, turn=state.turn + 1, log=log
+    )
     if len(state.stock) <= state.rules.dead_hand_at_stock:
         if state.rules.fiftieth_card_rule:
             return _replace(state, phase="fiftieth", seat_to_act=other, **base)
@@ -1328,13 +1456,27 @@ def _dead(state: GinState) -> GinState:
 def _knock(state: GinState, seat: int, a: GinAction) -> GinState:
     km, _dw, card, melds = _knock_check(state, seat, a)
     other = state.other(seat)
-    s = settle_knock(km, state.hands[other], knocker_melds=melds, rules=state.rules, knock_limit=state.knock_limit,
-                     multiplier=state.multiplier)
+    s = settle_knock(
+        km,
+        state.hands[other],
+        knocker_melds=melds,
+        rules=state.rules,
+        knock_limit=state.knock_limit,
+        multiplier=state.multiplier,
+    )
     winner = {"knocker": seat, "defender": other, None: None}[s.winner]
     hands = _with_hand(state, seat, mask_cards(km))
     res = HandResult(s.outcome, seat, winner, s.points, state.multiplier, card, hands, s)
-    return _replace(state, hands=hands, phase="over", seat_to_act=None, result=res, taken=None,
-                    log=state.log + (("knock", seat, None),), turn=state.turn + 1)
+    return _replace(
+        state,
+        hands=hands,
+        phase="over",
+        seat_to_act=None,
+        result=res,
+        taken=None,
+        log=state.log + (("knock", seat, None),),
+        turn=state.turn + 1,
+    )
 
 
 def apply(state: GinState, seat: int, action: Any) -> GinState:
@@ -1361,8 +1503,14 @@ def apply(state: GinState, seat: int, action: Any) -> GinState:
     if ph in ("upcard", "upcard_dealer"):
         if t == "take_upcard":
             up = state.discard[-1]
-            return _replace(state, hands=_with_hand(state, seat, hand + (up,)), discard=state.discard[:-1],
-                            taken=up, phase="discard", log=state.log + (("take_upcard", seat, up),))
+            return _replace(
+                state,
+                hands=_with_hand(state, seat, hand + (up,)),
+                discard=state.discard[:-1],
+                taken=up,
+                phase="discard",
+                log=state.log + (("take_upcard", seat, up),),
+            )
         if t == "pass_upcard":
             log = state.log + (("pass_upcard", seat, None),)
             if ph == "upcard":
@@ -1374,14 +1522,27 @@ def apply(state: GinState, seat: int, action: Any) -> GinState:
     if ph == "draw":
         if t == "draw_stock":
             c = state.stock[0]
-            return _replace(state, hands=_with_hand(state, seat, hand + (c,)), stock=state.stock[1:], taken=None,
-                            phase="discard", stock_only=False, log=state.log + (("draw_stock", seat, c),))
+            return _replace(
+                state,
+                hands=_with_hand(state, seat, hand + (c,)),
+                stock=state.stock[1:],
+                taken=None,
+                phase="discard",
+                stock_only=False,
+                log=state.log + (("draw_stock", seat, c),),
+            )
         if t == "draw_discard":
             if state.stock_only:
                 raise _illegal("must_draw_stock")
             c = state.discard[-1]
-            return _replace(state, hands=_with_hand(state, seat, hand + (c,)), discard=state.discard[:-1], taken=c,
-                            phase="discard", log=state.log + (("draw_discard", seat, c),))
+            return _replace(
+                state,
+                hands=_with_hand(state, seat, hand + (c,)),
+                discard=state.discard[:-1],
+                taken=c,
+                phase="discard",
+                log=state.log + (("draw_discard", seat, c),),
+            )
         raise _illegal("must_draw_stock" if state.stock_only else "must_draw")
     if ph == "fiftieth":
         if t == "pass":
@@ -1390,8 +1551,15 @@ def apply(state: GinState, seat: int, action: Any) -> GinState:
             c = state.discard[-1]
             if not _can_knock_after_taking(state, seat, c):
                 raise _illegal("fiftieth_card_knock_only", cards=[c])
-            return _replace(state, hands=_with_hand(state, seat, hand + (c,)), discard=state.discard[:-1], taken=c,
-                            phase="discard", must_knock=True, log=state.log + (("draw_discard", seat, c),))
+            return _replace(
+                state,
+                hands=_with_hand(state, seat, hand + (c,)),
+                discard=state.discard[:-1],
+                taken=c,
+                phase="discard",
+                must_knock=True,
+                log=state.log + (("draw_discard", seat, c),),
+            )
         raise _illegal("fiftieth_card_knock_only", cards=[state.discard[-1]])
     # discard phase
     if t == "knock":
@@ -1404,8 +1572,9 @@ def apply(state: GinState, seat: int, action: Any) -> GinState:
         if a.card == state.taken and state.rules.no_discard_of_taken_card:
             raise _illegal("cannot_discard_taken_card", cards=[a.card])
         hands = _with_hand(state, seat, [c for c in hand if c != a.card])
-        return _end_turn_after_discard(state, seat, hands, state.discard + (a.card,),
-                                       state.log + (("discard", seat, a.card),))
+        return _end_turn_after_discard(
+            state, seat, hands, state.discard + (a.card,), state.log + (("discard", seat, a.card),)
+        )
     if t == "pass":
         raise _illegal("no_pass_now")
     raise _illegal("must_discard")
@@ -1488,6 +1657,7 @@ def timeout_actions(state: GinState, seat: int) -> list[dict[str, Any]]:
 # Views (no leaks: own hand only; the advisor also sees the captain's hand)
 # ---------------------------------------------------------------------------------------------
 
+
 def _sees_hand_of(state: GinState, viewer: int | None, seat: int | None) -> bool:
     if viewer is None or seat is None:
         return False
@@ -1511,18 +1681,32 @@ def _public(state: GinState, viewer: int | None) -> dict[str, Any]:
         log.append({"type": t, "seat": s, "card": IDS[c] if show else None})
     taken_visible = state.taken is not None and not (hidden >> state.taken) & 1
     d: dict[str, Any] = {
-        "game": "gin", "variant": state.variant, "oklahoma": state.rules.oklahoma, "rules": state.rules.to_dict(),
-        "n_seats": state.n_seats, "phase": state.phase, "seat_to_act": state.seat_to_act,
-        "dealer": state.dealer, "nondealer": state.nondealer,
-        "roles": ({"box": state.dealer, "captain": state.nondealer, "advisor": state.advisor}
-                  if state.n_seats == 3 else None),
-        "hand_counts": [len(h) for h in state.hands], "stock_count": len(state.stock),
-        "discard": [IDS[c] for c in state.discard], "discard_top": IDS[state.discard[-1]] if state.discard else None,
+        "game": "gin",
+        "variant": state.variant,
+        "oklahoma": state.rules.oklahoma,
+        "rules": state.rules.to_dict(),
+        "n_seats": state.n_seats,
+        "phase": state.phase,
+        "seat_to_act": state.seat_to_act,
+        "dealer": state.dealer,
+        "nondealer": state.nondealer,
+        "roles": (
+            {"box": state.dealer, "captain": state.nondealer, "advisor": state.advisor} if state.n_seats == 3 else None
+        ),
+        "hand_counts": [len(h) for h in state.hands],
+        "stock_count": len(state.stock),
+        "discard": [IDS[c] for c in state.discard],
+        "discard_top": IDS[state.discard[-1]] if state.discard else None,
         "first_upcard": IDS[state.first_upcard] if (state.rules.oklahoma or over) else None,
-        "knock_limit": state.knock_limit, "gin_only": state.knock_limit == 0, "multiplier": state.multiplier,
-        "taken": IDS[state.taken] if taken_visible else None, "must_knock": state.must_knock,
-        "turn": state.turn, "log": log,
-        "result": outcome(state), "role_draw": state.role_draw.to_dict() if state.role_draw else None,
+        "knock_limit": state.knock_limit,
+        "gin_only": state.knock_limit == 0,
+        "multiplier": state.multiplier,
+        "taken": IDS[state.taken] if taken_visible else None,
+        "must_knock": state.must_knock,
+        "turn": state.turn,
+        "log": log,
+        "result": outcome(state),
+        "role_draw": state.role_draw.to_dict() if state.role_draw else None,
     }
     return d
 
@@ -1534,19 +1718,24 @@ def player_view(state: GinState, seat: int) -> dict[str, Any]:
         raise InvalidAction(f"Seat {seat!r} is not at this table.", code="bad_seat")
     d = _public(state, seat)
     d["seat"] = seat
-    d["role"] = (("box" if seat == state.dealer else "captain" if seat == state.nondealer else "advisor")
-                 if state.n_seats == 3 else ("dealer" if seat == state.dealer else "nondealer"))
+    d["role"] = (
+        ("box" if seat == state.dealer else "captain" if seat == state.nondealer else "advisor")
+        if state.n_seats == 3
+        else ("dealer" if seat == state.dealer else "nondealer")
+    )
     d["hand"] = [IDS[c] for c in state.hands[seat]]
     d["deadwood"] = deadwood_mask(hand_mask(state.hands[seat])) if state.hands[seat] else None
     d["legal_actions"] = legal_actions(state, seat)
     last = state.log[-1] if state.log else None
-    d["drawn"] = (IDS[last[2]] if last and last[0] == "draw_stock" and last[1] == seat and state.phase == "discard"
-                  else None)
-    d["can_suggest"] = (seat == state.advisor and state.rules.advisor_can_advise and state.phase != "over")
+    d["drawn"] = (
+        IDS[last[2]] if last and last[0] == "draw_stock" and last[1] == seat and state.phase == "discard" else None
+    )
+    d["can_suggest"] = seat == state.advisor and state.rules.advisor_can_advise and state.phase != "over"
     if state.n_seats == 3 and seat in (state.nondealer, state.advisor):
         # only this turn's suggestions (older ones are stale and could name cards that changed hands)
-        d["suggestions"] = [{"seat": s, "turn": t, "suggestion": json.loads(j)}
-                            for s, t, j in state.suggestions if t == state.turn]
+        d["suggestions"] = [
+            {"seat": s, "turn": t, "suggestion": json.loads(j)} for s, t, j in state.suggestions if t == state.turn
+        ]
     if seat == state.advisor:
         cap = state.hands[state.nondealer]
         d["captain_hand"] = [IDS[c] for c in cap]

@@ -63,8 +63,9 @@ def _basic(state: GinState, seat: int) -> dict[str, Any] | None:
     return {"type": "discard", "card": IDS[card]}
 
 
-def choose_action(state: GinState, seat: int, policy: str = "basic",
-                  rng: random.Random | None = None) -> dict[str, Any] | None:
+def choose_action(
+    state: GinState, seat: int, policy: str = "basic", rng: random.Random | None = None
+) -> dict[str, Any] | None:
     """A legal action for ``seat`` under ``policy`` ("basic" or "random-legal"), or None if the seat has
     nothing to do.  The advisor (three players) suggests the basic play to the captain when advice is
     allowed and it is the captain's turn; the suggestion changes no cards."""

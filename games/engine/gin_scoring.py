@@ -37,8 +37,10 @@ def _rules(rules: Any) -> Any:
 # One hand
 # ---------------------------------------------------------------------------------------------
 
-def gin_hand_result(knocker_deadwood: int, defender_deadwood: int, rules: Any = None, *, multiplier: int = 1,
-                    big_gin: bool = False) -> tuple[str, str | None, int]:
+
+def gin_hand_result(
+    knocker_deadwood: int, defender_deadwood: int, rules: Any = None, *, multiplier: int = 1, big_gin: bool = False
+) -> tuple[str, str | None, int]:
     """``(outcome, winner, points)`` of a knock (RULES C.7, D.1.6, D.2.3).
 
     ``outcome`` is ``"gin"`` (K = 0: D + gin bonus; never undercut), ``"knock"`` (K < D: D - K),
@@ -63,8 +65,9 @@ def gin_hand_result(knocker_deadwood: int, defender_deadwood: int, rules: Any = 
     return "undercut", "defender", (k - d + r.undercut_bonus) * multiplier
 
 
-def gin_hand_score(knocker_deadwood: int, defender_deadwood: int, rules: Any = None, *, multiplier: int = 1,
-                   big_gin: bool = False) -> int:
+def gin_hand_score(
+    knocker_deadwood: int, defender_deadwood: int, rules: Any = None, *, multiplier: int = 1, big_gin: bool = False
+) -> int:
     """The points the winner of the hand scores (0 for a tie that is not an undercut)."""
     return gin_hand_result(knocker_deadwood, defender_deadwood, rules, multiplier=multiplier, big_gin=big_gin)[2]
 
@@ -72,6 +75,7 @@ def gin_hand_score(knocker_deadwood: int, defender_deadwood: int, rules: Any = N
 # ---------------------------------------------------------------------------------------------
 # Rotation
 # ---------------------------------------------------------------------------------------------
+
 
 def gin_next_roles(roles: tuple[int, int, int], winner: int | None) -> tuple[int, int, int]:
     """(box, captain, advisor) after a hand (RULES C.9): box won → captain and advisor swap; captain won →
@@ -102,9 +106,16 @@ def gin_next_dealer(dealer: int, winner: int | None, rules: Any = None) -> int:
 # Game end (C.10, D.1.8)
 # ---------------------------------------------------------------------------------------------
 
-def gin_final_totals(scores: list[int] | tuple[int, ...], hands_won: list[int] | tuple[int, ...], rules: Any = None,
-                     *, boxes: list[int] | tuple[int, ...] | None = None, target: int | None = None,
-                     end_bonuses: bool | None = None) -> list[int]:
+
+def gin_final_totals(
+    scores: list[int] | tuple[int, ...],
+    hands_won: list[int] | tuple[int, ...],
+    rules: Any = None,
+    *,
+    boxes: list[int] | tuple[int, ...] | None = None,
+    target: int | None = None,
+    end_bonuses: bool | None = None,
+) -> list[int]:
     """Final totals with the end bonuses (when ``end_bonuses``): the winner (the highest score, which has
     reached the target) gets the game bonus; every player gets ``box_bonus`` per hand won (``boxes``
     overrides the count, e.g. Oklahoma doubled boxes); shutout (another player never scored):
@@ -135,6 +146,7 @@ def gin_final_totals(scores: list[int] | tuple[int, ...], hands_won: list[int] |
 # Hollywood (D.3)
 # ---------------------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True, slots=True)
 class HollywoodGame:
     """One of Hollywood's three games: per-player scores and box counts, and whether it is closed."""
@@ -151,8 +163,9 @@ class HollywoodGame:
         return cls(tuple(d["scores"]), tuple(d["boxes"]), bool(d["closed"]))
 
 
-def gin_hollywood_entries(games: tuple[HollywoodGame, ...], winner: int, nth_win: int, points: int, target: int,
-                          box_units: int = 1) -> tuple[HollywoodGame, ...]:
+def gin_hollywood_entries(
+    games: tuple[HollywoodGame, ...], winner: int, nth_win: int, points: int, target: int, box_units: int = 1
+) -> tuple[HollywoodGame, ...]:
     """Enter a hand won for the ``nth_win``-th time by ``winner`` (RULES D.3.2-3): Game i (i = 1..3) gets
     the score if ``nth_win >= i`` and the game is still open; a game closes when a total reaches target."""
     out = []
@@ -170,6 +183,7 @@ def gin_hollywood_entries(games: tuple[HollywoodGame, ...], winner: int, nth_win
 # ---------------------------------------------------------------------------------------------
 # The match
 # ---------------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True, slots=True)
 class GinMatch:
@@ -193,8 +207,9 @@ class GinMatch:
 
     # construction -----------------------------------------------------------------------------
     @classmethod
-    def start(cls, rules: Any = None, rng: random.Random | None = None, *, roles: Any = None,
-              dealer: int | None = None) -> GinMatch:
+    def start(
+        cls, rules: Any = None, rng: random.Random | None = None, *, roles: Any = None, dealer: int | None = None
+    ) -> GinMatch:
         """A new match.  Three players: roles given, or drawn with :func:`gin.draw_roles` (C.2); two
         players: ``dealer`` given, or chosen at random (D.1.2)."""
         from .gin import draw_roles
@@ -211,8 +226,9 @@ class GinMatch:
                 draw = json.dumps(rd.to_dict(), sort_keys=True)
             roles = tuple(roles)
             if sorted(roles) != [0, 1, 2]:
-                raise InvalidAction("roles must be (box, captain, advisor), a permutation of 0, 1, 2.",
-                                    code="bad_roles")
+                raise InvalidAction(
+                    "roles must be (box, captain, advisor), a permutation of 0, 1, 2.", code="bad_roles"
+                )
             dealer = roles[0]
         else:
             roles = None
@@ -288,8 +304,16 @@ class GinMatch:
         scores[winner] += points
         roles = gin_next_roles(self.roles, winner) if self.roles is not None else None
         dealer = roles[0] if roles is not None else gin_next_dealer(self.dealer, winner, r)
-        return replace(self, roles=roles, dealer=dealer, scores=tuple(scores), hands_won=tuple(won),
-                       boxes=tuple(boxes), history=self.history + ((kind, winner, points),), hollywood=hw)
+        return replace(
+            self,
+            roles=roles,
+            dealer=dealer,
+            scores=tuple(scores),
+            hands_won=tuple(won),
+            boxes=tuple(boxes),
+            history=self.history + ((kind, winner, points),),
+            hollywood=hw,
+        )
 
     # end of the match -------------------------------------------------------------------------
     @property
@@ -344,19 +368,30 @@ class GinMatch:
     # serialisation ----------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
         return {
-            "rules": self.rules.to_dict(), "roles": list(self.roles) if self.roles else None, "dealer": self.dealer,
-            "scores": list(self.scores), "hands_won": list(self.hands_won), "boxes": list(self.boxes),
-            "history": [list(h) for h in self.history], "hollywood": [g.to_dict() for g in self.hollywood],
+            "rules": self.rules.to_dict(),
+            "roles": list(self.roles) if self.roles else None,
+            "dealer": self.dealer,
+            "scores": list(self.scores),
+            "hands_won": list(self.hands_won),
+            "boxes": list(self.boxes),
+            "history": [list(h) for h in self.history],
+            "hollywood": [g.to_dict() for g in self.hollywood],
             "role_draw": json.loads(self.role_draw) if self.role_draw else None,
-            "is_over": self.is_over, "final_totals": self.final_totals() if self.is_over else None,
+            "is_over": self.is_over,
+            "final_totals": self.final_totals() if self.is_over else None,
             "winner": self.winner,
         }
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> GinMatch:
         return cls(
-            _rules(d["rules"]), tuple(d["roles"]) if d["roles"] else None, d["dealer"], tuple(d["scores"]),
-            tuple(d["hands_won"]), tuple(d["boxes"]), tuple(tuple(h) for h in d["history"]),
+            _rules(d["rules"]),
+            tuple(d["roles"]) if d["roles"] else None,
+            d["dealer"],
+            tuple(d["scores"]),
+            tuple(d["hands_won"]),
+            tuple(d["boxes"]),
+            tuple(tuple(h) for h in d["history"]),
             tuple(HollywoodGame.from_dict(g) for g in d["hollywood"]),
             json.dumps(d["role_draw"], sort_keys=True) if d.get("role_draw") else None,
         )

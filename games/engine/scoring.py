@@ -283,3 +283,6 @@ def is_match_over(tally_or_scores: MatchTally | Sequence[int], rules: object = N
     if isinstance(tally_or_scores, MatchTally):
         return tally_or_scores.is_over(rules)
     return manipulation_is_match_over(tally_or_scores, rules)
+
+
+from .gin_scoring import *  # noqa: E402, F403

@@ -106,8 +106,14 @@ def test_two_player_example_d19():
 
 @pytest.mark.parametrize(
     "option, dealer, winner, expected",
-    [("winner", 0, 1, 1), ("winner", 0, 0, 0), ("alternate", 0, 0, 1), ("loser", 0, 0, 1), ("loser", 1, 0, 1),
-     ("winner", 1, None, 1)],
+    [
+        ("winner", 0, 1, 1),
+        ("winner", 0, 0, 0),
+        ("alternate", 0, 0, 1),
+        ("loser", 0, 0, 1),
+        ("loser", 1, 0, 1),
+        ("winner", 1, None, 1),
+    ],
 )
 def test_two_player_dealer_rotation_d12(option, dealer, winner, expected):
     assert gin_next_dealer(dealer, winner, GinRules.two_player(dealer_2p=option)) == expected

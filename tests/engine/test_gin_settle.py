@@ -57,8 +57,11 @@ def test_knocker_arrangement_choice_minimises_layoffs():
 
 def test_given_worse_arrangement_within_limit_is_accepted():
     # the knocker may lay 4♠4♥4♦ (then the defender lays off 4♣)
-    s = settle_knock("4S 4H 4D 3H 5H 9C TC JC QC KC", "4C KS KH KD 8D 9D TD 2C 6S 8S",
-                     knocker_melds=[["4S", "4H", "4D"], ["9C", "TC", "JC", "QC", "KC"]])
+    s = settle_knock(
+        "4S 4H 4D 3H 5H 9C TC JC QC KC",
+        "4C KS KH KD 8D 9D TD 2C 6S 8S",
+        knocker_melds=[["4S", "4H", "4D"], ["9C", "TC", "JC", "QC", "KC"]],
+    )
     assert s.knocker_deadwood == 8 and s.defender_deadwood == 16 and s.points == 8
     # a legal but worse arrangement that exceeds the limit is refused
     with pytest.raises(IllegalMove) as e:

@@ -102,8 +102,11 @@ def test_turn_and_phase_errors():
     refuse(s, ADVISOR, {"type": "draw_stock"}, "advisor_cannot_act")
     refuse(s, CAPTAIN, {"type": "draw_stock"}, "upcard_decision")
     refuse(s, CAPTAIN, {"type": "discard", "card": "KD.0"}, "upcard_decision")
-    s = apply(apply(apply(s, CAPTAIN, {"type": "take_upcard"}), CAPTAIN, {"type": "discard", "card": "KD.0"}), BOX,
-              {"type": "draw_stock"})
+    s = apply(
+        apply(apply(s, CAPTAIN, {"type": "take_upcard"}), CAPTAIN, {"type": "discard", "card": "KD.0"}),
+        BOX,
+        {"type": "draw_stock"},
+    )
     refuse(s, BOX, {"type": "draw_stock"}, "must_discard")
     refuse(s, BOX, {"type": "discard", "card": "AS.0"}, "card_not_in_hand")
     refuse(s, BOX, {"type": "take_upcard"}, "no_upcard_now")
@@ -111,10 +114,19 @@ def test_turn_and_phase_errors():
 
 @pytest.mark.parametrize(
     "action",
-    [{"type": "fly"}, {"type": "discard"}, {"type": "discard", "card": 5}, {"type": "discard", "card": "ZZ.0"},
-     {"type": "discard", "card": "8S.1"}, {"type": "knock", "card": "8S.0", "melds": "x"},
-     {"type": "knock", "card": "8S.0", "melds": [["AS.0"]] * 12}, {"type": "suggest", "suggestion": "x"},
-     {"type": "suggest", "suggestion": {"t": "x" * 3000}}, "draw", None],
+    [
+        {"type": "fly"},
+        {"type": "discard"},
+        {"type": "discard", "card": 5},
+        {"type": "discard", "card": "ZZ.0"},
+        {"type": "discard", "card": "8S.1"},
+        {"type": "knock", "card": "8S.0", "melds": "x"},
+        {"type": "knock", "card": "8S.0", "melds": [["AS.0"]] * 12},
+        {"type": "suggest", "suggestion": "x"},
+        {"type": "suggest", "suggestion": {"t": "x" * 3000}},
+        "draw",
+        None,
+    ],
 )
 def test_malformed_actions_are_invalid(action):
     with pytest.raises(InvalidAction):
@@ -243,8 +255,9 @@ def test_oklahoma_spades_double_in_game_d25():
     v = gin.player_view(s, 0)
     assert v["first_upcard"] == "6S.0" and v["knock_limit"] == 6 and v["multiplier"] == 2
     # 9♣ 10♣ 2♦ + drawn card exceed 6 whichever card goes: no knock offered
-    assert all(gin.deadwood([c for c in v["hand"] if c != a["card"]]) <= 6
-               for a in legal_actions(s, 0) if a["type"] == "knock")
+    assert all(
+        gin.deadwood([c for c in v["hand"] if c != a["card"]]) <= 6 for a in legal_actions(s, 0) if a["type"] == "knock"
+    )
 
 
 def test_big_gin_option():
@@ -297,8 +310,13 @@ def test_stock_draw_is_private_and_outcome_is_flat():
     s = deal_from_cards(GinRules.box3(), [box, cap, []], "AD", roles=ROLES)
     s = apply(apply(s, CAPTAIN, {"type": "pass_upcard"}), BOX, {"type": "take_upcard"})
     out = gin.outcome(apply(s, BOX, {"type": "knock", "card": "4D.0"}))
-    assert (out["outcome"], out["knocker"], out["defender"], out["winner"], out["loser"]) == ("knock", BOX, CAPTAIN,
-                                                                                          BOX, CAPTAIN)
+    assert (out["outcome"], out["knocker"], out["defender"], out["winner"], out["loser"]) == (
+        "knock",
+        BOX,
+        CAPTAIN,
+        BOX,
+        CAPTAIN,
+    )
     assert out["knocker_deadwood"] == 1 and out["knocker_deadwood_cards"] == ["AD.0"] and len(out["layoffs"]) == 2
     assert out["points"] == out["defender_deadwood"] - 1 and out["roles"] == {"box": 0, "captain": 1, "advisor": 2}
     assert out["knock_card"] == "4D.0" and len(out["hands"][BOX]) == 10 and out["hands"][ADVISOR] == []
