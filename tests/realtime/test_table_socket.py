@@ -1,0 +1,197 @@
+"""The table socket: per-seat boards pushed live, and no frame ever shows a card its viewer may not see.
+
+Two seated players and a spectator watch a round; every frame each of them
+receives is checked against what that viewer may see (DESIGN §5 "Secret
+state"): their own hand, the table, and nothing of another hand or the stock.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from games import services
+from games.engine import bots as engine_bots
+from games.engine.cards import Card
+from games.models import Match, MatchStatus
+from games.variants import spec_for
+from rummyhub.asgi import application
+from tests.live import session_cookie_for
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+CARD_ATTR = re.compile(r'data-(?:id|ref)="([^"]+)"')
+
+
+def connect(match_id: int, cookie: str) -> WebsocketCommunicator:
+    return WebsocketCommunicator(
+        application,
+        f"/ws/tables/{match_id}/",
+        headers=[(b"origin", b"http://testserver"), (b"cookie", f"sessionid={cookie}".encode())],
+    )
+
+
+def setup_table(make_user, settings):
+    settings.RUMMYHUB_FIXED_SEED = "11"
+    alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
+    match = services.match_create(host=alice, variant="manipulation", seats_count=2)
+    services.seat_join(match_id=match.pk, user=bob)
+    services.match_start(match_id=match.pk, user=alice)
+    return match, [alice, bob], carol
+
+
+def visible_ids(match_id: int, seat: int | None) -> tuple[set[str], set[str]]:
+    """(allowed ids for this viewer now, every card id of the round)."""
+    match = Match.objects.get(pk=match_id)
+    spec = spec_for(match.variant)
+    state = spec.load(match.state["round"])
+    table = {Card.from_code(ref).id for meld in state.table for ref in [c.id for c in meld]}
+    own = {c.id for c in state.hands[seat]} if seat is not None else set()
+    everything = {c.id for h in state.hands for c in h} | {c.id for c in state.stock} | table
+    if match.status != MatchStatus.PLAYING:
+        return everything, everything  # the round is over: hands are revealed (B.6)
+    return table | own, everything
+
+
+async def receive_board(communicator) -> str:
+    frame = await communicator.receive_from(timeout=10)
+    assert 'id="table-board"' in frame and 'hx-swap-oob="outerHTML"' in frame
+    return frame
+
+
+async def check_frame(frame: str, match_id: int, seat: int | None):
+    allowed, everything = await database_sync_to_async(visible_ids)(match_id, seat)
+    shown = {Card.from_code(ref).id for ref in CARD_ATTR.findall(frame)}
+    leaked = (shown & everything) - allowed
+    assert not leaked, f"seat {seat} was shown {sorted(leaked)}"
+    assert "seed" not in frame.lower()
+
+
+async def test_every_frame_shows_each_viewer_only_what_they_may_see(make_user, settings):
+    match, players, carol = await database_sync_to_async(setup_table)(make_user, settings)
+    cookies = [await database_sync_to_async(session_cookie_for)(u) for u in [*players, carol]]
+    viewers = [(connect(match.pk, cookies[0]), 0), (connect(match.pk, cookies[1]), 1), (connect(match.pk, cookies[2]), None)]
+    for communicator, seat in viewers:
+        connected, _ = await communicator.connect()
+        assert connected
+    frames = 0
+
+    async def drain():
+        """Read every viewer's frames up to the current version, checking each."""
+        nonlocal frames
+        version = (await database_sync_to_async(Match.objects.get)(pk=match.pk)).version
+        for communicator, seat in viewers:
+            while True:
+                frame = await receive_board(communicator)
+                await check_frame(frame, match.pk, seat)
+                frames += 1
+                if f'data-version="{version}"' in frame:
+                    break
+
+    await drain()
+    # Play moves by both seats (with a draft shown live before a meld), checking every frame.
+    for _ in range(40):
+        current = await database_sync_to_async(Match.objects.get)(pk=match.pk)
+        if current.status != MatchStatus.PLAYING:
+            break
+        spec = spec_for(current.variant)
+        state = spec.load(current.state["round"])
+        mover = state.seat_to_act
+        action = engine_bots.choose_action(state, mover, policy="basic")
+        if action["type"] == "meld":
+            await sync_to_async(services.draft_update)(
+                match_id=match.pk, user=players[mover], table=action["table"], expected_version=current.version
+            )
+            await drain()
+            current = await database_sync_to_async(Match.objects.get)(pk=match.pk)
+        await sync_to_async(services.turn_submit)(
+            match_id=match.pk, user=players[mover], action=action, expected_version=current.version
+        )
+        await drain()
+    assert frames >= 40
+    for communicator, _seat in viewers:
+        await communicator.disconnect()
+
+
+async def test_spectator_board_has_no_hand_and_draft_cards_stay_face_down(make_user, settings):
+    match, players, carol = await database_sync_to_async(setup_table)(make_user, settings)
+    state = await database_sync_to_async(lambda: spec_for("manipulation").load(Match.objects.get(pk=match.pk).state["round"]))()
+    mover = state.seat_to_act
+    await sync_to_async(services.turn_submit)(match_id=match.pk, user=players[mover], action={"type": "draw"},
+                                              expected_version=None)
+    current = await database_sync_to_async(Match.objects.get)(pk=match.pk)
+    hand = spec_for("manipulation").load(current.state["round"]).hands[mover]
+    draft = [[c.id for c in hand[:2]]]  # not a valid meld, but a draft may be anything
+    await sync_to_async(services.draft_update)(match_id=match.pk, user=players[mover], table=draft,
+                                               expected_version=current.version)
+    spectator = connect(match.pk, await database_sync_to_async(session_cookie_for)(carol))
+    other = connect(match.pk, await database_sync_to_async(session_cookie_for)(players[1 - mover]))
+    drafter = connect(match.pk, await database_sync_to_async(session_cookie_for)(players[mover]))
+    for c in (spectator, other, drafter):
+        assert (await c.connect())[0]
+    spectator_frame, other_frame, drafter_frame = [await receive_board(c) for c in (spectator, other, drafter)]
+    for frame in (spectator_frame, other_frame):
+        assert 'id="hand"' not in frame or frame.count("card-back") >= 2
+        assert frame.count("card-back") == 2  # the two draft cards, face down
+        for card_id in draft[0]:
+            assert card_id not in frame
+    assert all(card_id in drafter_frame for card_id in draft[0])
+    assert 'id="hand"' not in spectator_frame
+    for c in (spectator, other, drafter):
+        await c.disconnect()
+
+
+async def test_anonymous_and_strangers_to_a_private_table_are_refused(make_user, settings):
+    alice = await database_sync_to_async(make_user)("alice")
+    mallory = await database_sync_to_async(make_user)("mallory")
+    match = await sync_to_async(services.match_create)(host=alice, variant="manipulation", seats_count=2,
+                                                       is_private=True)
+    anonymous = WebsocketCommunicator(application, f"/ws/tables/{match.pk}/", headers=[(b"origin", b"http://testserver")])
+    assert not (await anonymous.connect())[0]
+    stranger = connect(match.pk, await database_sync_to_async(session_cookie_for)(mallory))
+    assert not (await stranger.connect())[0]
+    missing = connect(match.pk + 999, await database_sync_to_async(session_cookie_for)(mallory))
+    assert not (await missing.connect())[0]
+
+
+async def test_malformed_and_huge_frames_get_an_error_and_change_nothing(make_user, settings):
+    match, players, _carol = await database_sync_to_async(setup_table)(make_user, settings)
+    communicator = connect(match.pk, await database_sync_to_async(session_cookie_for)(players[0]))
+    assert (await communicator.connect())[0]
+    await receive_board(communicator)
+    version = (await database_sync_to_async(Match.objects.get)(pk=match.pk)).version
+    for junk in ["not json", '{"type": "draw"}', "[1,2,3]", "x" * 100_000]:
+        await communicator.send_to(text_data=junk)
+        frame = await communicator.receive_from(timeout=5)
+        assert 'id="socket-error"' in frame and "bad_frame" in frame
+    assert (await database_sync_to_async(Match.objects.get)(pk=match.pk)).version == version
+    await communicator.send_to(text_data='{"type": "resync"}')
+    assert 'id="table-board"' in await communicator.receive_from(timeout=5)
+    await communicator.disconnect()
+
+
+async def test_a_move_reaches_the_other_seat_live(make_user, settings):
+    match, players, _carol = await database_sync_to_async(setup_table)(make_user, settings)
+    a = connect(match.pk, await database_sync_to_async(session_cookie_for)(players[0]))
+    b = connect(match.pk, await database_sync_to_async(session_cookie_for)(players[1]))
+    for c in (a, b):
+        assert (await c.connect())[0]
+    # Connection bumps may push a frame or two; drain them.
+    for c in (a, b):
+        while not await c.receive_nothing(timeout=0.3):
+            await c.receive_from()
+    state = await database_sync_to_async(lambda: spec_for("manipulation").load(Match.objects.get(pk=match.pk).state["round"]))()
+    mover = state.seat_to_act
+    current = await database_sync_to_async(Match.objects.get)(pk=match.pk)
+    await sync_to_async(services.turn_submit)(match_id=match.pk, user=players[mover], action={"type": "draw"},
+                                              expected_version=current.version)
+    for c in (a, b):
+        frame = await receive_board(c)
+        assert f'data-version="{current.version + 1}"' in frame
+        assert "drew a card" in frame
+    for c in (a, b):
+        await c.disconnect()
