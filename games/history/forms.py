@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from games.models import Variant
+from games.models import Tournament, Variant
 
 
 class HistoryFilterForm(forms.Form):
@@ -15,6 +15,12 @@ class HistoryFilterForm(forms.Form):
     date_to = forms.DateField(label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
     mine = forms.BooleanField(label=_("Only my matches"), required=False)
     live = forms.BooleanField(label=_("Include matches in play"), required=False)
+    tournament = forms.ModelChoiceField(label=_("Tournament"), required=False, queryset=Tournament.objects.none(),
+                                        empty_label=_("Any tournament or none"))
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["tournament"].queryset = Tournament.objects.order_by("-created_at")
 
     def clean(self):
         data = super().clean()

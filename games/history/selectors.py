@@ -89,15 +89,12 @@ def filtered_matches(*, user, filters: dict[str, Any]) -> QuerySet[Match]:
         qs = qs.filter(**{f"{when}__gte": _day_start(filters["date_from"])})
     if filters.get("date_to"):
         qs = qs.filter(**{f"{when}__lt": _day_start(filters["date_to"]) + timezone.timedelta(days=1)})
-    if filters.get("tournament") and _has_tournament_link():
-        qs = qs.filter(tournament_id=filters["tournament"])
+    if filters.get("tournament"):
+        # A tournament's matches: Match ← TournamentTable.match → TournamentRound → Tournament.
+        qs = qs.filter(tournament_table__round__tournament=filters["tournament"])
     if filters.get("live"):
         return qs.order_by(F("finished_at").desc(nulls_first=True), "-started_at", "-pk")
     return qs.order_by("-finished_at", "-pk")
-
-
-def _has_tournament_link() -> bool:
-    return any(f.name == "tournament" for f in Match._meta.get_fields())
 
 
 def match_rows(matches) -> list[dict[str, Any]]:

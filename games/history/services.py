@@ -66,10 +66,16 @@ def _rate(match_id: int) -> RatedMatch | None:
         if len(rows) >= 2:
             before = [(row.mu, row.sigma) for _seat, row in rows]
             after = ratings.rate(before, ratings.ranks_from_totals([seat.final_total for seat, _row in rows]))
+            # One row can sit twice (two bots of the same policy): it takes the mean of its seats' updates.
+            updates: dict[int, tuple[PlayerRating, list[tuple[float, float]]]] = {}
             for (seat, row), (mu, sigma) in zip(rows, after, strict=True):
                 changes.append({"seat": seat.index, "before": [row.mu, row.sigma, row.ordinal],
                                 "after": [mu, sigma, ratings.ordinal(mu, sigma)]})
-                row.mu, row.sigma, row.ordinal = mu, sigma, ratings.ordinal(mu, sigma)
+                updates.setdefault(row.pk, (row, []))[1].append((mu, sigma))
+            for row, new in updates.values():
+                row.mu = sum(mu for mu, _s in new) / len(new)
+                row.sigma = sum(sigma for _m, sigma in new) / len(new)
+                row.ordinal = ratings.ordinal(row.mu, row.sigma)
                 row.matches += 1
                 row.save(update_fields=["mu", "sigma", "ordinal", "matches", "updated_at"])
         try:

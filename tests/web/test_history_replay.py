@@ -1,0 +1,144 @@
+"""Replays end in the stored state; the export round-trips through the engine (import_record)."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+
+from games.engine.errors import InvalidAction
+from games.history.export import FORMAT, VERSION, RecordMismatch, import_record
+from games.history.selectors import replay_index, replay_step
+from games.models import Match, MatchStatus, Round, RoundScore, Seat
+from games.replay import replay_round
+from games.variants import spec_for
+from tests.web.test_history_support import play_match, play_one_round
+
+pytestmark = pytest.mark.django_db
+
+HX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def alice(make_user):
+    return make_user("alice")
+
+
+@pytest.fixture
+def matches(alice, make_user, settings):
+    bob = make_user("bob")
+    return [
+        play_match(alice, settings=settings, seed="7", seats=3, bots=2),
+        play_match(alice, settings=settings, seed="5", seats=2, bots=0, others=[bob]),
+        play_match(alice, settings=settings, seed="21", seats=5, bots=4, game_target=30),
+    ]
+
+
+def test_replay_of_every_round_ends_in_the_stored_final_state(matches):
+    """For every match of the test data: each round re-applied from its seed ends in its stored outcome."""
+    for match in Match.objects.filter(status=MatchStatus.FINISHED):
+        spec = spec_for(match.variant)
+        rounds = list(Round.objects.filter(match=match).order_by("number"))
+        assert rounds
+        for rnd in rounds:
+            final = replay_round(match, rnd)
+            assert spec.is_round_over(final)
+            assert spec.engine.outcome(final) == rnd.outcome
+            scores = list(RoundScore.objects.filter(round=rnd).order_by("seat").values_list("score", flat=True))
+            assert list(rnd.outcome["scores"]) == scores
+        # The last round's replay is the stored snapshot of the match.
+        assert spec.dump(replay_round(match, rounds[-1])) == match.state["round"]
+
+
+def test_replay_pages_step_through_every_event(client, matches):
+    match = matches[0]
+    index = replay_index(match)
+    total = sum(1 + n for _r, n in index)
+    first = client.get(f"/matches/{match.pk}/replay/")
+    html = first.content.decode()
+    assert first.status_code == 200 and "<html" in html and 'id="replay-step"' in html
+    assert "Round 1 dealt." in html and 'data-replay-nav="next"' in html and "replay.js" in html
+    assert f'max="{total - 1}"' in html
+    # Every hand is revealed at the deal: 10 cards per seat (B.4).
+    r = first.context["r"]
+    assert [len(h["cards"]) for h in r["hands"]] == [10, 10, 10]
+    # The last step shows the stored outcome's hands; steps past the end are clamped.
+    last = client.get(f"/matches/{match.pk}/replay/?step=99999", **HX)
+    body = last.content.decode()
+    assert body.strip().startswith('<section id="replay-step"') and "<html" not in body
+    assert f'value="{total - 1}"' in body
+    r = replay_step(match=match, step=99999)
+    assert r["step"] == total - 1
+    last_round = Round.objects.get(match=match, number=index[-1][0])
+    assert [[c["id"] for c in h["cards"]] for h in r["hands"]] == last_round.outcome["hands"]
+    assert client.get(f"/matches/{match.pk}/replay/?step=abc").context["r"]["step"] == 0
+
+
+def test_replay_marks_what_a_meld_changed(client, matches):
+    """A meld step outlines the cards it added; a changed meld is marked new or rearranged."""
+    seen_added = seen_status = False
+    for match in matches:
+        index = replay_index(match)
+        total = sum(1 + n for _r, n in index)
+        for step in range(total):
+            r = replay_step(match=match, step=step)
+            if "melded" not in r["text"]:
+                assert not any(c["added"] for m in r["melds"] for c in m["cards"])
+                continue
+            added = [c for m in r["melds"] for c in m["cards"] if c["added"]]
+            assert added
+            seen_added = True
+            seen_status |= any(m["status"] in ("new", "rearranged") for m in r["melds"])
+        if seen_added and seen_status:
+            break
+    assert seen_added and seen_status
+
+
+def test_export_round_trips_through_the_engine(client, matches):
+    for match in matches:
+        response = client.get(f"/matches/{match.pk}/export.json")
+        assert response.status_code == 200
+        assert response["Content-Type"] == "application/json"
+        assert "attachment" in response["Content-Disposition"]
+        record = json.loads(response.content)
+        assert record["format"] == FORMAT and record["version"] == VERSION
+        assert all(isinstance(r["seed"], int) for r in record["rounds"])
+        result = import_record(record)
+        seats = list(Seat.objects.filter(match=match).order_by("index"))
+        assert result["totals"] == [s.final_total for s in seats]
+        assert result["winners"] == [s.index for s in seats if s.is_winner]
+        stored = [
+            list(RoundScore.objects.filter(round=r).order_by("seat").values_list("score", flat=True))
+            for r in Round.objects.filter(match=match).order_by("number")
+        ]
+        assert result["round_scores"] == stored
+        assert result["states"][-1] == match.state["round"]
+        assert result["tally"] == match.state["tally"]
+
+
+def test_import_refuses_tampered_or_foreign_records(client, matches):
+    record = json.loads(client.get(f"/matches/{matches[0].pk}/export.json").content)
+    with pytest.raises(InvalidAction):
+        import_record({**record, "version": 99})
+    with pytest.raises(InvalidAction):
+        import_record({"format": "something else"})
+    forged = copy.deepcopy(record)
+    forged["final"]["totals"][0] += 1
+    with pytest.raises(RecordMismatch):
+        import_record(forged)
+    short = copy.deepcopy(record)
+    short["rounds"][-1]["actions"].pop()
+    with pytest.raises(RecordMismatch):
+        import_record(short)
+
+
+def test_live_export_has_no_seeds_and_no_round_in_play(client, alice, settings):
+    live = play_one_round(alice, settings=settings)
+    record = json.loads(client.get(f"/matches/{live.pk}/export.json").content)
+    assert all(r["seed"] is None for r in record["rounds"])
+    assert [r["number"] for r in record["rounds"]] == list(range(1, live.round_number))
+    assert record["final"]["totals"] is None
+    assert str(Round.objects.get(match=live, number=1).seed) not in json.dumps(record)
+    with pytest.raises(InvalidAction):
+        import_record(record)
