@@ -7,6 +7,7 @@ from games import views as game_views
 urlpatterns = [
     path("", game_views.home, name="home"),
     path("", include("games.urls")),
+    path("", include("games.tournaments.urls")),
     path("", include("games.history.urls")),
     path("accounts/", include("accounts.urls")),
     path("players/<str:username>/", account_views.profile, name="profile"),

@@ -195,6 +195,18 @@ def entries_import(*, tournament_id: int, by, usernames: list[str]) -> tuple[lis
     return added, unknown
 
 
+def entries_edited(*, tournament_id: int, by, users: list[str]) -> None:
+    """Audit entrants edited in the admin's inline (seed, withdrawn, added, removed)."""
+    with transaction.atomic():
+        _audit(_locked(tournament_id), by, "entries_edited", users=users)
+        _changed(tournament_id)
+
+
+def audit_export(*, tournaments: list[Tournament], by) -> None:
+    for tournament in tournaments:
+        _audit(tournament, by, "standings_exported")
+
+
 # ----------------------------------------------------------------- seating
 
 
@@ -355,7 +367,7 @@ def _apply_match_result(tournament: Tournament, match: Match, seats: list[Tourna
     return changed
 
 
-def tournament_sync(*, tournament_id: int | None = None) -> int:
+def tournament_sync(*, tournament_id: int | None = None, by=None) -> int:
     """Record every finished match of the playing rounds; the number of tables that changed."""
     tables = TournamentTable.objects.filter(round__status=RoundStatus.PLAYING, match__status=MatchStatus.FINISHED)
     if tournament_id is not None:
@@ -363,6 +375,9 @@ def tournament_sync(*, tournament_id: int | None = None) -> int:
     changed = 0
     for match_id in tables.values_list("match_id", flat=True):
         changed += tournament_record_result(match=Match(pk=match_id))
+    if by is not None and tournament_id is not None:
+        with transaction.atomic():
+            _audit(_locked(tournament_id), by, "results_synced", tables=changed)
     return changed
 
 

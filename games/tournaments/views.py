@@ -1,0 +1,55 @@
+"""Public tournament pages: the list, one tournament (live standings), registering and withdrawing."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from games.tournaments import selectors, services
+
+
+def tournament_list(request):
+    context = {**selectors.tournament_lists(), "my_tables": selectors.user_tournament_tables(request.user)}
+    return render(request, "games/tournaments/list.html", context)
+
+
+def tournament_detail(request, tournament_id: int):
+    tournament = selectors.get_tournament(tournament_id)
+    if tournament is None:
+        raise Http404
+    context = selectors.tournament_page(tournament, request.user)
+    if request.htmx:
+        return render(request, "games/tournaments/detail.html#standings", context)
+    return render(request, "games/tournaments/detail.html", context)
+
+
+@require_POST
+@login_required
+def tournament_register(request, tournament_id: int):
+    return _entry_action(request, tournament_id, services.entry_register)
+
+
+@require_POST
+@login_required
+def tournament_withdraw(request, tournament_id: int):
+    return _entry_action(request, tournament_id, services.entry_withdraw)
+
+
+def _entry_action(request, tournament_id: int, service):
+    tournament = selectors.get_tournament(tournament_id)
+    if tournament is None:
+        raise Http404
+    error = None
+    try:
+        service(tournament_id=tournament.pk, user=request.user)
+    except services.ActionRefused as exc:
+        error = exc.message
+    if not request.htmx:
+        if error:
+            messages.error(request, error)
+        return redirect("tournaments:detail", tournament_id=tournament.pk)
+    context = {**selectors.tournament_page(tournament, request.user), "registration_error": error}
+    return render(request, "games/tournaments/detail.html#registration", context)
