@@ -7,6 +7,7 @@ against placements computed independently from the finished matches.
 
 from __future__ import annotations
 
+import io
 from collections import Counter
 from itertools import combinations
 
@@ -260,3 +261,15 @@ def test_sync_records_finished_matches(staff, players, fast):
     assert services.tournament_sync() == 1
     assert services.tournament_sync() == 0
     assert not TournamentSeat.objects.filter(table__round=rnd, placement__isnull=True).exists()
+
+
+def test_sync_command(staff, players, fast):
+    from django.core.management import call_command
+
+    t = make_tournament(staff, rounds_count=1)
+    services.entries_import(tournament_id=t.pk, by=staff, usernames=NAMES[:4])
+    rnd = services.round_publish(round_id=services.round_seat(tournament_id=t.pk, by=staff).pk, by=staff)
+    play_out(rnd.tables.get().match_id)
+    out = io.StringIO()
+    call_command("tournament_sync", tournament=t.pk, stdout=out)
+    assert out.getvalue().strip() == "1 table result(s) recorded."
