@@ -188,6 +188,10 @@ def table_context(match: Match, user) -> dict[str, Any]:
     }
     if view is not None and match.variant == "manipulation":
         ctx.update(_manipulation_context(match, view, me, state))
+    elif view is not None:
+        from games.gin_table import gin_context
+
+        ctx.update(gin_context(match=match, view=view, me=me, state=state, seats=seats))
     ctx["round_results"] = _round_results(match, seats)
     if match.status == MatchStatus.FINISHED:
         ctx["final"] = sorted(seat_infos, key=lambda s: -(s.final_total or 0))

@@ -290,6 +290,8 @@ def _deal(match: Match, spec, rules) -> None:
     match.draft = None
     match.turn_started_at = timezone.now()
     Seat.objects.filter(match=match).update(ready=False)
+    for index, role in enumerate(spec.seat_roles(tally, match.seats_count)):
+        Seat.objects.filter(match=match, index=index).update(role=role)
     _append_event(match, kind="deal", seat=None, action={"type": "deal", "round": number},
                   summary={"code": "deal", "round": number, "dealer": dealer})
 

@@ -16,8 +16,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.engine import bots as engine_bots
+from games.engine import gin
 from games.engine import manipulation as manip
 from games.engine.errors import InvalidAction
+from games.engine.gin_scoring import GinMatch
 from games.engine.scoring import MatchTally
 
 
@@ -95,6 +97,10 @@ class GameSpec:
     def describe(self, before: Any, after: Any, seat: int, action: dict[str, Any]) -> dict[str, Any]:
         return {"code": action.get("type", "")}
 
+    def seat_roles(self, tally: dict[str, Any], seats: int) -> list[str]:
+        """A role name per seat for the next hand ("" when the game has no roles)."""
+        return [""] * seats
+
 
 class ManipulationSpec(GameSpec):
     key = "manipulation"
@@ -171,7 +177,122 @@ class ManipulationSpec(GameSpec):
         return {"code": str(kind)}
 
 
-SPECS: dict[str, GameSpec] = {"manipulation": ManipulationSpec()}
+class GinSpec(GameSpec):
+    """Three-player box Gin (C), two-player Gin (D.1), Oklahoma (D.2) and Hollywood scoring (D.3)."""
+
+    engine = gin
+
+    def __init__(self, key: str, engine_variant: str, seat_choices: tuple[int, ...]):
+        self.key = key
+        self.engine_variant = engine_variant
+        self.seat_choices = seat_choices
+
+    def rules(self, options, seats):
+        if not isinstance(options, dict):
+            raise InvalidAction("Options must be a mapping.", code="bad_option")
+        clean = {k: v for k, v in options.items() if k != "variant"}
+        return gin.GinRules(variant=self.engine_variant, **clean)
+
+    def option_defaults(self, seats):
+        d = gin.GinRules(variant=self.engine_variant).to_dict()
+        d.pop("variant", None)
+        return d
+
+    def start(self, rules, seats, rng):
+        return GinMatch.start(rules, rng).to_dict()
+
+    def deal(self, rules, tally, rng):
+        t = GinMatch.from_dict(tally)
+        state = gin.new_round(rules, t.players, rng, **t.next_round_kwargs())
+        return state, state.dealer
+
+    def close_round(self, rules, tally, state):
+        out = gin.outcome(state)
+        t = GinMatch.from_dict(tally).record(out)
+        winner = out.get("winner")
+        reasons: list[list[dict[str, Any]]] = [[] for _ in range(state.n_seats)]
+        if winner is not None:
+            reasons[winner] = _gin_reasons(out, rules)
+        kind = out["kind"]
+        return ClosedRound(
+            tally=t.to_dict(),
+            outcome=out,
+            result_kind=kind,
+            knocker=out.get("knocker"),
+            winners=list(out.get("winners") or []),
+            hand_points=list(out.get("hand_points") or []),
+            scores=list(out.get("scores") or [0] * state.n_seats),
+            reasons=reasons,
+        )
+
+    def is_match_over(self, rules, tally):
+        return GinMatch.from_dict(tally).is_over
+
+    def final(self, rules, tally):
+        t = GinMatch.from_dict(tally)
+        return t.final_totals(), t.winners
+
+    def bot_action(self, state, seat, policy, rng):
+        action = engine_bots.choose_action(state, seat, policy=policy, rng=rng)
+        if action is None:  # pragma: no cover - only the advisor's bot may pass, and it never acts in turn
+            raise InvalidAction("The bot has nothing to do.", code="bot_idle")
+        return action
+
+    def seat_roles(self, tally, seats):
+        roles = tally.get("roles")
+        if not roles:
+            return ["dealer" if i == tally.get("dealer") else "" for i in range(seats)]
+        names = ["box", "captain", "advisor"]
+        out = [""] * seats
+        for name, seat in zip(names, roles, strict=True):
+            out[seat] = name
+        return out
+
+    def describe(self, before, after, seat, action):
+        kind = action.get("type")
+        summary: dict[str, Any] = {"code": kind}
+        if kind in ("discard", "draw_discard", "take_upcard"):
+            # Discards and the upcard are public; a card drawn from the stock never is.
+            card = action.get("card")
+            if kind != "discard":
+                top = before.discard[-1] if before.discard else None
+                card = gin.IDS[top] if isinstance(top, int) else top
+            summary["card"] = card
+        if kind == "knock":
+            out = gin.outcome(after) or {}
+            summary.update(outcome=out.get("kind"), points=out.get("points"))
+        if kind == "suggest":
+            # Only the team sees that advice was given (and what): never the box.
+            summary["audience"] = [before.nondealer, before.advisor]
+            summary["suggestion"] = action.get("suggestion")
+        return summary
+
+
+def _gin_reasons(out: dict[str, Any], rules) -> list[dict[str, Any]]:
+    kind, mult = out["kind"], out.get("multiplier", 1) or 1
+    k, d = out.get("knocker_deadwood") or 0, out.get("defender_deadwood") or 0
+    if kind == "gin":
+        parts = [{"code": "deadwood", "points": d}, {"code": "gin_bonus", "points": rules.gin_bonus}]
+    elif kind == "knock":
+        parts = [{"code": "difference", "points": d - k}]
+    elif kind in ("undercut", "tie"):
+        parts = [{"code": "difference", "points": k - d}, {"code": "undercut_bonus", "points": rules.undercut_bonus}]
+    else:
+        parts = []
+    if out.get("big_gin"):
+        parts.append({"code": "big_gin", "points": 0})
+    if mult > 1:
+        parts.append({"code": "doubled", "points": mult})
+    return parts
+
+
+SPECS: dict[str, GameSpec] = {
+    "manipulation": ManipulationSpec(),
+    "gin_box": GinSpec("gin_box", "box3", (3,)),
+    "gin": GinSpec("gin", "gin2", (2,)),
+    "oklahoma": GinSpec("oklahoma", "oklahoma", (2,)),
+    "hollywood": GinSpec("hollywood", "hollywood", (2,)),
+}
 
 
 def spec_for(variant: str) -> GameSpec:

@@ -9,6 +9,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import selectors, services
@@ -121,7 +122,7 @@ def table_add_bot(request, match_id):
 def table_remove_bot(request, match_id):
     index = request.POST.get("seat", "")
     if not index.isdigit():
-        return _respond(request, match_id, services.ActionRefused("bad_seat", "?"), status=400)
+        return _respond(request, match_id, services.ActionRefused("bad_seat", _("Choose a seat.")), status=400)
     return _command(request, match_id, services.seat_remove_bot, index=int(index))
 
 
@@ -131,9 +132,36 @@ def table_start(request, match_id):
     return _command(request, match_id, services.match_start)
 
 
+ACTION_TYPES = {
+    # Manipulation (RULES B.5)
+    "draw", "meld", "knock", "end_turn",
+    # Gin (RULES C.4-C.6, D)
+    "take_upcard", "pass_upcard", "draw_stock", "draw_discard", "discard", "suggest", "pass",
+}
+
+
+def _action_from_post(post) -> dict | None:
+    """A form's fields as an engine action; the engine validates everything else."""
+    kind = post.get("action", "")
+    if kind not in ACTION_TYPES:
+        return None
+    action: dict = {"type": kind}
+    if post.get("card"):
+        action["card"] = post["card"]
+    for key in ("melds", "suggestion"):
+        if post.get(key):
+            try:
+                action[key] = json.loads(post[key])
+            except ValueError:
+                return None
+    return action
+
+
 @login_required
 @require_POST
 def table_act(request, match_id):
+    if len(request.body) > MAX_BODY:
+        return _respond(request, match_id, services.ActionRefused("too_large", _("That request is too large.")), status=413)
     kind = request.POST.get("action", "")
     if kind == "reset":
         return _command(request, match_id, services.draft_reset, expected_version=request.POST.get("version"))
@@ -143,9 +171,10 @@ def table_act(request, match_id):
         except ValueError:
             order = None
         return _command(request, match_id, services.hand_sort, mode=request.POST.get("mode", "suit"), order=order)
-    if kind not in {"draw", "meld", "knock", "end_turn"}:
-        return _respond(request, match_id, services.ActionRefused("bad_action", "?"), status=400)
-    return _command(request, match_id, services.turn_submit, action={"type": kind},
+    action = _action_from_post(request.POST)
+    if action is None:
+        return _respond(request, match_id, services.ActionRefused("bad_action", _("That is not a move of this game.")), status=400)
+    return _command(request, match_id, services.turn_submit, action=action,
                     expected_version=request.POST.get("version"))
 
 
@@ -153,7 +182,7 @@ def table_act(request, match_id):
 @require_POST
 def table_draft(request, match_id):
     if len(request.body) > MAX_BODY:
-        return _respond(request, match_id, services.ActionRefused("too_large", "?"), status=413)
+        return _respond(request, match_id, services.ActionRefused("too_large", _("That request is too large.")), status=413)
     try:
         table = json.loads(request.POST.get("table", ""))
     except ValueError:
