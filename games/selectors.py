@@ -183,7 +183,7 @@ def table_context(match: Match, user) -> dict[str, Any]:
         "can_join": match.status == MatchStatus.OPEN and me is None and any(s.is_empty for s in seats),
         "has_free_seats": any(s.is_empty for s in seats),
         "timer": _timer(match, now),
-        "log": _log(match, seats),
+        "log": _log(match, seats, my_index),
         "chat": list(ChatMessage.objects.filter(match=match).select_related("user").order_by("-created_at")[:50])[::-1],
     }
     if view is not None and match.variant == "manipulation":
@@ -341,10 +341,22 @@ def result_text(kind: str) -> str:
     }.get(kind, kind)
 
 
-def _log(match: Match, seats: list[Seat]) -> list[dict[str, Any]]:
+def _card_text(ref: str | None) -> str:
+    if not ref:
+        return ""
+    face = card_face(ref)
+    return face.get("rank", "") + face.get("suit", "")
+
+
+def _log(match: Match, seats: list[Seat], viewer: int | None) -> list[dict[str, Any]]:
+    """The last moves, as public sentences; an entry with an ``audience`` is shown only to those seats."""
     names = {s.index: s.display_name for s in seats}
-    events = list(Event.objects.filter(match=match).order_by("-seq")[:30])[::-1]
-    return [{"seq": e.seq, "text": log_text(e.summary, names.get(e.seat, "")), "by_bot": e.by_bot} for e in events]
+    events = list(Event.objects.filter(match=match).order_by("-seq")[:40])[::-1]
+    return [
+        {"seq": e.seq, "text": log_text(e.summary, names.get(e.seat, "")), "by_bot": e.by_bot}
+        for e in events
+        if "audience" not in e.summary or viewer in e.summary["audience"]
+    ]
 
 
 def log_text(summary: dict[str, Any], name: str) -> str:
@@ -366,6 +378,8 @@ def log_text(summary: dict[str, Any], name: str) -> str:
             text += " — " + _("and went out!")
         return text + "."
     if code == "knock":
+        if summary.get("outcome") == "gin":
+            return _("%(name)s went gin!") % {"name": name}
         return _("%(name)s knocked.") % {"name": name}
     if code == "end_turn":
         return _("%(name)s ended the turn.") % {"name": name}
@@ -376,4 +390,17 @@ def log_text(summary: dict[str, Any], name: str) -> str:
         return _("The match is over.")
     if code == "suggest":
         return _("%(name)s made a suggestion.") % {"name": name}
+    card = _card_text(summary.get("card"))
+    if code == "take_upcard":
+        return _("%(name)s took the upcard %(card)s.") % {"name": name, "card": card}
+    if code == "pass_upcard":
+        return _("%(name)s refused the upcard.") % {"name": name}
+    if code == "draw_stock":
+        return _("%(name)s drew from the stock.") % {"name": name}
+    if code == "draw_discard":
+        return _("%(name)s took %(card)s from the discard pile.") % {"name": name, "card": card}
+    if code == "discard":
+        return _("%(name)s discarded %(card)s.") % {"name": name, "card": card}
+    if code == "pass":
+        return _("%(name)s passed.") % {"name": name}
     return _("%(name)s: %(code)s") % {"name": name, "code": code}
