@@ -20,6 +20,7 @@ from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.engine import scoring
 from games.history import display, ratings
@@ -275,8 +276,8 @@ def end_bonuses(match: Match, seats: list[SeatRow], rounds: list[Round]) -> list
             if game:
                 parts.append(_("game bonus %(p)d (reached %(t)d)") % {"p": game, "t": rules.game_target})
             if rounds_part:
-                parts.append(_("%(w)d rounds won × %(b)d = %(p)d") % {
-                    "w": won[i], "b": rules.round_won_bonus, "p": rounds_part})
+                parts.append(ngettext("%(w)d round won × %(b)d = %(p)d", "%(w)d rounds won × %(b)d = %(p)d",
+                                      won[i]) % {"w": won[i], "b": rules.round_won_bonus, "p": rounds_part})
             out.append({"name": seat.name, "score": scores[i], "parts": parts, "total": totals[i],
                         "winner": seat.is_winner})
         return out

@@ -29,8 +29,8 @@ def alice(make_user):
 def matches(alice, make_user, settings):
     bob = make_user("bob")
     return [
-        play_match(alice, settings=settings, seed="7", seats=3, bots=2),
-        play_match(alice, settings=settings, seed="5", seats=2, bots=0, others=[bob]),
+        play_match(alice, settings=settings, seed="1", seats=3, bots=2, game_target=60),  # 4 rounds
+        play_match(alice, settings=settings, seed="4", seats=2, bots=0, others=[bob]),  # 4 rounds
         play_match(alice, settings=settings, seed="21", seats=5, bots=4, game_target=30),
     ]
 
@@ -41,6 +41,8 @@ def test_replay_of_every_round_ends_in_the_stored_final_state(matches):
         spec = spec_for(match.variant)
         rounds = list(Round.objects.filter(match=match).order_by("number"))
         assert rounds
+        if match.seats_count < 5:
+            assert len(rounds) >= 4
         for rnd in rounds:
             final = replay_round(match, rnd)
             assert spec.is_round_over(final)
@@ -90,6 +92,8 @@ def test_replay_marks_what_a_meld_changed(client, matches):
             assert added
             seen_added = True
             seen_status |= any(m["status"] in ("new", "rearranged") for m in r["melds"])
+            if seen_status:
+                break
         if seen_added and seen_status:
             break
     assert seen_added and seen_status

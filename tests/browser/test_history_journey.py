@@ -1,0 +1,83 @@
+"""A player finishes a match against bots, then finds it in the history, reads it and replays it."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from playwright.sync_api import expect
+
+from games.history.selectors import replay_index
+from games.history.services import rating_update_for_match
+from games.models import MatchStatus
+from rummyhub import realtime
+from tests.web.test_history_support import play_match
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_history_match_page_replay(page, live_daphne, artifacts, make_user, settings, monkeypatch):
+    # The match is played here, at service level; nobody listens to its table broadcasts (and the sync
+    # Playwright loop in this thread forbids async_to_sync).
+    monkeypatch.setattr(realtime, "send_now", lambda group, message: None)
+    alice = make_user("alice")
+    match = play_match(alice, settings=settings, seed="1", seats=3, bots=2, game_target=60)
+    assert match.status == MatchStatus.FINISHED and match.round_number == 4
+    rating_update_for_match(match=match)
+
+    page.goto(live_daphne.url + "/accounts/login/")
+    page.get_by_label("Username").fill("alice")
+    page.get_by_label("Password").fill("correct-horse-battery")
+    page.get_by_role("button", name="Log in").click()
+    expect(page.locator(".site-user .user-link")).to_have_text("alice")
+
+    # The history, filtered to my matches with htmx: the URL follows the filter.
+    page.get_by_role("navigation", name="Main").get_by_role("link", name="History").click()
+    expect(page.get_by_role("heading", name="Match history")).to_be_visible()
+    page.get_by_label("Only my matches").check()
+    expect(page).to_have_url(f"{live_daphne.url}/history/?variant=&player=&date_from=&date_to=&mine=on")
+    expect(page.locator("#history-results tbody tr")).to_have_count(1)
+    page.screenshot(path=str(artifacts / "history-list.png"), full_page=True)
+
+    # The match page: the chart, the rounds, the bonuses.
+    page.locator("#history-results tbody tr a").first.click()
+    expect(page.get_by_role("heading", name=f"Match #{match.pk}", exact=False)).to_be_visible()
+    expect(page.locator("svg.score-chart")).to_be_visible()
+    expect(page.locator("svg.score-chart .direct-label")).to_have_count(3)
+    expect(page.get_by_role("heading", name="End of the match")).to_be_visible()
+    page.screenshot(path=str(artifacts / "history-match.png"), full_page=True)
+
+    # The export is a JSON game record.
+    with page.expect_download() as download:
+        page.get_by_role("link", name="Download the game record (JSON)").click()
+    record = json.loads(open(download.value.path()).read())
+    assert record["format"] == "rummyhub-game-record" and record["match"]["id"] == match.pk
+
+    # The replay: buttons, keyboard arrows and the scrubber.
+    page.get_by_role("link", name="Watch the replay").click()
+    expect(page.locator(".replay-text")).to_contain_text("Round 1 dealt.")
+    page.get_by_role("link", name="Next ▶").click()
+    expect(page).to_have_url(f"{live_daphne.url}/matches/{match.pk}/replay/?step=1")
+    expect(page.locator(".replay-text")).not_to_contain_text("dealt")
+    page.keyboard.press("ArrowRight")
+    expect(page).to_have_url(f"{live_daphne.url}/matches/{match.pk}/replay/?step=2")
+    page.keyboard.press("ArrowLeft")
+    expect(page).to_have_url(f"{live_daphne.url}/matches/{match.pk}/replay/?step=1")
+    # Find a step where somebody melded, to show the highlighted cards.
+    index = replay_index(match)
+    total = sum(1 + n for _r, n in index)
+    from games.history.selectors import replay_step
+
+    meld_step = next(s for s in range(total) if "melded" in replay_step(match=match, step=s)["text"])
+    page.goto(f"{live_daphne.url}/matches/{match.pk}/replay/?step={meld_step}")
+    expect(page.locator(".replay-table .card.added").first).to_be_visible()
+    page.screenshot(path=str(artifacts / "history-replay-meld.png"), full_page=True)
+    page.keyboard.press("End")
+    expect(page).to_have_url(f"{live_daphne.url}/matches/{match.pk}/replay/?step={total - 1}")
+    page.screenshot(path=str(artifacts / "history-replay-end.png"), full_page=True)
+
+    # The player page: stats and rating.
+    page.locator(".site-user .user-link").click()
+    expect(page.get_by_role("heading", name="Statistics")).to_be_visible()
+    expect(page.locator("#player-stats .rating")).to_have_count(1)
+    page.screenshot(path=str(artifacts / "history-player.png"), full_page=True)
