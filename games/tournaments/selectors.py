@@ -36,6 +36,15 @@ def seed_order(tournament: Tournament) -> list[Entry]:
     )
 
 
+def round_robin_roster(tournament: Tournament) -> list[int]:
+    """The circle-method roster: the entrants of round 1 in seed order (fixed, so withdrawals leave byes)."""
+    first = TournamentRound.objects.filter(tournament=tournament, number=1).exclude(status=RoundStatus.DRAFT).first()
+    if first is None:
+        return [e.pk for e in seed_order(tournament)]
+    entries = Entry.objects.filter(seats__table__round=first).distinct()
+    return [e.pk for e in entries.order_by("-seed", "registered_at", "pk")]
+
+
 def tournament_standings(tournament: Tournament) -> list[Standing]:
     entries = list(Entry.objects.filter(tournament=tournament).select_related("user"))
     seats = TournamentSeat.objects.filter(

@@ -257,7 +257,7 @@ def _pairing_for(tournament: Tournament, number: int) -> list[pairing.Table]:
         return pairing.seat_swiss(players, size=tournament.table_size, seat_choices=choices, met=met,
                                   had_bye=had_bye)
     if tournament.format == TournamentFormat.ROUND_ROBIN:
-        roster = [e.pk for e in selectors.seed_order(tournament)]
+        roster = selectors.round_robin_roster(tournament)
         return pairing.seat_round_robin(players, round_index=number - 1, size=tournament.table_size,
                                         seat_choices=choices, met=met, roster=roster)
     if number == 1:
@@ -338,7 +338,10 @@ def tournament_record_result(*, match: Match) -> bool:
         table = TournamentTable.objects.select_for_update().filter(match_id=match.pk).first()
         if table is None:
             return False
-        match = Match.objects.get(pk=match.pk)
+        if match.status != MatchStatus.FINISHED:
+            # A bare ``Match(pk=...)`` or a stale instance: read the stored status.  An instance the table
+            # services just marked finished (inside their transaction) is trusted as it is.
+            match = Match.objects.get(pk=match.pk)
         if match.status != MatchStatus.FINISHED:
             return False
         seats = list(table.seats.select_related("entry"))

@@ -273,3 +273,23 @@ def test_sync_command(staff, players, fast):
     out = io.StringIO()
     call_command("tournament_sync", tournament=t.pk, stdout=out)
     assert out.getvalue().strip() == "1 table result(s) recorded."
+
+
+def test_round_robin_pairs_everyone_once_and_a_withdrawal_leaves_byes(staff, players, fast):
+    t = make_tournament(staff, format="round_robin", table_size=2, rounds_count=3)
+    services.entries_import(tournament_id=t.pk, by=staff, usernames=NAMES[:4])
+    pairs: Counter = Counter()
+    for number in (1, 2, 3):
+        if number == 3:
+            services.entry_withdraw(tournament_id=t.pk, user=players[3], by=staff, reason="ill")
+        rnd = services.round_publish(round_id=services.round_seat(tournament_id=t.pk, by=staff).pk, by=staff)
+        for table in rnd.tables.all():
+            names = sorted(table.seats.values_list("entry__user__username", flat=True))
+            pairs[tuple(names)] += 1
+            if not table.is_bye:
+                services.table_override(table_id=table.pk, by=staff, places=[1, 2], reason="quick")
+        services.round_close(round_id=rnd.pk, by=staff)
+    games_played = {k: v for k, v in pairs.items() if len(k) == 2}
+    assert set(games_played.values()) == {1}  # nobody met twice
+    assert len(games_played) == 6 - 1  # dave's last game became a bye for his opponent
+    assert sum(1 for k in pairs if len(k) == 1) == 1
