@@ -1,0 +1,617 @@
+"""Websocket load benchmark of the online tables, next to a trivial relay on the same stack.
+
+N tables of 4 scripted clients over real websockets against one daphne process (or two, on
+PostgreSQL + Redis, each table's seats 0,1 on process A and 2,3 on process B).  Every
+``--interval`` seconds each table makes one move: the seat whose board says
+``data-my-turn="true"`` POSTs ``/tables/<id>/act/`` (action=draw while the board offers Draw,
+else end_turn) with the version it last received.  Latency of a move = from writing the POST to
+the moment ALL 4 sockets of that table have received a board frame with
+``data-version`` ≥ the new version (the mover's own HTTP response does not count).
+
+The relay baseline (bench/relay_asgi.py: join a group per table, relay every received frame to
+it) runs in the same invocation with the same sockets, tables and interval; its mover sends the
+"move" over its own socket.  Printed per mode: tables, sockets, moves, moves/s, p50/p90/p99/max
+latency, errors, timeouts, the daphne processes' CPU (utime+stime from /proc over the measured
+window, % of one core, summed over processes), this client's CPU, and p50/p99 app/relay ratios.
+
+Databases: by default a throwaway SQLite file in /tmp (migrated here, deleted at the end);
+``--postgres`` creates and drops the database ``rummyhub_bench`` on 127.0.0.1:5432;
+``--redis`` uses redis://127.0.0.1:6379/13 (FLUSHDB first, a per-run channel prefix: Redis
+pub/sub channels are not per-db) and implies ``--postgres``; ``--procs 2`` implies ``--redis``.
+Users, sessions and started 4-human Manipulation matches are written directly in that database
+before daphne starts.
+
+Bounded: loopback only, a fixed number of tables, ``--seconds`` of measurement per mode, a hard
+``--max-total`` for the whole invocation; it kills the daphne processes it started.
+
+Run:  .venv/bin/python bench/ws_load.py --tables 10 --seconds 20
+      .venv/bin/python bench/ws_load.py                        # 250 tables, 1 process, SQLite
+      .venv/bin/python bench/ws_load.py --postgres             # 1 process, PostgreSQL
+      .venv/bin/python bench/ws_load.py --procs 2              # 2 processes, PostgreSQL + Redis
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime
+import json
+import os
+import random
+import re
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlencode
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+VENV_BIN = ROOT / ".venv" / "bin"
+HOST = "127.0.0.1"
+PG_URL = "postgres://postgres@127.0.0.1:5432/rummyhub_bench"
+REDIS_URL = "redis://127.0.0.1:6379/13"
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+VERSION_RE = re.compile(r'data-version="(\d+)"')
+MY_TURN_RE = re.compile(r'data-my-turn="(true|false)"')
+ACTION_RE = re.compile(r'data-action="(\w+)"')
+
+
+def percentile(samples: list[float], p: float) -> float:
+    if not samples:
+        return float("nan")
+    ordered = sorted(samples)
+    k = max(0, min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1))))
+    return ordered[k]
+
+
+def cpu_ticks(pid: int) -> int:
+    """utime + stime of a process (all its threads), in clock ticks."""
+    with open(f"/proc/{pid}/stat") as fh:
+        fields = fh.read().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])  # fields 14 and 15 of stat(5)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return s.getsockname()[1]
+
+
+# ------------------------------------------------------------------ database setup
+
+
+@dataclass
+class Player:
+    seat: int
+    session: str
+
+
+@dataclass
+class TableSpec:
+    match_id: int
+    players: list[Player]
+
+
+def server_env(args, db_url: str, secret: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "DATABASE_URL")}
+    env.update(
+        DJANGO_SETTINGS_MODULE="rummyhub.settings",
+        DATABASE_URL=db_url,
+        DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
+        DJANGO_DEBUG="0",
+        DJANGO_SECRET_KEY=secret,
+        DJANGO_SECURE_SSL_REDIRECT="0",
+        DJANGO_SECURE_COOKIES="0",
+        DJANGO_HSTS_SECONDS="0",
+        DJANGO_STATIC_MANIFEST="0",
+        WHITENOISE_USE_FINDERS="1",
+        DJANGO_LOG_LEVEL="WARNING",
+        PYTHONUNBUFFERED="1",
+    )
+    if args.redis:
+        env["REDIS_URL"] = REDIS_URL
+        env["REDIS_PREFIX"] = f"wsbench{os.getpid()}"
+    return env
+
+
+def prepare_database(args, env: dict[str, str]) -> list[TableSpec]:
+    """Migrate, then create users, sessions and started 4-human matches (in this process)."""
+    subprocess.run([str(VENV_BIN / "python"), "manage.py", "migrate", "--noinput", "-v", "0"],
+                   cwd=ROOT, env=env, check=True)
+    # This process writes with the same settings, minus the channel layer (no one listens yet).
+    os.environ.update({k: v for k, v in env.items() if k.startswith(("DJANGO_", "DATABASE_URL"))})
+    os.environ.pop("REDIS_URL", None)
+    import django
+
+    django.setup()
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.contrib.sessions.models import Session
+    from django.db import connections
+    from django.utils import timezone
+    from django.utils.crypto import get_random_string
+
+    from games import services
+
+    User = get_user_model()
+    tag = secrets.token_hex(3)
+    users = User.objects.bulk_create(
+        [User(username=f"wsb{tag}-{i}", password="!unusable") for i in range(args.tables * 4)]
+    )
+    users = list(User.objects.filter(username__startswith=f"wsb{tag}-").order_by("pk"))
+    store = SessionStore()
+    expire = timezone.now() + datetime.timedelta(days=1)
+    keys = [get_random_string(32, "abcdefghijklmnopqrstuvwxyz0123456789") for _ in users]
+    Session.objects.bulk_create(
+        [
+            Session(
+                session_key=key,
+                session_data=store.encode({
+                    SESSION_KEY: str(u.pk),
+                    BACKEND_SESSION_KEY: "django.contrib.auth.backends.ModelBackend",
+                    HASH_SESSION_KEY: u.get_session_auth_hash(),
+                }),
+                expire_date=expire,
+            )
+            for u, key in zip(users, keys, strict=True)
+        ]
+    )
+    tables = []
+    for t in range(args.tables):
+        seat_users = users[4 * t: 4 * t + 4]
+        match = services.match_create(host=seat_users[0], variant="manipulation", seats_count=4)
+        for i, u in enumerate(seat_users[1:], start=1):
+            services.seat_join(match_id=match.pk, user=u, index=i)
+        services.match_start(match_id=match.pk, user=seat_users[0])
+        tables.append(TableSpec(match.pk, [Player(i, keys[4 * t + i]) for i in range(4)]))
+    connections.close_all()
+    return tables
+
+
+# ------------------------------------------------------------------ daphne processes
+
+
+class Servers:
+    """The daphne processes of one mode; always killed on exit."""
+
+    def __init__(self, app: str, procs: int, env: dict[str, str], label: str):
+        self.ports = [free_port() for _ in range(procs)]
+        self.logs = [f"/tmp/ws_load-{os.getpid()}-{label}-{i}.log" for i in range(procs)]
+        self.procs: list[subprocess.Popen] = []
+        for port, log in zip(self.ports, self.logs, strict=True):
+            with open(log, "w") as fh:
+                self.procs.append(subprocess.Popen(
+                    [str(VENV_BIN / "daphne"), "-b", HOST, "-p", str(port), app],
+                    cwd=ROOT, env=env, stdout=fh, stderr=subprocess.STDOUT,
+                ))
+        LIVE.extend(self.procs)
+
+    async def wait_ready(self, timeout: float = 40) -> None:
+        end = time.monotonic() + timeout
+        for proc, port in zip(self.procs, self.ports, strict=True):
+            while True:
+                if proc.poll() is not None:
+                    raise RuntimeError(f"daphne on port {port} exited with {proc.returncode}; see {self.logs}")
+                try:
+                    _r, w = await asyncio.open_connection(HOST, port)
+                    w.close()
+                    break
+                except OSError:
+                    if time.monotonic() > end:
+                        raise RuntimeError(f"daphne on port {port} did not start; see {self.logs}") from None
+                    await asyncio.sleep(0.2)
+
+    def cpu(self) -> int:
+        return sum(cpu_ticks(p.pid) for p in self.procs if p.poll() is None)
+
+    def stop(self) -> None:
+        for p in self.procs:
+            if p.poll() is None:
+                p.terminate()
+        for p in self.procs:
+            try:
+                p.wait(5)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+            if p in LIVE:
+                LIVE.remove(p)
+
+
+LIVE: list[subprocess.Popen] = []
+
+
+def kill_live(*_a) -> None:
+    for p in list(LIVE):
+        if p.poll() is None:
+            p.kill()
+
+
+# ------------------------------------------------------------------ clients
+
+
+@dataclass
+class Pending:
+    target: int
+    t0: float
+    got: dict[int, float] = field(default_factory=dict)
+    done: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+@dataclass
+class Sock:
+    seat: int
+    port: int
+    ws: object = None
+    version: int = -1
+    my_turn: bool = False
+    actions: tuple[str, ...] = ()
+
+
+@dataclass
+class Table:
+    spec: TableSpec
+    socks: list[Sock]
+    pending: Pending | None = None
+    relay_version: int = 0
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)
+    posts: list[float] = field(default_factory=list)
+    errors: Counter = field(default_factory=Counter)
+    timeouts: int = 0
+    stale: int = 0
+    late: int = 0
+    no_move: int = 0
+    frames: int = 0
+    frame_bytes: int = 0
+    last_frame: float = 0.0
+
+
+async def http_post(port: int, path: str, fields: dict[str, str], session: str, timeout: float) -> tuple[int, bytes]:
+    """One form POST with the session and CSRF cookies, as htmx sends it (raw HTTP/1.1, Connection: close)."""
+    token = secrets.token_hex(16)  # 32 chars: a valid unmasked CSRF secret
+    body = urlencode(fields).encode()
+    head = (
+        f"POST {path} HTTP/1.1\r\nHost: {HOST}:{port}\r\nOrigin: http://{HOST}:{port}\r\n"
+        f"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {len(body)}\r\n"
+        f"Cookie: sessionid={session}; csrftoken={token}\r\nX-CSRFToken: {token}\r\n"
+        f"HX-Request: true\r\nConnection: close\r\n\r\n"
+    ).encode()
+
+    async def go():
+        reader, writer = await asyncio.open_connection(HOST, port)
+        try:
+            writer.write(head + body)
+            data = await reader.read()
+        finally:
+            writer.close()
+        status = int(data.split(b" ", 2)[1]) if data.startswith(b"HTTP/") else 0
+        return status, data
+
+    return await asyncio.wait_for(go(), timeout)
+
+
+def frame_received(table: Table, sock: Sock, version: int, stats: Stats) -> None:
+    now = time.perf_counter()
+    stats.last_frame = now
+    pending = table.pending
+    if pending is not None and version >= pending.target and sock.seat not in pending.got:
+        pending.got[sock.seat] = now
+        if len(pending.got) == len(table.socks):
+            pending.done.set()
+
+
+async def reader(mode: str, table: Table, sock: Sock, stats: Stats, stopping: asyncio.Event) -> None:
+    try:
+        async for frame in sock.ws:
+            if isinstance(frame, bytes):
+                frame = frame.decode()
+            stats.frames += 1
+            stats.frame_bytes += len(frame)
+            if mode == "relay":
+                version = json.loads(frame)["v"]
+            else:
+                m = VERSION_RE.search(frame)
+                if m is None:
+                    stats.errors["non-board frame"] += 1
+                    continue
+                version = int(m.group(1))
+                if version < sock.version:
+                    continue  # an older render overtaken by a newer one
+                turn = MY_TURN_RE.search(frame)
+                sock.my_turn = bool(turn and turn.group(1) == "true")
+                sock.actions = tuple(ACTION_RE.findall(frame))
+            sock.version = max(sock.version, version)
+            frame_received(table, sock, version, stats)
+    except Exception as exc:  # counted, the run goes on
+        if not stopping.is_set():
+            stats.errors[f"socket: {type(exc).__name__}"] += 1
+        return
+    if not stopping.is_set():
+        stats.errors["socket closed by server"] += 1
+
+
+async def connect(mode: str, table: Table, sock: Sock, stats: Stats, sem: asyncio.Semaphore,
+                  timeout: float) -> bool:
+    from websockets.asyncio.client import connect as ws_connect
+
+    if mode == "relay":
+        url, headers = f"ws://{HOST}:{sock.port}/ws/relay/{table.spec.match_id}/", []
+    else:
+        url = f"ws://{HOST}:{sock.port}/ws/tables/{table.spec.match_id}/"
+        headers = [("Cookie", f"sessionid={table.spec.players[sock.seat].session}")]
+    async with sem:
+        try:
+            sock.ws = await ws_connect(url, additional_headers=headers, origin=f"http://{HOST}:{sock.port}",
+                                       open_timeout=timeout, ping_interval=None, close_timeout=1,
+                                       max_size=2**23, max_queue=None)
+            return True
+        except Exception as exc:  # counted
+            stats.errors[f"connect: {type(exc).__name__}"] += 1
+            return False
+
+
+async def app_move(table: Table, stats: Stats, args) -> None:
+    acting = [s for s in table.socks if s.my_turn]
+    if len(acting) != 1:
+        stats.no_move += 1
+        return
+    sock = acting[0]
+    action = "draw" if "draw" in sock.actions else "end_turn" if "end_turn" in sock.actions else None
+    if action is None:
+        stats.no_move += 1
+        return
+    version = max(s.version for s in table.socks)
+    table.pending = pending = Pending(target=version + 1, t0=time.perf_counter())
+    try:
+        status, data = await http_post(sock.port, f"/tables/{table.spec.match_id}/act/",
+                                       {"action": action, "version": str(version)},
+                                       table.spec.players[sock.seat].session, args.move_timeout)
+    except Exception as exc:  # counted
+        stats.errors[f"post: {type(exc).__name__}"] += 1
+        table.pending = None
+        return
+    stats.posts.append(time.perf_counter() - pending.t0)
+    if status == 409:
+        stats.stale += 1
+        table.pending = None
+        return
+    if status != 200:
+        stats.errors[f"post: HTTP {status}"] += 1
+        table.pending = None
+        return
+    await finish(table, pending, stats, args)
+
+
+async def relay_move(table: Table, stats: Stats, args) -> None:
+    sock = table.socks[table.relay_version % len(table.socks)]
+    table.relay_version += 1
+    table.pending = pending = Pending(target=table.relay_version, t0=time.perf_counter())
+    try:
+        await sock.ws.send(json.dumps({"v": table.relay_version}))
+    except Exception as exc:  # counted
+        stats.errors[f"send: {type(exc).__name__}"] += 1
+        table.pending = None
+        return
+    await finish(table, pending, stats, args)
+
+
+async def finish(table: Table, pending: Pending, stats: Stats, args) -> None:
+    remaining = args.move_timeout - (time.perf_counter() - pending.t0)
+    try:
+        await asyncio.wait_for(pending.done.wait(), max(remaining, 0.01))
+        stats.latencies.append(max(pending.got.values()) - pending.t0)
+    except TimeoutError:
+        stats.timeouts += 1
+    table.pending = None
+
+
+async def mover(mode: str, table: Table, stats: Stats, args, start: float, end: float, phase: float) -> None:
+    move = relay_move if mode == "relay" else app_move
+    due = start + phase
+    while due < end:
+        delay = due - time.perf_counter()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        elif delay < -0.05:
+            stats.late += 1  # the previous move was still waiting for its frames
+        await move(table, stats, args)
+        due += args.interval
+
+
+async def settle(tables: list[Table], stats: Stats, quiet: float, cap: float) -> float:
+    """Wait until every table's 4 sockets agree on a version and no frame came for ``quiet`` s."""
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < cap:
+        agreed = all(len({s.version for s in t.socks}) == 1 and t.socks[0].version >= 0 for t in tables)
+        if agreed and time.perf_counter() - stats.last_frame > quiet:
+            break
+        await asyncio.sleep(0.2)
+    return time.perf_counter() - t0
+
+
+async def run_mode(mode: str, args, specs: list[TableSpec], servers: Servers) -> dict:
+    stats = Stats()
+    stopping = asyncio.Event()
+    await servers.wait_ready()
+    n_ports = len(servers.ports)
+    tables = [
+        Table(spec, [Sock(p.seat, servers.ports[(p.seat // 2) % n_ports]) for p in spec.players])
+        for spec in specs
+    ]
+    sem = asyncio.Semaphore(args.connect_concurrency)
+    t_connect = time.perf_counter()
+    ok = await asyncio.gather(*[connect(mode, t, s, stats, sem, args.connect_timeout)
+                                for t in tables for s in t.socks])
+    readers = [asyncio.create_task(reader(mode, t, s, stats, stopping))
+               for t in tables for s in t.socks if s.ws is not None]
+    connected = sum(ok)
+    if mode == "app":
+        settled = await settle(tables, stats, quiet=1.5, cap=args.settle_cap)
+    else:
+        settled = 0.0
+    t_connect = time.perf_counter() - t_connect
+    live = [t for t in tables if all(s.ws is not None for s in t.socks)]
+    rng = random.Random(7)
+    spy = None
+    if mode == "app" and args.pyspy:
+        spy = subprocess.Popen([str(VENV_BIN / "py-spy"), "record", "-d", str(int(args.seconds)), "-o", args.pyspy,
+                                "--pid", str(servers.procs[0].pid), "--nonblocking"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+        LIVE.append(spy)
+    cpu0, bench0, w0 = servers.cpu(), cpu_ticks(os.getpid()), time.perf_counter()
+    start = time.perf_counter() + 0.1
+    end = start + args.seconds
+    await asyncio.gather(*[mover(mode, t, stats, args, start, end, rng.uniform(0, args.interval)) for t in live])
+    wall = time.perf_counter() - w0
+    cpu1, bench1 = servers.cpu(), cpu_ticks(os.getpid())
+    stopping.set()
+    if spy is not None:
+        await asyncio.to_thread(spy.wait, 30)
+        LIVE.remove(spy)
+    servers.stop()  # first: the 1,000 disconnects would otherwise each bump a match
+    for t in tables:
+        for s in t.socks:
+            if s.ws is not None:
+                s.ws.transport.abort()
+    for r in readers:
+        r.cancel()
+    await asyncio.gather(*readers, return_exceptions=True)
+    return {
+        "mode": mode, "procs": n_ports, "tables": len(tables), "sockets": connected,
+        "moves": len(stats.latencies), "mps": len(stats.latencies) / args.seconds,
+        "p50": percentile(stats.latencies, 50) * 1000, "p90": percentile(stats.latencies, 90) * 1000,
+        "p99": percentile(stats.latencies, 99) * 1000,
+        "max": (max(stats.latencies) * 1000) if stats.latencies else float("nan"),
+        "post50": percentile(stats.posts, 50) * 1000 if stats.posts else float("nan"),
+        "errors": sum(stats.errors.values()), "error_kinds": dict(stats.errors),
+        "timeouts": stats.timeouts, "stale": stats.stale, "late": stats.late, "no_move": stats.no_move,
+        "cpu": 100 * (cpu1 - cpu0) / CLK_TCK / wall, "bench_cpu": 100 * (bench1 - bench0) / CLK_TCK / wall,
+        "connect_s": t_connect, "settle_s": settled, "frames": stats.frames,
+        "frame_kb": stats.frame_bytes / max(stats.frames, 1) / 1024,
+    }
+
+
+def print_results(results: list[dict], args, db_label: str) -> None:
+    relay = next((r for r in results if r["mode"] == "relay"), None)
+    print(f"\nws_load: {db_label}, channel layer {'Redis' if args.redis else 'in-memory'}, "
+          f"a move per table every {args.interval:g} s, {args.seconds:g} s measured per mode, "
+          f"{os.cpu_count()} CPUs, load average before {LOAD_BEFORE}")
+    head = (f"{'mode':<6} {'procs':>5} {'tables':>6} {'sockets':>7} {'moves':>6} {'moves/s':>7} {'p50 ms':>7} "
+            f"{'p90 ms':>7} {'p99 ms':>7} {'max ms':>7} {'errors':>6} {'tmouts':>6} {'daphne CPU%':>11} "
+            f"{'bench CPU%':>10} {'p50 x':>6} {'p99 x':>6}")
+    print(head)
+    for r in results:
+        ratio50 = r["p50"] / relay["p50"] if relay and relay["p50"] else float("nan")
+        ratio99 = r["p99"] / relay["p99"] if relay and relay["p99"] else float("nan")
+        print(f"{r['mode']:<6} {r['procs']:>5} {r['tables']:>6} {r['sockets']:>7} {r['moves']:>6} {r['mps']:>7.1f} "
+              f"{r['p50']:>7.1f} {r['p90']:>7.1f} {r['p99']:>7.1f} {r['max']:>7.1f} {r['errors']:>6} "
+              f"{r['timeouts']:>6} {r['cpu']:>11.0f} {r['bench_cpu']:>10.0f} {ratio50:>6.1f} {ratio99:>6.1f}")
+    for r in results:
+        extra = (f"  {r['mode']}: connect+settle {r['connect_s']:.1f} s, frames {r['frames']} "
+                 f"(avg {r['frame_kb']:.1f} KiB), late ticks {r['late']}, stale 409 {r['stale']}, "
+                 f"no move {r['no_move']}")
+        if r["mode"] == "app":
+            extra += f", POST→response p50 {r['post50']:.1f} ms"
+        if r["error_kinds"]:
+            extra += f", errors {r['error_kinds']}"
+        print(extra)
+    target = next((r for r in results if r["mode"] == "app"), None)
+    if target:
+        verdict = "met" if target["p99"] <= 100 and not target["errors"] and not target["timeouts"] else "MISSED"
+        print(f"target p99 <= 100 ms with no errors/timeouts: {verdict}")
+
+
+LOAD_BEFORE = ""
+
+
+async def main_async(args, specs, env) -> list[dict]:
+    results = []
+    for mode in args.modes:
+        if mode == "relay":
+            servers = Servers("bench.relay_asgi:application", args.procs, env, "relay")
+        else:
+            servers = Servers("rummyhub.asgi:application", args.procs, env, "app")
+        try:
+            results.append(await run_mode(mode, args, specs, servers))
+        finally:
+            servers.stop()
+    return results
+
+
+def main() -> int:
+    global LOAD_BEFORE
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=250)
+    parser.add_argument("--interval", type=float, default=5.0, help="seconds between two moves of a table")
+    parser.add_argument("--seconds", type=float, default=60.0, help="measured window per mode")
+    parser.add_argument("--procs", type=int, default=1, choices=(1, 2))
+    parser.add_argument("--postgres", action="store_true", help=f"use {PG_URL} (dropped and created)")
+    parser.add_argument("--redis", action="store_true", help=f"channel layer on {REDIS_URL} (implies --postgres)")
+    parser.add_argument("--modes", default="relay,app", help="comma-separated: relay, app")
+    parser.add_argument("--move-timeout", type=float, default=10.0)
+    parser.add_argument("--connect-timeout", type=float, default=60.0)
+    parser.add_argument("--connect-concurrency", type=int, default=50)
+    parser.add_argument("--settle-cap", type=float, default=90.0, help="max seconds to wait for the connect storm")
+    parser.add_argument("--max-total", type=float, default=300.0, help="hard cap on the whole invocation")
+    parser.add_argument("--pyspy", metavar="SVG", help="py-spy record the (first) app daphne over the window")
+    args = parser.parse_args()
+    args.modes = [m.strip() for m in args.modes.split(",") if m.strip()]
+    if args.procs > 1:
+        args.redis = True
+    if args.redis:
+        args.postgres = True
+
+    signal.signal(signal.SIGALRM, lambda *_a: (kill_live(), os._exit(3)))
+    signal.alarm(int(args.max_total))
+    signal.signal(signal.SIGTERM, lambda *_a: (kill_live(), os._exit(4)))
+    LOAD_BEFORE = f"{os.getloadavg()[0]:.2f}"
+
+    secret = secrets.token_urlsafe(40)
+    sqlite_path = None
+    if os.environ.get("DATABASE_URL") and not args.postgres:
+        db_url, db_label = os.environ["DATABASE_URL"], "DATABASE_URL from the environment"
+    elif args.postgres:
+        db_url, db_label = PG_URL, "PostgreSQL"
+        subprocess.run(["dropdb", "-h", HOST, "-U", "postgres", "--if-exists", "rummyhub_bench"], check=True)
+        subprocess.run(["createdb", "-h", HOST, "-U", "postgres", "rummyhub_bench"], check=True)
+    else:
+        sqlite_path = Path(f"/tmp/ws_load-{os.getpid()}.sqlite3")
+        db_url, db_label = f"sqlite:///{sqlite_path}", "SQLite"
+    if args.redis:
+        subprocess.run(["redis-cli", "-n", REDIS_URL.rsplit("/", 1)[1], "FLUSHDB"], check=True,
+                       stdout=subprocess.DEVNULL)
+    env = server_env(args, db_url, secret)
+    try:
+        t0 = time.perf_counter()
+        specs = prepare_database(args, env) if "app" in args.modes else [
+            TableSpec(i + 1, [Player(s, "") for s in range(4)]) for i in range(args.tables)]
+        print(f"setup: {len(specs)} tables, {4 * len(specs)} users/sessions in {time.perf_counter() - t0:.1f} s",
+              flush=True)
+        results = asyncio.run(main_async(args, specs, env))
+        print_results(results, args, db_label)
+    finally:
+        kill_live()
+        if sqlite_path is not None:
+            for suffix in ("", "-wal", "-shm"):
+                Path(f"{sqlite_path}{suffix}").unlink(missing_ok=True)
+        if args.postgres and db_url == PG_URL:
+            from django.db import connections
+
+            connections.close_all()
+            subprocess.run(["dropdb", "-h", HOST, "-U", "postgres", "--if-exists", "rummyhub_bench"])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
