@@ -32,7 +32,7 @@ from itertools import combinations
 PlayerId = Hashable
 Meetings = Mapping[frozenset, int]
 
-NODE_BUDGET = 200_000
+NODE_BUDGET = 50_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,8 +229,22 @@ def _cost_positions(groups: list[list[int]], pair) -> tuple[int, int, int]:
 
 
 def _improve_by_swaps(groups: list[list[int]], pair) -> list[list[int]]:
+    """Swap two players of different tables while that lowers the cost (computed as a delta)."""
     groups = [list(g) for g in groups]
-    cost = _cost_positions(groups, pair)
+
+    def delta(t1: int, i: int, t2: int, j: int) -> tuple[int, int, int]:
+        a, b = groups[t1][i], groups[t2][j]
+        d = [0, 0, 0]
+        for x in groups[t1]:
+            if x != a:
+                for k in range(3):
+                    d[k] += pair[b][x][k] - pair[a][x][k]
+        for y in groups[t2]:
+            if y != b:
+                for k in range(3):
+                    d[k] += pair[a][y][k] - pair[b][y][k]
+        return d[0], d[1], d[2]
+
     improved = True
     while improved:
         improved = False
@@ -238,12 +252,9 @@ def _improve_by_swaps(groups: list[list[int]], pair) -> list[list[int]]:
             for t2 in range(t1 + 1, len(groups)):
                 for i in range(len(groups[t1])):
                     for j in range(len(groups[t2])):
-                        groups[t1][i], groups[t2][j] = groups[t2][j], groups[t1][i]
-                        new = _cost_positions(groups, pair)
-                        if new < cost:
-                            cost, improved = new, True
-                        else:
+                        if delta(t1, i, t2, j) < (0, 0, 0):
                             groups[t1][i], groups[t2][j] = groups[t2][j], groups[t1][i]
+                            improved = True
     return [sorted(g) for g in groups]
 
 
