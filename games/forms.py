@@ -7,9 +7,11 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from games.engine import gin
 from games.engine import manipulation as manip
 from games.models import Variant
 from games.services import TIMER_CHOICES
+from games.variants import spec_for
 
 # Label and help for every option key of RULES E.1 (the engine owns values and defaults).
 MANIPULATION_OPTION_LABELS: dict[str, tuple[Any, Any]] = {
@@ -60,6 +62,80 @@ CHOICE_LABELS: dict[str, Any] = {
 }
 
 VARIANT_SEATS = {Variant.MANIPULATION: (2, 3, 4, 5)}
+GIN_VARIANTS = ("gin_box", "gin", "oklahoma", "hollywood")
+
+# RULES E.2: label, help, and the table variants the option applies to (None: every Gin variant).
+_TWO = ("gin", "oklahoma", "hollywood")
+GIN_OPTION_LABELS: dict[str, tuple[Any, Any, tuple[str, ...] | None]] = {
+    "knock_limit": (_("Knock with at most (deadwood)"), _("Oklahoma: the first upcard sets the limit."),
+                    ("gin_box", "gin", "hollywood")),
+    "gin_bonus": (_("Gin bonus"), "", None),
+    "undercut_bonus": (_("Undercut bonus"), "", None),
+    "undercut_on_tie": (_("Equal deadwood is an undercut"), "", None),
+    "big_gin": (_("Big gin (eleven cards melded)"), "", None),
+    "no_discard_of_taken_card": (_("A card taken from the pile may not be discarded that turn"), "", None),
+    "dead_hand_at_stock": (_("Dead hand when the stock is down to"), "", None),
+    "fiftieth_card_rule": (_("50th-card rule (the last discard only to knock)"), "", None),
+    "game_target": (_("Game ends at (points)"), _("Default: 100; Oklahoma 150."),
+                    ("gin_box", "gin", "oklahoma")),
+    "end_bonuses": (_("End-of-game bonuses (game, boxes, shutout)"),
+                    _("Default: off for three players, on for two."), None),
+    "game_bonus": (_("Game bonus"), "", None),
+    "box_bonus": (_("Box bonus per hand won"), "", None),
+    "shutout": (_("Shutout"), "", None),
+    "role_draw_ties": (_("Tied role draw"), "", ("gin_box",)),
+    "advisor_can_advise": (_("The advisor may advise the captain"), "", ("gin_box",)),
+    "dealer_2p": (_("Next dealer"), "", _TWO),
+    "oklahoma": (_("Play Oklahoma rules (upcard sets the knock limit)"), "", ("hollywood",)),
+    "oklahoma_ace": (_("Oklahoma: an ace upcard means"), "", ("oklahoma", "hollywood")),
+    "oklahoma_spades_double": (_("Oklahoma: a spade upcard doubles the hand"), "", ("oklahoma", "hollywood")),
+    "oklahoma_double_boxes": (_("Oklahoma: doubled hands count two boxes"), "", ("oklahoma", "hollywood")),
+    "hollywood_target": (_("Each Hollywood game ends at (points)"), "", ("hollywood",)),
+}
+# Options whose default differs between Gin variants: a blank field means "the variant's default".
+GIN_VARYING = ("game_target", "end_bonuses")
+GIN_CHOICES: dict[str, list[tuple[Any, Any]]] = {
+    "gin_bonus": [(25, "25"), (20, "20")],
+    "undercut_bonus": [(10, "10"), (20, "20"), (25, "25")],
+    "big_gin": [("off", _("off")), ("31", _("31 points")), ("gin+6", _("gin bonus + 6"))],
+    "dead_hand_at_stock": [(2, _("2 cards"))],
+    "box_bonus": [(25, "25"), (20, "20")],
+    "shutout": [("game_bonus_200", _("game bonus 200")), ("double", _("winner's points doubled")), ("off", _("off"))],
+    "role_draw_ties": [("redraw", _("the tied players draw again"))],
+    "dealer_2p": [("winner", _("the winner of the hand")), ("alternate", _("alternate")),
+                  ("loser", _("the loser of the hand"))],
+    "oklahoma_ace": [("gin_only", _("gin only, no knocking")), ("one", _("knock with 1 or less"))],
+    "hollywood_target": [(100, "100"), (125, "125"), (150, "150")],
+    "end_bonuses": [("", _("the variant's default")), ("on", _("on")), ("off", _("off"))],
+}
+
+
+def gin_defaults(variant: str) -> dict[str, Any]:
+    """The engine's defaults of a Gin table variant (``gin_box`` ...), by option key."""
+    return spec_for(variant).option_defaults(3 if variant == "gin_box" else 2)
+
+
+def _gin_fields(prefix: str) -> dict[str, forms.Field]:
+    defaults = gin_defaults("gin")
+    out: dict[str, forms.Field] = {}
+    for key, (label, help_text, _variants) in GIN_OPTION_LABELS.items():
+        name, default = f"{prefix}{key}", defaults[key]
+        if key == "game_target":
+            out[name] = forms.IntegerField(label=label, min_value=1, max_value=100000, required=False,
+                                           help_text=help_text)
+        elif key in GIN_CHOICES:
+            choices = GIN_CHOICES[key]
+            coerce = int if isinstance(choices[0][0], int) else str
+            initial = "" if key in GIN_VARYING else default
+            out[name] = forms.TypedChoiceField(label=label, choices=choices, coerce=coerce, initial=initial,
+                                               required=False, help_text=help_text)
+        elif isinstance(default, bool):
+            out[name] = forms.BooleanField(label=label, required=False, initial=default, help_text=help_text)
+        else:
+            lo, hi = (0, 10) if key == "knock_limit" else (0, 100000)
+            out[name] = forms.IntegerField(label=label, min_value=lo, max_value=hi, required=False,
+                                           initial=default, help_text=help_text)
+    return out
 
 
 def _option_fields(prefix: str) -> dict[str, forms.Field]:
@@ -85,7 +161,7 @@ def _option_fields(prefix: str) -> dict[str, forms.Field]:
 
 
 class TableCreateForm(forms.Form):
-    variant = forms.ChoiceField(label=_("Game"), choices=[(Variant.MANIPULATION.value, Variant.MANIPULATION.label)])
+    variant = forms.ChoiceField(label=_("Game"), choices=Variant.choices, initial=Variant.MANIPULATION.value)
     seats = forms.TypedChoiceField(
         label=_("Players"), coerce=int, choices=[(n, str(n)) for n in (2, 3, 4, 5)], initial=3
     )
@@ -107,19 +183,56 @@ class TableCreateForm(forms.Form):
     )
 
     OPTION_PREFIX = "opt_"
+    GIN_PREFIX = "gin_"
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields.update(_option_fields(self.OPTION_PREFIX))
+        self.fields.update(_gin_fields(self.GIN_PREFIX))
+        if self.is_bound and self.data.get("variant") in GIN_VARIANTS:
+            # A Gin table does not need the Manipulation options (a form may post only its own).
+            for name in self.fields:
+                if name.startswith(self.OPTION_PREFIX):
+                    self.fields[name].required = False
+
+    @property
+    def is_gin(self) -> bool:
+        return self.cleaned_data.get("variant") in GIN_VARIANTS
 
     def option_fields(self):
         return [self[name] for name in self.fields if name.startswith(self.OPTION_PREFIX)]
 
+    def gin_option_fields(self):
+        """The Gin options, each with the table variants it applies to (``field.gin_variants``)."""
+        out = []
+        for key, (_label, _help, variants) in GIN_OPTION_LABELS.items():
+            bound = self[f"{self.GIN_PREFIX}{key}"]
+            bound.gin_variants = " ".join(variants or GIN_VARIANTS)
+            out.append(bound)
+        return out
+
+    def gin_defaults_by_variant(self) -> dict[str, dict[str, Any]]:
+        """Per Gin variant, the default shown in each field (for the lobby's small script)."""
+        out = {}
+        for variant in GIN_VARIANTS:
+            d = gin_defaults(variant)
+            out[variant] = {
+                f"{self.GIN_PREFIX}{k}": ("on" if d[k] else "off") if k == "end_bonuses" else d[k]
+                for k in GIN_OPTION_LABELS
+            }
+        return out
+
     def main_fields(self):
-        return [self[name] for name in self.fields if not name.startswith(self.OPTION_PREFIX)]
+        return [
+            self[name] for name in self.fields
+            if not name.startswith(self.OPTION_PREFIX) and not name.startswith(self.GIN_PREFIX)
+        ]
 
     def clean(self):
         data = super().clean()
+        variant = data.get("variant")
+        if variant in GIN_VARIANTS:
+            data["seats"] = spec_for(variant).seat_choices[0]  # the variant fixes the table size
         seats, bots = data.get("seats"), data.get("bots")
         if seats is not None and bots is not None and bots > seats - 1:
             self.add_error("bots", _("At most %(n)d bots fit at a table of %(s)d.") % {"n": seats - 1, "s": seats})
@@ -127,6 +240,8 @@ class TableCreateForm(forms.Form):
 
     def rule_options(self) -> dict[str, Any]:
         """The options that differ from the defaults (the engine fills in the rest)."""
+        if self.is_gin:
+            return self._gin_rule_options()
         defaults = manip.ManipulationRules().for_players(self.cleaned_data["seats"]).to_dict()
         out = {}
         for name, value in self.cleaned_data.items():
@@ -138,3 +253,20 @@ class TableCreateForm(forms.Form):
             if value != defaults.get(key):
                 out[key] = value
         return out
+
+    def _gin_rule_options(self) -> dict[str, Any]:
+        variant = self.cleaned_data["variant"]
+        values: dict[str, Any] = {}
+        for key, (_label, _help, variants) in GIN_OPTION_LABELS.items():
+            value = self.cleaned_data.get(f"{self.GIN_PREFIX}{key}")
+            if variants is not None and variant not in variants:
+                continue
+            if key == "end_bonuses":
+                value = {"on": True, "off": False}.get(value)
+            if value is None or value == "":
+                continue
+            values[key] = value
+        defaults = gin_defaults(variant)
+        if values.get("oklahoma"):
+            defaults = {**gin.GinRules(variant="hollywood", oklahoma=True).to_dict(), "oklahoma": False}
+        return {k: v for k, v in values.items() if v != defaults.get(k)}

@@ -1,12 +1,398 @@
 """The Gin board's context (three-player box game, two-player Gin, Oklahoma, Hollywood).
 
-Built from the engine's per-seat view only; filled in by the Gin tables feature.
+Built from the engine's per-seat view only (``view``): the viewer's own hand,
+the advisor's copy of the captain's hand, counts, the face-up discard pile and,
+once a hand is over, its layout.  Melds and deadwood are computed here on the
+viewer's own cards only; nothing of another hand or of the stock is read from
+``state`` except while the hand is over (when every hand is shown, RULES C.6).
 """
 
 from __future__ import annotations
 
+import json
+from itertools import combinations
 from typing import Any
+
+from django.utils.translation import gettext as _
+
+from games.engine import gin
+from games.engine.gin_scoring import gin_next_roles
+from games.models import MatchStatus, Round
+from games.selectors import card_face
+
+MAX_ARRANGEMENTS = 4
+
+
+def _role_label(role: str) -> str:
+    return {
+        "box": _("Box"),
+        "captain": _("Captain"),
+        "advisor": _("Advisor"),
+        "dealer": _("Dealer"),
+        "nondealer": _("Non-dealer"),
+    }.get(role, "")
+
+
+def _sorted(hand: list[str], order: list[str]) -> list[str]:
+    """The player's own order (``Seat.hand_order``), new cards at the end; by suit when none is stored."""
+    if not order:
+        return sorted(hand, key=lambda cid: (gin.card_index(cid) // 13, gin.card_index(cid) % 13))
+    pos = {cid: i for i, cid in enumerate(order)}
+    return sorted(hand, key=lambda cid: (pos.get(cid, len(pos)), hand.index(cid)))
+
+
+def _hand_faces(hand: list[str], order: list[str], *, suggested: str | None = None) -> dict[str, Any]:
+    """Faces of a visible hand with its best melds highlighted (RULES C.1.3) and the deadwood count."""
+    melds, dead = gin.best_melds(hand) if hand else ([], [])
+    meld_of = {cid: i for i, m in enumerate(melds) for cid in m}
+    cards = []
+    for cid in _sorted(hand, order):
+        face = card_face(cid)
+        face["meld"] = meld_of.get(cid)
+        face["suggested"] = cid == suggested
+        cards.append(face)
+    return {
+        "cards": cards,
+        "melds": [[card_face(c) for c in m] for m in melds],
+        "deadwood_cards": [card_face(c) for c in dead],
+        "deadwood": gin.deadwood(hand) if hand else 0,
+    }
+
+
+def _meld_candidates(ids: list[str]) -> list[tuple[str, ...]]:
+    out = []
+    for size in range(3, len(ids) + 1):
+        for combo in combinations(ids, size):
+            if gin.meld_kind(list(combo)):
+                out.append(combo)
+    return out
+
+
+def arrangements(hand: list[str], limit: int, *, most: int = MAX_ARRANGEMENTS) -> list[dict[str, Any]]:
+    """Ways the knocker may lay out ``hand`` (after the discard) with deadwood within ``limit``: maximal
+    sets of disjoint melds, best first (the first is the minimum-deadwood arrangement)."""
+    cands = _meld_candidates(hand)
+    found: dict[frozenset, int] = {}
+
+    def rec(start: int, used: frozenset, chosen: tuple) -> None:
+        for i in range(start, len(cands)):
+            if used.isdisjoint(cands[i]):
+                rec(i + 1, used | set(cands[i]), chosen + (cands[i],))
+        if not any(used.isdisjoint(c) for c in cands):  # maximal: no further meld fits
+            found[frozenset(chosen)] = sum(gin.VALUES[gin.card_index(c)] for c in hand if c not in used)
+
+    rec(0, frozenset(), ())
+    ranked = sorted(((dw, sorted(key)) for key, dw in found.items() if dw <= limit), key=lambda x: (x[0], len(x[1])))
+    out = []
+    for dw, melds in ranked[:most]:
+        used = {c for m in melds for c in m}
+        ordered = [sorted(m, key=lambda c: (gin.card_index(c) % 13, gin.card_index(c) // 13)) for m in melds]
+        out.append(
+            {
+                "deadwood": dw,
+                "melds": [[card_face(c) for c in m] for m in ordered],
+                "deadwood_cards": [card_face(c) for c in hand if c not in used],
+                "json": json.dumps(ordered),
+            }
+        )
+    return out
+
+
+def _knock_options(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """For every card the viewer may knock with: the proposed melds and the resulting deadwood."""
+    hand = list(view.get("hand") or [])
+    out = []
+    for act in view.get("legal_actions", []):
+        if act["type"] != "knock" or "card" not in act:
+            continue
+        rest = [c for c in hand if c != act["card"]]
+        arrs = arrangements(rest, view["knock_limit"])
+        if not arrs:
+            continue
+        out.append({"card": card_face(act["card"]), "deadwood": arrs[0]["deadwood"], "arrangements": arrs,
+                    "is_gin": arrs[0]["deadwood"] == 0})
+    return out
+
+
+def _discard_options(view: dict[str, Any]) -> list[dict[str, Any]]:
+    hand = list(view.get("hand") or [])
+    out = []
+    for act in view.get("legal_actions", []):
+        if act["type"] == "discard":
+            rest = [c for c in hand if c != act["card"]]
+            out.append({"card": card_face(act["card"]), "deadwood": gin.deadwood(rest)})
+    return out
+
+
+def _suggestion_text(sug: dict[str, Any]) -> str:
+    kind = sug.get("action")
+    if kind == "discard" and sug.get("card"):
+        face = card_face(sug["card"])
+        return _("discard %(card)s") % {"card": face.get("label", "")}
+    if kind == "knock" and sug.get("card"):
+        face = card_face(sug["card"])
+        return _("knock, discarding %(card)s") % {"card": face.get("label", "")}
+    return {
+        "take_upcard": _("take the upcard"),
+        "pass_upcard": _("pass the upcard"),
+        "draw_stock": _("draw from the stock"),
+        "draw_discard": _("take the top discard"),
+        "knock": _("knock"),
+    }.get(kind, _("something else"))
+
+
+def _names(seats) -> dict[int, str]:
+    return {s.index: s.display_name for s in seats}
+
+
+def _role_draw(data: dict[str, Any] | None, names: dict[int, str]) -> list[dict[str, Any]] | None:
+    """The draws for roles, round by round (ties draw again).  Cards of that separate pack are shown
+    without ids, so they can never be taken for a card in play."""
+    if not data:
+        return None
+    rounds = []
+    for n, rnd in enumerate(data.get("draws") or []):
+        draws = []
+        for k, d in enumerate(rnd):
+            face = card_face(d["card"] + ".0")
+            draws.append({"name": names.get(d["seat"], "?"), "rank": face["rank"], "suit": face["suit"],
+                          "suit_key": face["suit_key"], "label": face["label"], "delay": n * len(rnd) + k})
+        rounds.append({"draws": draws, "redraw": n > 0})
+    roles = [
+        {"role": _role_label(r), "name": names.get(data.get(r), "?")} for r in ("box", "captain", "advisor")
+    ]
+    return [{"rounds": rounds, "roles": roles}]
+
+
+def rotation_text(roles: dict[str, int], winner: int | None, names: dict[int, str]) -> str:
+    """RULES C.9 in words, e.g. "Alice stays in the box; Bob and Carol swap"."""
+    box, captain, advisor = roles["box"], roles["captain"], roles["advisor"]
+    if winner is None:
+        return _("Nobody scored: the roles stay and %(box)s deals again.") % {"box": names.get(box, "?")}
+    nb, nc, na = gin_next_roles((box, captain, advisor), winner)
+    if winner == box:
+        return _("%(box)s stays in the box; %(c)s and %(a)s swap (%(nc)s is the new captain).") % {
+            "box": names.get(box, "?"), "c": names.get(captain, "?"), "a": names.get(advisor, "?"),
+            "nc": names.get(nc, "?")}
+    return _("%(c)s won as captain and takes the box; %(a)s becomes captain and %(b)s sits out as advisor.") % {
+        "c": names.get(nb, "?"), "a": names.get(nc, "?"), "b": names.get(na, "?")}
+
+
+def _result(result: dict[str, Any], names: dict[int, str], rules: dict[str, Any]) -> dict[str, Any]:
+    """The finished hand, explained: the layout, lay-offs, the points and why."""
+    kind = result["kind"]
+    knocker, winner = result.get("knocker"), result.get("winner")
+    k, d = result.get("knocker_deadwood") or 0, result.get("defender_deadwood") or 0
+    mult = result.get("multiplier") or 1
+    layoffs: dict[int, list[str]] = {}
+    for lay in result.get("layoffs") or []:
+        layoffs.setdefault(lay["meld"], []).append(lay["card"])
+    knocker_melds = [
+        {"cards": [card_face(c) for c in m], "laid": [card_face(c) for c in layoffs.get(i, [])]}
+        for i, m in enumerate(result.get("knocker_melds") or [])
+    ]
+    args = {"k": k, "d": d, "p": result.get("points", 0), "gb": rules.get("gin_bonus"),
+            "ub": rules.get("undercut_bonus"), "knocker": names.get(knocker, "?"),
+            "defender": names.get(result.get("defender"), "?"), "winner": names.get(winner, "?")}
+    if kind == "gin":
+        text = _("%(knocker)s went gin: %(defender)s's deadwood %(d)d + gin bonus %(gb)d = %(p)d.") % args
+    elif kind == "knock":
+        text = _("%(knocker)s knocked with %(k)d; %(defender)s has %(d)d after lay-offs: %(d)d − %(k)d = %(p)d.") % args
+    elif kind == "undercut":
+        text = _("Undercut! %(knocker)s knocked with %(k)d but %(defender)s has only %(d)d: "
+                 "%(k)d − %(d)d + undercut bonus %(ub)d = %(p)d for %(defender)s.") % args
+    elif kind == "tie":
+        text = _("%(knocker)s knocked with %(k)d and %(defender)s also has %(d)d: nobody scores.") % args
+    else:
+        text = _("Dead hand: only two cards are left in the stock and nobody knocked. Nobody scores; "
+                 "the same dealer deals again.")
+    if mult > 1 and kind != "dead":
+        text += " " + _("Spades double: the score is doubled (×%(m)d).") % {"m": mult}
+    return {
+        "kind": kind,
+        "text": text,
+        "winner_name": names.get(winner) if winner is not None else None,
+        "points": result.get("points", 0),
+        "knocker_name": names.get(knocker) if knocker is not None else None,
+        "defender_name": names.get(result.get("defender")) if result.get("defender") is not None else None,
+        "knock_card": card_face(result["knock_card"]) if result.get("knock_card") else None,
+        "knocker_melds": knocker_melds,
+        "knocker_deadwood_cards": [card_face(c) for c in result.get("knocker_deadwood_cards") or []],
+        "defender_melds": [[card_face(c) for c in m] for m in result.get("defender_melds") or []],
+        "defender_deadwood_cards": [card_face(c) for c in result.get("defender_deadwood_cards") or []],
+        "knocker_deadwood": k,
+        "defender_deadwood": d,
+        "has_layout": bool(result.get("knocker_melds") is not None and kind != "dead"),
+        "dead_hands": [
+            {"name": names.get(i, "?"), "cards": [card_face(c) for c in h]}
+            for i, h in enumerate(result.get("hands") or []) if h
+        ] if kind == "dead" else [],
+    }
+
+
+def _hollywood(tally: dict[str, Any], seats, rules) -> list[dict[str, Any]]:
+    games = tally.get("hollywood") or []
+    if not games:
+        return []
+    target = tally.get("rules", {}).get("hollywood_target", 100)
+    out = []
+    for n, g in enumerate(games, start=1):
+        out.append({"number": n, "closed": g["closed"], "target": target,
+                    "cells": [{"name": s.display_name, "score": g["scores"][s.index], "boxes": g["boxes"][s.index]}
+                              for s in seats]})
+    return out
+
+
+def _bonuses(tally: dict[str, Any], seats) -> list[dict[str, Any]]:
+    """End-of-game breakdown: points, box bonuses, game bonus (C.10.2, D.1.8); empty before the end."""
+    totals = tally.get("final_totals")
+    if not totals:
+        return []
+    rules = tally.get("rules", {})
+    if tally.get("hollywood"):
+        points = [sum(g["scores"][i] for g in tally["hollywood"]) for i in range(len(seats))]
+        boxes = [sum(g["boxes"][i] for g in tally["hollywood"]) for i in range(len(seats))]
+    else:
+        points, boxes = list(tally["scores"]), list(tally["boxes"])
+    on = rules.get("end_bonuses")
+    out = []
+    for s in seats:
+        i = s.index
+        box = boxes[i] * rules.get("box_bonus", 0) if on else 0
+        out.append({"name": s.display_name, "points": points[i], "boxes": boxes[i], "box_bonus": box,
+                    "game_bonus": totals[i] - points[i] - box, "total": totals[i],
+                    "winner": i == tally.get("winner")})
+    return out
 
 
 def gin_context(*, match, view: dict[str, Any], me, state, seats) -> dict[str, Any]:
-    return {"gin": view}
+    names = _names(seats)
+    my_index = me.index if me else None
+    tally = (match.state or {}).get("tally") or {}
+    playing = match.status == MatchStatus.PLAYING
+    over = view.get("phase") == "over"
+    role = view.get("role", "")
+    roles = view.get("roles")
+    three = view.get("n_seats") == 3
+    to_act = view.get("seat_to_act")
+    my_turn = playing and my_index is not None and to_act == my_index
+    actions = {a["type"] for a in view.get("legal_actions", [])}
+
+    # Seats with their role, cards and score (RULES C.2: roles shown on every seat).
+    seat_roles = []
+    for s in seats:
+        if roles:
+            r = next((k for k, v in roles.items() if v == s.index), "")
+        else:
+            r = "dealer" if view.get("dealer") == s.index else "nondealer"
+        seat_roles.append({"index": s.index, "name": s.display_name, "role": r, "role_label": _role_label(r),
+                           "is_me": s.index == my_index, "to_act": playing and to_act == s.index,
+                           "count": view["hand_counts"][s.index],
+                           "score": (tally.get("scores") or [0] * len(seats))[s.index],
+                           "won": (tally.get("hands_won") or [0] * len(seats))[s.index]})
+
+    # Suggestions: only the captain and the advisor receive them in their view (never the box).
+    suggestions = [
+        {"by": names.get(x["seat"], "?"), "text": _suggestion_text(x["suggestion"]),
+         "card": x["suggestion"].get("card"), "action": x["suggestion"].get("action")}
+        for x in (view.get("suggestions") or [])
+    ]
+    latest = suggestions[-1] if suggestions else None
+    suggested_card = latest["card"] if latest and role == "captain" else None
+
+    order = list(me.hand_order) if me else []
+    hand = _hand_faces(view["hand"], order, suggested=suggested_card) if view.get("hand") else None
+    captain_hand = None
+    if view.get("captain_hand") is not None and not over:
+        captain_hand = _hand_faces(view["captain_hand"], [])
+    opponent_backs = []
+    if not over:
+        for s in seats:
+            if s.index == my_index or view["hand_counts"][s.index] == 0:
+                continue
+            if captain_hand is not None and roles and s.index == roles.get("captain"):
+                continue
+            opponent_backs.append({"name": s.display_name, "backs": range(view["hand_counts"][s.index])})
+
+    phase = view.get("phase")
+    prompt = ""
+    if my_turn:
+        if phase in ("upcard", "upcard_dealer"):
+            prompt = _("Take the upcard or pass.")
+        elif phase == "draw":
+            prompt = _("Draw from the stock.") if "draw_discard" not in actions else _(
+                "Draw: take the top card of the stock or of the discard pile.")
+        elif phase == "fiftieth":
+            prompt = _("Two stock cards left: take the last discard only to knock with it, or pass.")
+        elif phase == "discard":
+            prompt = _("You must knock now.") if view.get("must_knock") else _(
+                "Discard a card (drag it onto the pile, or pick it and press Discard) — or knock.")
+    elif playing and to_act is not None:
+        who = names.get(to_act, "?")
+        if phase in ("upcard", "upcard_dealer"):
+            prompt = _("%(name)s decides on the upcard…") % {"name": who}
+        else:
+            prompt = _("Waiting for %(name)s…") % {"name": who}
+
+    rotation = None
+    if three and over and view.get("result") and roles:
+        rotation = rotation_text(roles, view["result"].get("winner"), names)
+    elif three and not over and match.round_number > 1 and view.get("turn", 0) == 0:
+        prev = Round.objects.filter(match=match, number=match.round_number - 1).only("outcome").first()
+        out = (prev.outcome or {}) if prev else {}
+        if out.get("roles"):
+            rotation = rotation_text(out["roles"], out.get("winner"), names)
+
+    role_draw = _role_draw(view.get("role_draw") or tally.get("role_draw"), names) if three else None
+    first_upcard = view.get("first_upcard")
+    return {
+        "my_turn": my_turn,
+        "can_meld": False,
+        "stock_count": view.get("stock_count"),
+        "gin": {
+            "three": three,
+            "variant": match.variant,
+            "phase": phase,
+            "over": over,
+            "role": role,
+            "role_label": _role_label(role),
+            "is_advisor": role == "advisor" and three,
+            "seat_roles": seat_roles,
+            "roles": roles,
+            "hand": hand,
+            "captain_hand": captain_hand,
+            "opponent_backs": opponent_backs,
+            "prompt": prompt,
+            "my_turn": my_turn,
+            "can_take_upcard": "take_upcard" in actions,
+            "can_pass_upcard": "pass_upcard" in actions,
+            "can_draw_stock": "draw_stock" in actions,
+            "can_draw_discard": "draw_discard" in actions,
+            "can_pass": "pass" in actions,
+            "can_discard": "discard" in actions,
+            "knock_options": _knock_options(view) if "knock" in actions else [],
+            "discard_options": _discard_options(view) if "discard" in actions else [],
+            "discard_top": card_face(view["discard_top"]) if view.get("discard_top") else None,
+            "discard_count": len(view.get("discard") or []),
+            "stock_count": view.get("stock_count"),
+            "taken": view.get("taken"),
+            "drawn": view.get("drawn"),
+            "oklahoma": view.get("oklahoma"),
+            "first_upcard": card_face(first_upcard) if first_upcard and view.get("oklahoma") else None,
+            "knock_limit": view.get("knock_limit"),
+            "gin_only": view.get("gin_only"),
+            "multiplier": view.get("multiplier") or 1,
+            "can_suggest": bool(view.get("can_suggest")) and playing,
+            "captain_name": names.get(roles.get("captain")) if roles else None,
+            "suggestions": suggestions,
+            "latest_suggestion": latest,
+            "role_draw": role_draw[0] if role_draw else None,
+            "show_role_draw": bool(role_draw) and match.round_number <= 1 and not over,
+            "rotation": rotation,
+            "result": _result(view["result"], names, view.get("rules") or {}) if over and view.get("result") else None,
+            "hollywood": _hollywood(tally, seats, view.get("rules")),
+            "bonuses": _bonuses(tally, seats) if match.status == MatchStatus.FINISHED else [],
+            "end_bonuses": (view.get("rules") or {}).get("end_bonuses"),
+            "target": tally.get("rules", {}).get("game_target"),
+        },
+    }

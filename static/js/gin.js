@@ -1,0 +1,147 @@
+// RummyHub Gin board: draw by drag (stock or discard pile into the hand) or click,
+// discard by drag onto the pile or pick-and-press, hand order by drag (kept on the
+// server: hand_sort custom), knock layouts opened by picking the card, and the
+// advisor's card suggestions. Every move is one of the board's real forms: this
+// file only fills and submits them. No rule is decided here.
+(function () {
+  "use strict";
+
+  var dragging = false;
+  var staleWhileDragging = false;
+  var socket = null;
+  var sortables = [];
+
+  function gb() { return document.getElementById("gin-board"); }
+  function page() { return document.querySelector(".table-page"); }
+
+  function csrfHeaders() {
+    try { return JSON.parse(document.body.getAttribute("hx-headers") || "{}"); } catch (e) { return {}; }
+  }
+
+  function submitAction(kind) {
+    var button = gb().querySelector('[data-action="' + kind + '"]');
+    if (button && button.form) button.form.requestSubmit(button);
+  }
+
+  function discard(cardId) {
+    var select = gb().querySelector("[data-discard-select]");
+    if (!select) return;
+    select.value = cardId;
+    if (select.value !== cardId) return; // not a legal discard (e.g. the card just taken)
+    submitAction("discard");
+  }
+
+  function sendHandOrder() {
+    var order = [];
+    document.querySelectorAll("#gin-hand .card[data-id]").forEach(function (c) { order.push(c.dataset.id); });
+    htmx.ajax("POST", page().dataset.actUrl, {
+      target: "#table-board", swap: "outerHTML", headers: csrfHeaders(),
+      values: { action: "sort", mode: "custom", order: JSON.stringify(order) }
+    });
+  }
+
+  function resync() { if (socket) socket.send(JSON.stringify({ type: "resync" })); }
+
+  function base(extra) {
+    var o = {
+      animation: 120, forceFallback: true, fallbackTolerance: 4, delay: 80, delayOnTouchOnly: true,
+      onStart: function () { dragging = true; },
+      onEnd: function () {
+        dragging = false;
+        if (staleWhileDragging) { staleWhileDragging = false; setTimeout(resync, 50); }
+      }
+    };
+    Object.keys(extra).forEach(function (k) { o[k] = extra[k]; });
+    return o;
+  }
+
+  function initSortables() {
+    sortables.forEach(function (s) { s.destroy(); });
+    sortables = [];
+    var b = gb();
+    if (!b || typeof Sortable === "undefined") return;
+    var canDraw = b.dataset.canDraw === "true";
+    var canDiscard = b.dataset.canDiscard === "true";
+    var hand = document.getElementById("gin-hand");
+    if (hand) {
+      sortables.push(Sortable.create(hand, base({
+        group: { name: "gin", pull: canDiscard, put: canDraw },
+        draggable: ".card[data-id]",
+        onUpdate: function () { sendHandOrder(); },
+        onAdd: function (evt) {
+          var source = evt.item.dataset.source;
+          evt.item.remove();
+          submitAction(source === "stock" ? "draw_stock" : "draw_discard");
+        }
+      })));
+    }
+    if (canDraw) {
+      ["gin-stock", "gin-discard"].forEach(function (id) {
+        var list = document.getElementById(id);
+        if (!list || !list.querySelector(".gin-draggable")) return;
+        sortables.push(Sortable.create(list, base({
+          group: { name: "gin", pull: "clone", put: false }, sort: false, draggable: ".gin-draggable"
+        })));
+      });
+    }
+    var pile = document.getElementById("gin-discard");
+    if (canDiscard && pile) {
+      sortables.push(Sortable.create(pile, base({
+        group: { name: "gin", pull: false, put: true }, sort: false, draggable: ".nothing",
+        onAdd: function (evt) {
+          var id = evt.item.dataset.id;
+          evt.item.remove();
+          discard(id);
+        }
+      })));
+    }
+  }
+
+  function select(card, scope) {
+    document.querySelectorAll(scope + " .gin-selected").forEach(function (c) { c.classList.remove("gin-selected"); });
+    card.classList.add("gin-selected");
+  }
+
+  document.addEventListener("click", function (event) {
+    var b = gb();
+    if (!b) return;
+    var face = event.target.closest("#gin-board .card-face");
+    if (!face) return;
+    var card = face.closest(".card");
+    var list = card.parentElement;
+    if (list.id === "gin-hand") {
+      select(card, "#gin-hand");
+      var sel = b.querySelector("[data-discard-select]");
+      if (sel) sel.value = card.dataset.id;
+      b.querySelectorAll("[data-knock-card]").forEach(function (d) { d.open = d.dataset.knockCard === card.dataset.id; });
+    } else if (list.id === "gin-captain-hand") {
+      select(card, "#gin-captain-hand");
+      var sug = b.querySelector("[data-suggest-select]");
+      if (sug) {
+        var option = sug.querySelector('option[data-card="' + card.dataset.id + '"]');
+        if (option) { sug.value = option.value; sug.focus(); }
+      }
+    } else if (list.id === "gin-discard") {
+      var picked = b.querySelector("#gin-hand .gin-selected");
+      if (b.dataset.canDiscard === "true" && picked) discard(picked.dataset.id);
+      else if (b.querySelector('[data-action="draw_discard"]')) submitAction("draw_discard");
+      else if (b.querySelector('[data-action="take_upcard"]')) submitAction("take_upcard");
+    } else if (list.id === "gin-stock") {
+      submitAction("draw_stock");
+    }
+  });
+
+  document.addEventListener("htmx:wsBeforeMessage", function (event) {
+    if (dragging) { staleWhileDragging = true; event.preventDefault(); }
+  });
+  document.addEventListener("htmx:wsOpen", function (event) { socket = event.detail.socketWrapper; });
+
+  function refresh() {
+    var b = gb();
+    if (b && !b.dataset.ginReady) { b.dataset.ginReady = "1"; initSortables(); }
+  }
+  ["htmx:afterSettle", "htmx:oobAfterSwap", "htmx:wsAfterMessage", "htmx:load"].forEach(function (name) {
+    document.addEventListener(name, refresh);
+  });
+  document.addEventListener("DOMContentLoaded", refresh);
+})();

@@ -1,0 +1,263 @@
+"""Gin tables in the lobby and on the table page (RULES C, D, E.2): the create form, the board of every
+seat (box, captain, advisor, spectator), moves through the real forms with and without htmx."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+import pytest
+from django.urls import reverse
+
+from games import services
+from games.engine import bots as engine_bots
+from games.engine import gin
+from games.engine.gin_scoring import GinMatch
+from games.forms import TableCreateForm
+from games.gin_table import arrangements, rotation_text
+from games.models import Event, Match, MatchStatus, Seat
+from games.variants import spec_for
+
+pytestmark = pytest.mark.django_db
+
+CARD_ATTR = re.compile(r'data-(?:id|ref)="([^"]+)"')
+HX = {"HTTP_HX_REQUEST": "true"}
+
+
+def seed_where_captain(seat: int) -> int:
+    """A match seed whose role draw (C.2.1) makes ``seat`` the captain."""
+    for seed in range(1, 500):
+        t = GinMatch.start(gin.GinRules(variant="box3"), random.Random(seed))
+        if t.captain == seat:
+            return seed
+    raise AssertionError("no seed found")
+
+
+def start_box_table(make_user, *, captain: int = 0, humans: int = 1):
+    users = [make_user(n) for n in ("alice", "bob", "carol")[:humans]]
+    match = services.match_create(host=users[0], variant="gin_box", seats_count=3, bots=3 - humans)
+    for u in users[1:]:
+        services.seat_join(match_id=match.pk, user=u)
+    Match.objects.filter(pk=match.pk).update(seed=seed_where_captain(captain))
+    services.match_start(match_id=match.pk, user=users[0])
+    return Match.objects.get(pk=match.pk), users
+
+
+def round_state(match: Match):
+    match.refresh_from_db()
+    return spec_for(match.variant).load(match.state["round"])
+
+
+def shown_ids(html: str) -> set[str]:
+    return set(CARD_ATTR.findall(html))
+
+
+# ----------------------------------------------------------------------- lobby form
+
+
+def test_lobby_offers_every_gin_variant_with_per_variant_defaults(client, make_user):
+    client.force_login(make_user("alice"))
+    html = client.get(reverse("games:lobby")).content.decode()
+    for variant in ("gin_box", "gin", "oklahoma", "hollywood", "manipulation"):
+        assert f'value="{variant}"' in html
+    defaults = json.loads(re.search(r'<script id="gin-defaults" type="application/json">(.*?)</script>', html, re.S)[1])
+    # RULES E.2: end bonuses off for three players, on for two; Oklahoma plays to 150.
+    assert defaults["gin_box"]["gin_end_bonuses"] == "off"
+    assert defaults["gin"]["gin_end_bonuses"] == "on"
+    assert defaults["oklahoma"]["gin_game_target"] == 150
+    assert defaults["gin"]["gin_game_target"] == 100
+    assert 'name="gin_advisor_can_advise"' in html and 'name="opt_jokers"' in html
+
+
+def test_create_form_posts_a_gin_table_with_only_changed_options(client, make_user):
+    alice = make_user("alice")
+    client.force_login(alice)
+    response = client.post(reverse("games:create"), {
+        "variant": "oklahoma", "seats": "5", "bots": "1", "turn_timer": "0",
+        "gin_game_target": "150", "gin_gin_bonus": "20", "gin_undercut_bonus": "10", "gin_end_bonuses": "",
+        "gin_undercut_on_tie": "on", "gin_no_discard_of_taken_card": "on", "gin_oklahoma_spades_double": "on",
+        "gin_knock_limit": "3",  # not an Oklahoma option: the upcard sets the limit (D.2.1)
+    })
+    match = Match.objects.get(host=alice)
+    assert response.status_code == 302 and response["Location"] == reverse("games:table", args=[match.pk])
+    assert match.variant == "oklahoma" and match.seats_count == 2
+    assert match.options["gin_bonus"] == 20 and match.options["game_target"] == 150
+    assert match.options["knock_limit"] == 10
+    assert Seat.objects.filter(match=match).exclude(bot_policy="").count() == 1
+
+
+def test_create_form_keeps_manipulation_tables_as_before():
+    form = TableCreateForm({"variant": "manipulation", "seats": "4", "bots": "2", "turn_timer": "30",
+                            **{f.html_name: f.value() for f in TableCreateForm().option_fields()}})
+    assert form.is_valid(), form.errors
+    assert form.cleaned_data["seats"] == 4 and form.rule_options() == {}
+
+
+def test_create_form_hollywood_on_oklahoma_play_and_too_many_bots():
+    form = TableCreateForm({"variant": "hollywood", "seats": "3", "bots": "1", "turn_timer": "0",
+                            "gin_oklahoma": "on", "gin_oklahoma_spades_double": "on",
+                            "gin_hollywood_target": "125", "gin_end_bonuses": "on",
+                            "gin_undercut_on_tie": "on", "gin_no_discard_of_taken_card": "on"})
+    assert form.is_valid(), form.errors
+    assert form.rule_options() == {"oklahoma": True, "hollywood_target": 125}
+    too_many = TableCreateForm({"variant": "gin", "seats": "5", "bots": "3", "turn_timer": "0"})
+    assert not too_many.is_valid() and "bots" in too_many.errors
+
+
+# ----------------------------------------------------------------------- the board
+
+
+def test_each_seat_sees_its_own_board_and_nothing_more(client, make_user):
+    match, (alice, bob, carol) = start_box_table(make_user, captain=0, humans=3)
+    state = round_state(match)
+    assert state.captain == 0
+    pages = {}
+    for user in (alice, bob, carol):
+        client.force_login(user)
+        pages[Seat.objects.get(match=match, user=user).index] = client.get(reverse("games:table", args=[match.pk])).content.decode()
+    client.force_login(make_user("dave"))
+    spectator = client.get(reverse("games:table", args=[match.pk])).content.decode()
+    hands = {i: {gin.IDS[c] for c in h} for i, h in enumerate(state.hands)}
+    stock = {gin.IDS[c] for c in state.stock}
+    box, captain, advisor = state.dealer, state.nondealer, state.advisor
+    allowed = {box: hands[box], captain: hands[captain], advisor: hands[captain], None: set()}
+    for seat, html in [*pages.items(), (None, spectator)]:
+        shown = shown_ids(html) - {gin.IDS[c] for c in state.discard}
+        assert shown <= allowed[seat], (seat, shown - allowed[seat])
+        assert not shown & stock
+        assert "seed" not in html.lower()
+        for role in ("Box", "Captain", "Advisor"):
+            assert role in html
+    assert "Take the upcard or pass." in pages[captain]
+    assert 'data-action="take_upcard"' in pages[captain] and 'data-action="take_upcard"' not in pages[box]
+    assert "you advise the captain" in pages[advisor]
+    assert "Drawing for roles" in pages[box]
+
+
+def test_advisor_suggestion_reaches_the_captain_but_never_the_box(client, make_user):
+    match, (alice, bob, carol) = start_box_table(make_user, captain=0, humans=3)
+    state = round_state(match)
+    users = {Seat.objects.get(match=match, user=u).index: u for u in (alice, bob, carol)}
+    card = gin.IDS[state.hands[state.captain][0]]
+    client.force_login(users[state.advisor])
+    response = client.post(reverse("games:act", args=[match.pk]), {
+        "action": "suggest", "suggestion": json.dumps({"action": "discard", "card": card}), "version": match.version,
+    }, **HX)
+    assert response.status_code == 200
+    assert "You suggested: discard" in response.content.decode()
+    client.force_login(users[state.captain])
+    captain_page = client.get(reverse("games:table", args=[match.pk])).content.decode()
+    assert "(advisor) suggests: discard" in captain_page
+    assert re.search(rf'class="card[^"]*gin-suggested[^"]*" data-id="{re.escape(card)}"', captain_page)
+    client.force_login(users[state.dealer])
+    box_page = client.get(reverse("games:table", args=[match.pk])).content.decode()
+    assert "suggest" not in box_page.lower()  # neither the advice nor that it was given (C.2.4)
+    assert Event.objects.filter(match=match, summary__code="suggest").count() == 1
+
+
+def test_captain_plays_through_the_forms_with_and_without_htmx(client, make_user, settings):
+    settings.RUMMYHUB_FIXED_SEED = "3"
+    match, (alice,) = start_box_table(make_user, captain=0)
+    client.force_login(alice)
+    url = reverse("games:act", args=[match.pk])
+    # without htmx: a redirect back to the table
+    response = client.post(url, {"action": "pass_upcard", "version": match.version})
+    assert response.status_code == 302
+    services.run_until_human(match_id=match.pk)
+    match.refresh_from_db()
+    state = round_state(match)
+    if state.seat_to_act == 0 and state.phase == "draw":
+        response = client.post(url, {"action": "draw_stock", "version": match.version}, **HX)
+        html = response.content.decode()
+        assert response.status_code == 200 and 'id="table-board"' in html
+        assert 'id="gin-discard-form"' in html and "Deadwood" in html
+        # a stale version re-renders the whole board with an error
+        stale = client.post(url, {"action": "discard", "card": "AS.0", "version": 0}, **HX)
+        assert stale.status_code == 409
+        state = round_state(match)
+        taken = state.hands[0][-1]
+        card = gin.IDS[taken]
+        match.refresh_from_db()
+        response = client.post(url, {"action": "discard", "card": card, "version": match.version}, **HX)
+        assert response.status_code == 200
+        assert len(round_state(match).hands[0]) == 10
+
+
+def test_knock_layout_is_proposed_and_a_chosen_one_is_validated(client, make_user):
+    match, (alice,) = start_box_table(make_user, captain=0)
+    # Give the captain a hand that can knock: the engine's fixture deal, saved as the match's round.
+    rules = gin.GinRules(variant="box3")
+    state = round_state(match)
+    roles = {"roles": (state.dealer, state.nondealer, state.advisor)}
+    hands = [[], [], []]
+    hands[state.nondealer] = "7H 8H 9H 7S 7D 7C AS 2S 3S KD".split()
+    hands[state.dealer] = "2H 3H 4C 5C 9D TD JS QS 6H 6D".split()
+    dealt = gin.deal_from_cards(rules, hands, "KC", **roles)
+    match.state = {**match.state, "round": gin.to_dict(dealt)}
+    match.save(update_fields=["state"])
+    client.force_login(alice)
+    url = reverse("games:act", args=[match.pk])
+    client.post(url, {"action": "take_upcard", "version": match.version}, **HX)
+    match.refresh_from_db()
+    html = client.get(reverse("games:table", args=[match.pk])).content.decode()
+    assert 'data-knock-card="KD.0"' in html and 'data-knock-card="KC.0"' not in html  # the taken card stays
+    assert "Knock discarding King of diamonds — deadwood 0" not in html
+    bad = json.dumps([["7H.0", "8H.0", "9H.0"], ["7S.0", "7D.0", "KC.0"]])
+    response = client.post(url, {"action": "knock", "card": "KD.0", "melds": bad, "version": match.version}, **HX)
+    assert response.status_code == 400 and "not a meld" in response.content.decode()
+    match.refresh_from_db()
+    response = client.post(url, {"action": "knock", "card": "KD.0", "melds": "", "version": match.version}, **HX)
+    html = response.content.decode()
+    assert response.status_code == 200
+    match.refresh_from_db()
+    assert match.status in (MatchStatus.BETWEEN_ROUNDS, MatchStatus.FINISHED)
+    assert "gin-result" in html and "after lay-offs" in html
+    assert "Roles:" in html  # the rotation is announced (C.9)
+
+
+def test_arrangements_are_best_first_and_within_the_limit():
+    hand = "7H.0 8H.0 9H.0 7S.0 7D.0 7C.0 AS.0 2S.0 3S.0 KD.0".split()
+    arrs = arrangements(hand, 10)
+    assert arrs[0]["deadwood"] == 10
+    assert all(a["deadwood"] <= 10 for a in arrs)
+    assert arrangements(hand, 5) == []
+
+
+def test_rotation_is_announced_in_words():
+    names = {0: "Ann", 1: "Ben", 2: "Cy"}
+    roles = {"box": 0, "captain": 1, "advisor": 2}
+    assert rotation_text(roles, 0, names).startswith("Ann stays in the box; Ben and Cy swap")
+    assert "Ben won as captain and takes the box; Cy becomes captain and Ann sits out" in rotation_text(roles, 1, names)
+    assert "deals again" in rotation_text(roles, None, names)
+
+
+@pytest.mark.parametrize("variant", ["gin", "oklahoma", "hollywood", "gin_box"])
+def test_every_variant_renders_to_the_end_of_the_game(client, make_user, settings, variant):
+    settings.RUMMYHUB_FIXED_SEED = "7"
+    alice = make_user("alice")
+    seats = 3 if variant == "gin_box" else 2
+    options = {"hollywood_target": 100} if variant == "hollywood" else {"game_target": 60}
+    match = services.match_create(host=alice, variant=variant, seats_count=seats, options=options, bots=seats - 1)
+    services.match_start(match_id=match.pk, user=alice)
+    client.force_login(alice)
+    table_url = reverse("games:table", args=[match.pk])
+    seen_result = False
+    for _ in range(3000):
+        services.run_until_human(match_id=match.pk)
+        match.refresh_from_db()
+        html = client.get(table_url, **HX).content.decode()
+        assert 'id="gin-board"' in html
+        seen_result |= "gin-result" in html
+        if match.status == MatchStatus.FINISHED:
+            break
+        state = round_state(match)
+        if state.seat_to_act != 0:
+            continue
+        action = engine_bots.choose_action(state, 0, policy="basic")
+        services.turn_submit(match_id=match.pk, user=alice, action=action, expected_version=match.version)
+    assert match.status == MatchStatus.FINISHED and seen_result
+    html = client.get(table_url).content.decode()
+    assert "End of the game" in html and "Rematch" in html
+    if variant == "hollywood":
+        assert all(f"Game {n}" in html for n in (1, 2, 3))
