@@ -254,3 +254,13 @@ def test_equal_keys_share_a_rank():
     results = [SeatResult("t1", "A", 2, 10, 1), SeatResult("t1", "B", 2, 10, 1)]
     rows = compute_standings([("A", "A", 0, False), ("B", "B", 0, False)], results)
     assert [r.rank for r in rows] == [1, 1]
+
+
+def test_pairing_and_standings_import_no_django():
+    import subprocess
+    import sys
+
+    code = ("import sys; import games.tournaments.pairing, games.tournaments.standings; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in {'django', 'channels'}))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
