@@ -1,0 +1,167 @@
+"""The table socket at a three-player Gin table: box, captain, advisor and a spectator each get their
+own board on every change, and no frame shows a card its viewer may not see (DESIGN §5, STYLE "Secret
+state": the advisor sees the captain's hand; nobody sees the stock) nor, for the box, any advice."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from games import services
+from games.engine import bots as engine_bots
+from games.engine import gin
+from games.engine.gin_scoring import GinMatch
+from games.models import Event, Match, MatchStatus, Seat
+from games.variants import spec_for
+from rummyhub.asgi import application
+from tests.live import session_cookie_for
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+CARD_ATTR = re.compile(r'data-(?:id|ref)="([^"]+)"')
+
+
+def connect(match_id: int, cookie: str) -> WebsocketCommunicator:
+    return WebsocketCommunicator(
+        application,
+        f"/ws/tables/{match_id}/",
+        headers=[(b"origin", b"http://testserver"), (b"cookie", f"sessionid={cookie}".encode())],
+    )
+
+
+def setup_table(make_user, settings, variant="gin_box"):
+    settings.RUMMYHUB_FIXED_SEED = "21"
+    names = ("alice", "bob", "carol") if variant == "gin_box" else ("alice", "bob")
+    users = [make_user(n) for n in names]
+    match = services.match_create(host=users[0], variant=variant, seats_count=len(users))
+    for u in users[1:]:
+        services.seat_join(match_id=match.pk, user=u)
+    if variant == "gin_box":
+        seed = next(s for s in range(1, 500)
+                    if GinMatch.start(gin.GinRules(variant="box3"), random.Random(s)).captain == 0)
+        Match.objects.filter(pk=match.pk).update(seed=seed)
+    services.match_start(match_id=match.pk, user=users[0])
+    return match, users, make_user("dave")
+
+
+def suggestions_for(match_id: int, seat: int | None) -> int:
+    """How many suggestions ``seat`` was in the audience of (the team of that hand)."""
+    events = Event.objects.filter(match_id=match_id, summary__code="suggest")
+    return sum(1 for e in events if seat in e.summary.get("audience", []))
+
+
+def allowed_ids(match_id: int, seat: int | None) -> tuple[set[str], set[str], int | None]:
+    """(ids this viewer may see now, every card id, the box seat)."""
+    match = Match.objects.get(pk=match_id)
+    state = spec_for(match.variant).load(match.state["round"])
+    everything = {gin.IDS[c] for c in range(52)}
+    if match.status != MatchStatus.PLAYING:
+        return everything, everything, state.box  # the hand is over: hands are laid out (C.6)
+    public = {gin.IDS[c] for c in state.discard}
+    if state.rules.oklahoma:
+        public.add(gin.IDS[state.first_upcard])  # D.2.2
+    own: set[str] = set()
+    if seat is not None:
+        own = {gin.IDS[c] for c in state.hands[seat]}
+        if seat == state.advisor:
+            own = {gin.IDS[c] for c in state.hands[state.nondealer]}
+    return public | own, everything, state.box
+
+
+async def receive_board(communicator) -> str:
+    frame = await communicator.receive_from(timeout=10)
+    assert 'id="table-board"' in frame and 'hx-swap-oob="outerHTML"' in frame
+    return frame
+
+
+async def check_frame(frame: str, match_id: int, seat: int | None):
+    allowed, everything, box = await database_sync_to_async(allowed_ids)(match_id, seat)
+    shown = set(CARD_ATTR.findall(frame))
+    leaked = (shown & everything) - allowed
+    assert not leaked, f"seat {seat} was shown {sorted(leaked)}"
+    assert "seed" not in frame.lower()
+    board, _, log = frame.partition('<details class="panel log"')
+    if seat is None or seat == box:
+        assert "suggest" not in board.lower(), "the box was shown the team's advice"
+    # The log names a suggestion only to the team it was made in (captain and advisor of that hand).
+    assert log.count("made a suggestion") <= await database_sync_to_async(suggestions_for)(match_id, seat)
+
+
+async def play_and_check(match, users, viewers, moves: int, suggest: bool) -> int:
+    frames = 0
+
+    async def drain():
+        nonlocal frames
+        version = (await database_sync_to_async(Match.objects.get)(pk=match.pk)).version
+        for communicator, seat in viewers:
+            while True:
+                frame = await receive_board(communicator)
+                await check_frame(frame, match.pk, seat)
+                frames += 1
+                if f'data-version="{version}"' in frame:
+                    break
+
+    await drain()
+    for step in range(moves):
+        current = await database_sync_to_async(Match.objects.get)(pk=match.pk)
+        if current.status == MatchStatus.FINISHED:
+            break
+        if current.status == MatchStatus.BETWEEN_ROUNDS:
+            for u in users:
+                await sync_to_async(services.round_ready)(match_id=match.pk, user=u)
+                await drain()
+            continue
+        state = spec_for(current.variant).load(current.state["round"])
+        if suggest and state.advisor is not None and step % 3 == 0:
+            card = gin.IDS[state.hands[state.nondealer][0]]
+            await sync_to_async(services.turn_submit)(
+                match_id=match.pk, user=users[state.advisor], expected_version=current.version,
+                action={"type": "suggest", "suggestion": {"action": "discard", "card": card}},
+            )
+            await drain()
+            current = await database_sync_to_async(Match.objects.get)(pk=match.pk)
+        mover = state.seat_to_act
+        action = engine_bots.choose_action(state, mover, policy="basic")
+        await sync_to_async(services.turn_submit)(
+            match_id=match.pk, user=users[mover], action=action, expected_version=current.version
+        )
+        await drain()
+    return frames
+
+
+async def open_viewers(match, users, spectator):
+    cookies = [await database_sync_to_async(session_cookie_for)(u) for u in [*users, spectator]]
+    seats = [await database_sync_to_async(lambda u=u: Seat.objects.get(match=match, user=u).index)() for u in users]
+    viewers = [(connect(match.pk, c), s) for c, s in zip(cookies, [*seats, None], strict=True)]
+    for communicator, _ in viewers:
+        connected, _ = await communicator.connect()
+        assert connected
+    return viewers
+
+
+async def test_box_captain_advisor_and_spectator_frames_never_leak(make_user, settings):
+    match, users, dave = await database_sync_to_async(setup_table)(make_user, settings)
+    viewers = await open_viewers(match, users, dave)
+    frames = await play_and_check(match, users, viewers, moves=120, suggest=True)
+    assert frames >= 120
+    rounds = (await database_sync_to_async(Match.objects.get)(pk=match.pk)).round_number
+    assert rounds >= 2  # the check ran across a hand end, the rotation and a new deal
+    for communicator, _ in viewers:
+        await communicator.disconnect()
+
+
+async def test_oklahoma_frames_show_the_first_upcard_to_all_and_no_hidden_card(make_user, settings):
+    match, users, dave = await database_sync_to_async(setup_table)(make_user, settings, variant="oklahoma")
+    viewers = await open_viewers(match, users, dave)
+    first = await receive_board(viewers[2][0])
+    assert "First upcard" in first
+    await check_frame(first, match.pk, None)
+    frames = await play_and_check(match, users, viewers[:2], moves=60, suggest=False)
+    assert frames >= 60
+    for communicator, _ in viewers:
+        await communicator.disconnect()
