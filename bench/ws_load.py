@@ -226,12 +226,25 @@ class Servers:
 
 
 LIVE: list[subprocess.Popen] = []
+CLEANUP: list[Path] = []
+
+
+def progress(text: str) -> None:
+    print(f"  [{time.strftime('%H:%M:%S')}] {text}", flush=True)
 
 
 def kill_live(*_a) -> None:
     for p in list(LIVE):
         if p.poll() is None:
             p.kill()
+    for path in CLEANUP:
+        path.unlink(missing_ok=True)
+
+
+def abort(code: int, why: str) -> None:
+    print(f"ws_load: aborted ({why}); results so far above", flush=True)
+    kill_live()
+    os._exit(code)
 
 
 # ------------------------------------------------------------------ clients
@@ -456,17 +469,20 @@ async def run_mode(mode: str, args, specs: list[TableSpec], servers: Servers) ->
     readers = [asyncio.create_task(reader(mode, t, s, stats, stopping))
                for t in tables for s in t.socks if s.ws is not None]
     connected = sum(ok)
+    progress(f"{mode}: {connected}/{4 * len(tables)} sockets open after {time.perf_counter() - t_connect:.1f} s")
     if mode == "app":
         settled = await settle(tables, stats, quiet=1.5, cap=args.settle_cap)
     else:
         settled = 0.0
     t_connect = time.perf_counter() - t_connect
     live = [t for t in tables if all(s.ws is not None for s in t.socks)]
+    progress(f"{mode}: settled after {t_connect:.1f} s; measuring {args.seconds:g} s")
     rng = random.Random(7)
     spy = None
     if mode == "app" and args.pyspy:
         spy = subprocess.Popen([str(VENV_BIN / "py-spy"), "record", "-d", str(int(args.seconds)), "-o", args.pyspy,
-                                "--pid", str(servers.procs[0].pid), "--nonblocking"],
+                                "--pid", str(servers.procs[0].pid), "--nonblocking",
+                                "-f", "flamegraph" if args.pyspy.endswith(".svg") else "raw"],
                                stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
         LIVE.append(spy)
     cpu0, bench0, w0 = servers.cpu(), cpu_ticks(os.getpid()), time.perf_counter()
@@ -510,7 +526,7 @@ def print_results(results: list[dict], args, db_label: str) -> None:
     head = (f"{'mode':<6} {'procs':>5} {'tables':>6} {'sockets':>7} {'moves':>6} {'moves/s':>7} {'p50 ms':>7} "
             f"{'p90 ms':>7} {'p99 ms':>7} {'max ms':>7} {'errors':>6} {'tmouts':>6} {'daphne CPU%':>11} "
             f"{'bench CPU%':>10} {'p50 x':>6} {'p99 x':>6}")
-    print(head)
+    print(head, flush=True)
     for r in results:
         ratio50 = r["p50"] / relay["p50"] if relay and relay["p50"] else float("nan")
         ratio99 = r["p99"] / relay["p99"] if relay and relay["p99"] else float("nan")
@@ -527,7 +543,7 @@ def print_results(results: list[dict], args, db_label: str) -> None:
             extra += f", errors {r['error_kinds']}"
         print(extra)
     target = next((r for r in results if r["mode"] == "app"), None)
-    if target:
+    if target and len(results) == len(args.modes):
         verdict = "met" if target["p99"] <= 100 and not target["errors"] and not target["timeouts"] else "MISSED"
         print(f"target p99 <= 100 ms with no errors/timeouts: {verdict}")
 
@@ -535,7 +551,7 @@ def print_results(results: list[dict], args, db_label: str) -> None:
 LOAD_BEFORE = ""
 
 
-async def main_async(args, specs, env) -> list[dict]:
+async def main_async(args, specs, env, db_label: str) -> list[dict]:
     results = []
     for mode in args.modes:
         if mode == "relay":
@@ -546,6 +562,8 @@ async def main_async(args, specs, env) -> list[dict]:
             results.append(await run_mode(mode, args, specs, servers))
         finally:
             servers.stop()
+        if mode != args.modes[-1]:
+            print_results(results, args, db_label)
     return results
 
 
@@ -564,7 +582,7 @@ def main() -> int:
     parser.add_argument("--connect-concurrency", type=int, default=50)
     parser.add_argument("--settle-cap", type=float, default=90.0, help="max seconds to wait for the connect storm")
     parser.add_argument("--max-total", type=float, default=300.0, help="hard cap on the whole invocation")
-    parser.add_argument("--pyspy", metavar="SVG", help="py-spy record the (first) app daphne over the window")
+    parser.add_argument("--pyspy", metavar="SVG", help="py-spy record the (first) app daphne over the window (.svg: flame graph, else collapsed stacks)")
     args = parser.parse_args()
     args.modes = [m.strip() for m in args.modes.split(",") if m.strip()]
     if args.procs > 1:
@@ -572,9 +590,9 @@ def main() -> int:
     if args.redis:
         args.postgres = True
 
-    signal.signal(signal.SIGALRM, lambda *_a: (kill_live(), os._exit(3)))
+    signal.signal(signal.SIGALRM, lambda *_a: abort(3, f"--max-total {args.max_total:g} s reached"))
     signal.alarm(int(args.max_total))
-    signal.signal(signal.SIGTERM, lambda *_a: (kill_live(), os._exit(4)))
+    signal.signal(signal.SIGTERM, lambda *_a: abort(4, "SIGTERM"))
     LOAD_BEFORE = f"{os.getloadavg()[0]:.2f}"
 
     secret = secrets.token_urlsafe(40)
@@ -588,6 +606,7 @@ def main() -> int:
     else:
         sqlite_path = Path(f"/tmp/ws_load-{os.getpid()}.sqlite3")
         db_url, db_label = f"sqlite:///{sqlite_path}", "SQLite"
+        CLEANUP.extend(Path(f"{sqlite_path}{suffix}") for suffix in ("", "-wal", "-shm"))
     if args.redis:
         subprocess.run(["redis-cli", "-n", REDIS_URL.rsplit("/", 1)[1], "FLUSHDB"], check=True,
                        stdout=subprocess.DEVNULL)
@@ -598,13 +617,10 @@ def main() -> int:
             TableSpec(i + 1, [Player(s, "") for s in range(4)]) for i in range(args.tables)]
         print(f"setup: {len(specs)} tables, {4 * len(specs)} users/sessions in {time.perf_counter() - t0:.1f} s",
               flush=True)
-        results = asyncio.run(main_async(args, specs, env))
+        results = asyncio.run(main_async(args, specs, env, db_label))
         print_results(results, args, db_label)
     finally:
         kill_live()
-        if sqlite_path is not None:
-            for suffix in ("", "-wal", "-shm"):
-                Path(f"{sqlite_path}{suffix}").unlink(missing_ok=True)
         if args.postgres and db_url == PG_URL:
             from django.db import connections
 
