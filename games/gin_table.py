@@ -120,7 +120,9 @@ def _discard_options(view: dict[str, Any]) -> list[dict[str, Any]]:
     for act in view.get("legal_actions", []):
         if act["type"] == "discard":
             rest = [c for c in hand if c != act["card"]]
-            out.append({"card": card_face(act["card"]), "deadwood": gin.deadwood(rest)})
+            out.append({"card": card_face(act["card"]), "deadwood": gin.deadwood(rest), "best": False})
+    if out:
+        min(out, key=lambda o: o["deadwood"])["best"] = True  # preselected: the discard leaving least deadwood
     return out
 
 
@@ -301,7 +303,7 @@ def gin_context(*, match, view: dict[str, Any], me, state, seats) -> dict[str, A
     suggested_card = latest["card"] if latest and role == "captain" else None
 
     order = list(me.hand_order) if me else []
-    hand = _hand_faces(view["hand"], order, suggested=suggested_card) if view.get("hand") else None
+    hand = _hand_faces(view["hand"], order, suggested=suggested_card) if view.get("hand") and not over else None
     captain_hand = None
     if view.get("captain_hand") is not None and not over:
         captain_hand = _hand_faces(view["captain_hand"], [])
@@ -387,7 +389,9 @@ def gin_context(*, match, view: dict[str, Any], me, state, seats) -> dict[str, A
             "suggestions": suggestions,
             "latest_suggestion": latest,
             "role_draw": role_draw[0] if role_draw else None,
-            "show_role_draw": bool(role_draw) and match.round_number <= 1 and not over,
+            # open (and animated) while the first hand has not started: the draw "as it happens"
+            "show_role_draw": bool(role_draw) and match.round_number <= 1 and view.get("turn") == 0
+            and phase == "upcard",
             "rotation": rotation,
             "result": _result(view["result"], names, view.get("rules") or {}) if over and view.get("result") else None,
             "hollywood": _hollywood(tally, seats, view.get("rules")),

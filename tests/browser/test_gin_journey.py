@@ -1,0 +1,190 @@
+"""Three-player Gin in the browser (RULES C): a human captain plays a whole hand against two bots, drawing
+and discarding by drag and by click, and knocks or sees the hand end; and an advisor's suggestion reaches
+the captain (two browser contexts).  Screenshots go to artifacts/."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from playwright.sync_api import expect
+
+from games.engine import bots as engine_bots
+from games.engine import gin
+from games.engine.gin_scoring import GinMatch
+from games.models import Match, MatchStatus
+from games.variants import spec_for
+from tests.live import session_cookie_for
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def seed_for(captain: int, advisor: int | None = None) -> int:
+    """A match seed whose role draw (C.2.1) puts the captain (and advisor) in the given seats."""
+    for seed in range(1, 1000):
+        t = GinMatch.start(gin.GinRules(variant="box3"), random.Random(seed))
+        if t.captain == captain and (advisor is None or t.advisor == advisor):
+            return seed
+    raise AssertionError("no seed found")
+
+
+def signed_in(browser, live_daphne, user):
+    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    context.add_cookies([{"name": "sessionid", "value": session_cookie_for(user), "url": live_daphne.url}])
+    return context, context.new_page()
+
+
+def board_version(page) -> int:
+    return int(page.locator("#table-board").get_attribute("data-version"))
+
+
+def wait_past(page, version: int) -> None:
+    page.wait_for_function(
+        "v => { const b = document.getElementById('table-board'); return b && +b.dataset.version > v; }",
+        arg=version, timeout=15000,
+    )
+
+
+def drag(page, source, target) -> None:
+    """A pointer drag in small steps (SortableJS runs in fallback mode)."""
+    a, b = source.bounding_box(), target.bounding_box()
+    page.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 2)
+    page.mouse.down()
+    for i in range(1, 16):
+        page.mouse.move(a["x"] + (b["x"] - a["x"]) * i / 15 + a["width"] / 2,
+                        a["y"] + (b["y"] - a["y"]) * i / 15 + a["height"] / 2)
+        page.wait_for_timeout(15)
+    page.mouse.up()
+
+
+def current(match_id: int):
+    match = Match.objects.get(pk=match_id)
+    state = spec_for(match.variant).load(match.state["round"]) if match.state.get("round") else None
+    return match, state
+
+
+def test_captain_plays_a_whole_hand_against_two_bots(browser, live_daphne, artifacts, make_user):
+    alice = make_user("alice")
+    context, page = signed_in(browser, live_daphne, alice)
+
+    # The lobby: choose three-player Gin; the form shows that variant's defaults (RULES E.2).
+    page.goto(live_daphne.url + "/play/")
+    page.locator("details.new-table > summary").click()
+    page.get_by_label("Game", exact=True).select_option("gin_box")
+    page.locator('details[data-family="gin"] > summary').click()
+    expect(page.locator('[name="gin_game_target"]')).to_have_value("100")
+    expect(page.locator('[name="gin_end_bonuses"]')).to_have_value("off")
+    expect(page.locator('[data-field="gin_advisor_can_advise"]')).to_be_visible()
+    expect(page.locator('[data-field="gin_dealer_2p"]')).to_be_hidden()
+    expect(page.locator('[data-field="opt_jokers"]')).to_be_hidden()
+    page.get_by_label("Game", exact=True).select_option("oklahoma")
+    expect(page.locator('[name="gin_game_target"]')).to_have_value("150")
+    expect(page.locator('[name="gin_end_bonuses"]')).to_have_value("on")
+    page.screenshot(path=str(artifacts / "gin-lobby-oklahoma-defaults.png"), full_page=True)
+    page.get_by_label("Game", exact=True).select_option("gin_box")
+    page.get_by_label("Fill with bots").select_option("2")
+    page.get_by_role("button", name="Create the table").click()
+    expect(page.locator("#board-title")).to_contain_text("Three-player Gin")
+    match_id = int(page.url.rstrip("/").split("/")[-1])
+    Match.objects.filter(pk=match_id).update(seed=seed_for(captain=0))
+    page.get_by_role("button", name="Start the game").click()
+
+    # The role draw and the roles on every seat.
+    expect(page.locator(".gin-role-draw")).to_contain_text("Drawing for roles")
+    expect(page.locator('.gin-seat[data-seat="0"]')).to_contain_text("Captain")
+    expect(page.locator(".gin-seats")).to_contain_text("Box")
+    expect(page.locator(".gin-seats")).to_contain_text("Advisor")
+    expect(page.locator("#gin-prompt")).to_have_text("Take the upcard or pass.")
+    page.wait_for_timeout(1500)  # let the role-draw animation finish for the picture
+    page.screenshot(path=str(artifacts / "gin-1-role-draw.png"), full_page=True)
+
+    dragged_draw = dragged_discard = knocked = False
+    shots = 0
+    for _ in range(200):
+        match, state = current(match_id)
+        if match.status != MatchStatus.PLAYING:
+            break
+        if state.seat_to_act != 0:
+            page.wait_for_timeout(100)
+            continue
+        version = match.version
+        page.wait_for_function("v => +document.getElementById('table-board').dataset.version >= v", arg=version)
+        action = engine_bots.choose_action(state, 0, policy="basic")
+        kind = action["type"]
+        if kind == "draw_stock" and not dragged_draw:
+            drag(page, page.locator("#gin-stock .card"), page.locator("#gin-hand"))
+            dragged_draw = True
+        elif kind == "discard" and not dragged_discard:
+            expect(page.locator("#gin-deadwood")).to_contain_text("Deadwood")
+            if shots == 0:
+                page.screenshot(path=str(artifacts / "gin-2-captain-discard.png"), full_page=True)
+                shots += 1
+            drag(page, page.locator(f'#gin-hand .card[data-id="{action["card"]}"]'), page.locator("#gin-discard"))
+            dragged_discard = True
+        elif kind == "discard":
+            page.locator(f'#gin-hand .card[data-id="{action["card"]}"] .card-face').click()
+            page.locator('#gin-discard-form [data-action="discard"]').click()
+        elif kind == "knock":
+            page.locator(f'#gin-hand .card[data-id="{action["card"]}"] .card-face').click()
+            panel = page.locator(f'details[data-knock-card="{action["card"]}"]')
+            expect(panel).to_have_attribute("open", "")
+            expect(panel).to_contain_text("Proposed:")
+            page.screenshot(path=str(artifacts / "gin-3-knock-layout.png"), full_page=True)
+            panel.locator('[data-action="knock"]').click()
+            knocked = True
+        elif kind == "draw_discard":
+            page.locator("#gin-discard .card-face").click()  # a click on the pile takes its top card
+        else:
+            page.locator(f'#gin-board [data-action="{kind}"]').first.click()
+        wait_past(page, version)
+    else:
+        raise AssertionError("the hand did not end")
+
+    assert dragged_draw and dragged_discard
+    expect(page.locator(".gin-result")).to_be_visible(timeout=15000)
+    expect(page.locator(".gin-rotation")).to_contain_text("Roles:")
+    match, state = current(match_id)
+    if state.result.kind != "dead":
+        expect(page.locator(".gin-result")).to_contain_text("after lay-offs")
+    assert knocked or state.result.knocker != 0
+    page.screenshot(path=str(artifacts / "gin-4-hand-result.png"), full_page=True)
+    context.close()
+
+
+def test_advisor_suggests_and_the_captain_sees_it(browser, live_daphne, artifacts, make_user):
+    alice, bob = make_user("alice"), make_user("bob")
+    ctx_a, captain = signed_in(browser, live_daphne, alice)
+    ctx_b, advisor = signed_in(browser, live_daphne, bob)
+    captain.goto(live_daphne.url + "/play/")
+    captain.locator("details.new-table > summary").click()
+    captain.get_by_label("Game", exact=True).select_option("gin_box")
+    captain.get_by_label("Fill with bots").select_option("0")
+    captain.get_by_role("button", name="Create the table").click()
+    expect(captain.locator("#board-title")).to_contain_text("Three-player Gin")
+    table_url = captain.url
+    match_id = int(table_url.rstrip("/").split("/")[-1])
+    advisor.goto(table_url)
+    advisor.locator('.seat[data-seat="1"]').get_by_role("button", name="Sit here").click()
+    expect(captain.locator('.seat[data-seat="1"]')).to_contain_text("bob")
+    captain.locator('.seat[data-seat="2"]').get_by_role("button", name="Add a bot").click()
+    Match.objects.filter(pk=match_id).update(seed=seed_for(captain=0, advisor=1))
+    captain.get_by_role("button", name="Start the game").click()
+
+    expect(advisor.locator('.gin-seat[data-seat="1"]')).to_contain_text("Advisor")
+    expect(advisor.locator("#gin-captain-hand .card")).to_have_count(10)
+    _, state = current(match_id)
+    card = gin.IDS[state.hands[0][3]]
+    advisor.locator(f'#gin-captain-hand .card[data-id="{card}"] .card-face').click()
+    expect(advisor.locator("[data-suggest-select]")).to_have_value(f'{{"action": "discard", "card": "{card}"}}')
+    advisor.locator('[data-action="suggest-discard"]').click()
+    expect(advisor.locator(".gin-suggestion-latest")).to_contain_text("You suggested: discard")
+    advisor.screenshot(path=str(artifacts / "gin-advisor-suggests.png"), full_page=True)
+
+    expect(captain.locator(".gin-suggestion-latest")).to_contain_text("(advisor) suggests: discard")
+    expect(captain.locator(f'#gin-hand .card.gin-suggested[data-id="{card}"]')).to_have_count(1)
+    captain.screenshot(path=str(artifacts / "gin-captain-sees-suggestion.png"), full_page=True)
+    # The captain decides: the upcard protocol goes on as the captain chooses.
+    captain.get_by_role("button", name="Pass").click()
+    expect(captain.locator("#gin-prompt")).not_to_have_text("Take the upcard or pass.")
+    ctx_a.close()
+    ctx_b.close()
