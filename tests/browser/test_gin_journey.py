@@ -5,6 +5,7 @@ the captain (two browser contexts).  Screenshots go to artifacts/."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from playwright.sync_api import expect
@@ -188,3 +189,67 @@ def test_advisor_suggests_and_the_captain_sees_it(browser, live_daphne, artifact
     expect(captain.locator("#gin-prompt")).not_to_have_text("Take the upcard or pass.")
     ctx_a.close()
     ctx_b.close()
+
+
+def click_move(page, action) -> None:
+    """Make the engine bot's choice for the human through the board's controls (clicks only)."""
+    kind = action["type"]
+    if kind in ("discard", "knock"):
+        page.locator(f'#gin-hand .card[data-id="{action["card"]}"] .card-face').click()
+        if kind == "discard":
+            page.locator('#gin-discard-form [data-action="discard"]').click()
+        else:
+            page.locator(f'details[data-knock-card="{action["card"]}"] [data-action="knock"]').click()
+    else:
+        page.locator(f'#gin-board [data-action="{kind}"]').first.click()
+
+
+@pytest.mark.parametrize(("variant", "option", "value"), [("oklahoma", "gin_game_target", "10"),
+                                                         ("hollywood", "gin_hollywood_target", "100")])
+def test_two_player_game_to_the_end_and_rematch(browser, live_daphne, artifacts, make_user, variant, option, value):
+    alice = make_user("alice")
+    context, page = signed_in(browser, live_daphne, alice)
+    page.goto(live_daphne.url + "/play/")
+    page.locator("details.new-table > summary").click()
+    page.get_by_label("Game", exact=True).select_option(variant)
+    page.locator('details[data-family="gin"] > summary').click()
+    page.locator(f'[name="{option}"]').select_option(value) if option == "gin_hollywood_target" else page.locator(
+        f'[name="{option}"]').fill(value)
+    page.get_by_label("Fill with bots").select_option("1")
+    page.get_by_role("button", name="Create the table").click()
+    match_id = int(page.url.rstrip("/").split("/")[-1])
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.locator("#gin-board")).to_be_visible()
+    if variant == "oklahoma":
+        expect(page.locator(".gin-oklahoma")).to_contain_text("First upcard")
+    for _ in range(3000):
+        match, state = current(match_id)
+        if match.status == MatchStatus.FINISHED:
+            break
+        if match.status == MatchStatus.BETWEEN_ROUNDS:
+            ready = page.get_by_role("button", name="Ready for the next round")
+            if ready.count():
+                version = board_version(page)
+                ready.click()
+                wait_past(page, version)
+            else:
+                page.wait_for_timeout(100)
+            continue
+        if state.seat_to_act != 0:
+            page.wait_for_timeout(50)
+            continue
+        page.wait_for_function("v => +document.getElementById('table-board').dataset.version >= v",
+                               arg=match.version)
+        click_move(page, engine_bots.choose_action(state, 0, policy="basic"))
+        wait_past(page, match.version)
+    else:
+        raise AssertionError("the game did not end")
+    expect(page.locator(".gin-bonuses")).to_contain_text("End of the game")
+    expect(page.locator(".match-end")).to_contain_text("Final totals")
+    if variant == "hollywood":
+        expect(page.locator(".gin-game")).to_have_count(3)
+    page.screenshot(path=str(artifacts / f"gin-{variant}-game-end.png"), full_page=True)
+    page.get_by_role("button", name="Rematch with the same seats").click()
+    expect(page).not_to_have_url(re.compile(rf"/tables/{match_id}/$"))
+    expect(page.locator("#board-title")).to_contain_text(str(match.get_variant_display()))
+    context.close()
