@@ -8,6 +8,8 @@ transaction commits, so a listener never sees a state that may roll back.
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -31,8 +33,18 @@ def tournament_group(tournament_id: int) -> str:
 def send_now(group: str, message: dict[str, Any]) -> None:
     """Send to a group from sync code, immediately (use :func:`broadcast_on_commit` inside transactions)."""
     layer = get_channel_layer()
-    if layer is not None:
+    if layer is None:
+        return
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
         async_to_sync(layer.group_send)(group, message)
+        return
+    # Sync code running inside an event loop's thread (a script or test driving services
+    # directly): send from a helper thread so the loop is not re-entered.
+    worker = threading.Thread(target=async_to_sync(layer.group_send), args=(group, message))
+    worker.start()
+    worker.join()
 
 
 def broadcast_on_commit(group: str, message: dict[str, Any]) -> None:

@@ -118,8 +118,15 @@
   });
 
   // Keep pushes from replacing the board in the middle of a drag.
+  // A pushed board no newer than the one shown (e.g. the push that follows this
+  // player's own command, whose response already showed it) is skipped.
+  var VERSION = /id="table-board"[^>]*data-version="(\d+)"/;
   document.addEventListener("htmx:wsBeforeMessage", function (event) {
-    if (dragging) { staleWhileDragging = true; event.preventDefault(); }
+    var match = VERSION.exec(event.detail.message || "");
+    if (!match) return;
+    if (dragging) { staleWhileDragging = true; event.preventDefault(); return; }
+    var b = board();
+    if (b && Number(match[1]) <= Number(b.dataset.version)) event.preventDefault();
   });
   document.addEventListener("htmx:wsOpen", function (event) { socket = event.detail.socketWrapper; });
 

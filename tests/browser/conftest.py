@@ -46,7 +46,12 @@ def browser_type_launch_args(browser_type_launch_args):
 @pytest.fixture(scope="session")
 def live_daphne(django_db_setup, django_db_blocker):
     with django_db_blocker.unblock(), LiveDaphne(
-        settings_overrides={"RUMMYHUB_BOT_DELAY": 0.05, "RUMMYHUB_CLOCK": True, "RUMMYHUB_CLOCK_INTERVAL": 0.05}
+        settings_overrides={
+            "RUMMYHUB_BOT_DELAY": 0.05,
+            "RUMMYHUB_CLOCK": True,
+            "RUMMYHUB_CLOCK_INTERVAL": 0.05,
+            "RUMMYHUB_FIXED_SEED": "42",
+        }
     ) as server:
         yield server
 
@@ -55,3 +60,27 @@ def live_daphne(django_db_setup, django_db_blocker):
 def artifacts():
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS
+
+
+def drag(page, source, target, steps: int = 12) -> None:
+    """Drag with real mouse moves (SortableJS runs in fallback mode, as on touch screens)."""
+    source.wait_for(state="visible")
+    target.wait_for(state="visible")
+    page.wait_for_timeout(150)  # let a pushed board settle before grabbing the card
+    a, b = source.bounding_box(), target.bounding_box()
+    x0, y0 = a["x"] + a["width"] / 2, a["y"] + a["height"] / 2
+    x1, y1 = b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    for i in range(1, steps + 1):
+        page.mouse.move(x0 + (x1 - x0) * i / steps, y0 + (y1 - y0) * i / steps)
+        page.wait_for_timeout(15)
+    page.mouse.up()
+
+
+def login(page, base_url: str, username: str, password: str = "correct-horse-battery") -> None:
+    page.goto(base_url + "/accounts/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url(base_url + "/")
