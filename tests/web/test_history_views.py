@@ -181,3 +181,25 @@ def test_open_tables_have_no_history_page(client, alice):
     match = services.match_create(host=alice, variant="manipulation", seats_count=2)
     client.force_login(alice)
     assert client.get(f"/matches/{match.pk}/").status_code == 404
+
+
+def test_list_filters_by_tournament(client, alice, settings):
+    from games.models import Tournament, TournamentRound, TournamentTable
+
+    in_cup = play_match(alice, settings=settings, seed="3")
+    friendly = play_match(alice, settings=settings, seed="4")
+    cup = Tournament.objects.create(name="Winter cup", variant="manipulation")
+    rnd = TournamentRound.objects.create(tournament=cup, number=1)
+    TournamentTable.objects.create(round=rnd, number=1, match=in_cup)
+    page = client.get("/history/").content.decode()
+    assert "Winter cup" in page  # the filter is offered once a tournament exists
+    html = client.get(f"/history/?tournament={cup.pk}", **HX).content.decode()
+    assert f"/matches/{in_cup.pk}/" in html and f"/matches/{friendly.pk}/" not in html
+
+
+def test_player_page_with_and_without_htmx(client, alice, settings):
+    match = play_match(alice, settings=settings, seed="3")
+    for extra in ({}, HX):
+        html = client.get("/players/alice/", **extra).content.decode()
+        assert 'id="player-stats"' in html and f"/matches/{match.pk}/" in html
+    assert client.get("/players/nobody/").status_code == 404
