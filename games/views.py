@@ -200,18 +200,18 @@ def table_ready(request, match_id):
 @login_required
 @require_POST
 def table_chat(request, match_id):
-    selectors.access_match_for_user(match_id=match_id, user=request.user,
-                                    invite=request.session.get(f"invite-{match_id}"))
+    match = selectors.access_match_for_user(match_id=match_id, user=request.user,
+                                            invite=request.session.get(f"invite-{match_id}"))
     try:
         services.chat_post(match_id=match_id, user=request.user, text=request.POST.get("text", "")[:2000])
     except services.ActionRefused as exc:
         if request.htmx:
-            return render(request, "games/table.html#chat-form", {"match_id": match_id, "chat_error": exc.message},
+            return render(request, "games/table.html#chat-form", {"match": match, "chat_error": exc.message},
                           status=400)
         messages.error(request, exc.message)
         return redirect("games:table", match_id=match_id)
     if request.htmx:
-        return render(request, "games/table.html#chat-form", {"match_id": match_id})
+        return render(request, "games/table.html#chat-form", {"match": match})
     return redirect("games:table", match_id=match_id)
 
 
