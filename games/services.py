@@ -378,8 +378,26 @@ def _close_round(match: Match, spec, rules, state) -> None:
         _append_event(match, kind="system", seat=None, action={"type": "match_end"},
                       summary={"code": "match_end", "totals": totals, "winners": winners})
         _lobby_changed(match)
+        transaction.on_commit(lambda: _after_match_finished(match.pk))
     else:
         match.status = MatchStatus.BETWEEN_ROUNDS
+
+
+def _after_match_finished(match_id: int) -> None:
+    """Ratings and tournament results, once the finished match is committed.
+
+    Both are idempotent and also run by management commands (``rate_matches``,
+    ``tournament_sync``), so a failure here delays them but loses nothing.
+    """
+    from games.history.services import rating_update_for_match
+    from games.tournaments.services import tournament_record_result
+
+    match = Match.objects.get(pk=match_id)
+    for step in (rating_update_for_match, tournament_record_result):
+        try:
+            step(match=match)
+        except Exception:
+            log.exception("%s failed for match %s", step.__name__, match_id)
 
 
 def draft_update(*, match_id: int, user, table: Any, expected_version: Any) -> Match:
