@@ -345,6 +345,7 @@ def gin_context(*, match, view: dict[str, Any], me, state, seats) -> dict[str, A
         if out.get("roles"):
             rotation = rotation_text(out["roles"], out.get("winner"), names)
 
+    discards = _discard_options(view) if "discard" in actions else []
     role_draw = _role_draw(view.get("role_draw") or tally.get("role_draw"), names) if three else None
     first_upcard = view.get("first_upcard")
     return {
@@ -373,7 +374,8 @@ def gin_context(*, match, view: dict[str, Any], me, state, seats) -> dict[str, A
             "can_pass": "pass" in actions,
             "can_discard": "discard" in actions,
             "knock_options": _knock_options(view) if "knock" in actions else [],
-            "discard_options": _discard_options(view) if "discard" in actions else [],
+            "discard_options": discards,
+            "best_discard": min((o["deadwood"] for o in discards), default=None),
             "discard_top": card_face(view["discard_top"]) if view.get("discard_top") else None,
             "discard_count": len(view.get("discard") or []),
             "stock_count": view.get("stock_count"),
@@ -388,6 +390,7 @@ def gin_context(*, match, view: dict[str, Any], me, state, seats) -> dict[str, A
             "captain_name": names.get(roles.get("captain")) if roles else None,
             "suggestions": suggestions,
             "latest_suggestion": latest,
+            "suggested_action": latest["action"] if latest and role == "captain" and my_turn else "",
             "role_draw": role_draw[0] if role_draw else None,
             # open (and animated) while the first hand has not started: the draw "as it happens"
             "show_role_draw": bool(role_draw) and match.round_number <= 1 and view.get("turn") == 0

@@ -116,11 +116,10 @@
       b.querySelectorAll("[data-knock-card]").forEach(function (d) { d.open = d.dataset.knockCard === card.dataset.id; });
     } else if (list.id === "gin-captain-hand") {
       select(card, "#gin-captain-hand");
+      // A click on one of the captain's cards suggests discarding it.
       var sug = b.querySelector("[data-suggest-select]");
-      if (sug) {
-        var option = sug.querySelector('option[data-card="' + card.dataset.id + '"]');
-        if (option) { sug.value = option.value; sug.focus(); }
-      }
+      var option = sug && sug.querySelector('option[data-card="' + card.dataset.id + '"]');
+      if (option) { sug.value = option.value; submitAction("suggest-discard"); }
     } else if (list.id === "gin-discard") {
       var picked = b.querySelector("#gin-hand .gin-selected");
       if (b.dataset.canDiscard === "true" && picked) discard(picked.dataset.id);
@@ -136,9 +135,16 @@
   });
   document.addEventListener("htmx:wsOpen", function (event) { socket = event.detail.socketWrapper; });
 
+  // The captain sees the advisor's suggested move highlighted on its button.
+  function markSuggestion(b) {
+    var kind = b.dataset.suggestedAction;
+    if (!kind) return;
+    b.querySelectorAll('[data-action="' + kind + '"]').forEach(function (el) { el.classList.add("gin-suggested-action"); });
+  }
+
   function refresh() {
     var b = gb();
-    if (b && !b.dataset.ginReady) { b.dataset.ginReady = "1"; initSortables(); }
+    if (b && !b.dataset.ginReady) { b.dataset.ginReady = "1"; initSortables(); markSuggestion(b); }
   }
   ["htmx:afterSettle", "htmx:oobAfterSwap", "htmx:wsAfterMessage", "htmx:load"].forEach(function (name) {
     document.addEventListener(name, refresh);

@@ -175,14 +175,16 @@ def test_advisor_suggests_and_the_captain_sees_it(browser, live_daphne, artifact
     expect(advisor.locator("#gin-captain-hand .card")).to_have_count(10)
     _, state = current(match_id)
     card = gin.IDS[state.hands[0][3]]
-    advisor.locator(f'#gin-captain-hand .card[data-id="{card}"] .card-face').click()
-    expect(advisor.locator("[data-suggest-select]")).to_have_value(f'{{"action": "discard", "card": "{card}"}}')
-    advisor.locator('[data-action="suggest-discard"]').click()
+    advisor.locator(f'#gin-captain-hand .card[data-id="{card}"] .card-face').click()  # click = suggest discarding
     expect(advisor.locator(".gin-suggestion-latest")).to_contain_text("You suggested: discard")
     advisor.screenshot(path=str(artifacts / "gin-advisor-suggests.png"), full_page=True)
 
     expect(captain.locator(".gin-suggestion-latest")).to_contain_text("(advisor) suggests: discard")
     expect(captain.locator(f'#gin-hand .card.gin-suggested[data-id="{card}"]')).to_have_count(1)
+    # A suggested move is highlighted on its button (here: take the upcard).
+    advisor.get_by_role("button", name="Suggest: take the upcard").click()
+    expect(captain.locator('[data-action="take_upcard"].gin-suggested-action')).to_have_count(1)
+    expect(captain.locator(".gin-suggestion-latest")).to_contain_text("suggests: take the upcard")
     captain.screenshot(path=str(artifacts / "gin-captain-sees-suggestion.png"), full_page=True)
     # The captain decides: the upcard protocol goes on as the captain chooses.
     captain.get_by_role("button", name="Pass").click()

@@ -3,6 +3,7 @@ seat (box, captain, advisor, spectator), moves through the real forms with and w
 
 from __future__ import annotations
 
+import html
 import json
 import random
 import re
@@ -122,13 +123,13 @@ def test_each_seat_sees_its_own_board_and_nothing_more(client, make_user):
     stock = {gin.IDS[c] for c in state.stock}
     box, captain, advisor = state.dealer, state.nondealer, state.advisor
     allowed = {box: hands[box], captain: hands[captain], advisor: hands[captain], None: set()}
-    for seat, html in [*pages.items(), (None, spectator)]:
-        shown = shown_ids(html) - {gin.IDS[c] for c in state.discard}
+    for seat, page in [*pages.items(), (None, spectator)]:
+        shown = shown_ids(page) - {gin.IDS[c] for c in state.discard}
         assert shown <= allowed[seat], (seat, shown - allowed[seat])
         assert not shown & stock
-        assert "seed" not in html.lower()
+        assert "seed" not in page.lower()
         for role in ("Box", "Captain", "Advisor"):
-            assert role in html
+            assert role in page
     assert "Take the upcard or pass." in pages[captain]
     assert 'data-action="take_upcard"' in pages[captain] and 'data-action="take_upcard"' not in pages[box]
     assert "you advise the captain" in pages[advisor]
@@ -261,3 +262,65 @@ def test_every_variant_renders_to_the_end_of_the_game(client, make_user, setting
     assert "End of the game" in html and "Rematch" in html
     if variant == "hollywood":
         assert all(f"Game {n}" in html for n in (1, 2, 3))
+
+
+def test_advisor_move_suggestions_are_posted_as_rendered(client, make_user):
+    match, (alice, bob, carol) = start_box_table(make_user, captain=0, humans=3)
+    state = round_state(match)
+    users = {Seat.objects.get(match=match, user=u).index: u for u in (alice, bob, carol)}
+    client.force_login(users[state.advisor])
+    page = client.get(reverse("games:table", args=[match.pk])).content.decode()
+    values = [html.unescape(v) for v in re.findall(r'name="suggestion" value="([^"]+)"', page)]
+    assert {"action": "take_upcard"} in [json.loads(v) for v in values]
+    response = client.post(reverse("games:act", args=[match.pk]), {
+        "action": "suggest", "suggestion": json.dumps({"action": "take_upcard"}), "version": match.version,
+    }, **HX)
+    assert response.status_code == 200
+    client.force_login(users[state.captain])
+    page = client.get(reverse("games:table", args=[match.pk])).content.decode()
+    assert "(advisor) suggests: take the upcard" in page
+    assert 'data-suggested-action="take_upcard"' in page
+
+
+def test_hand_order_is_the_players_own_and_survives_reloads(client, make_user):
+    match, (alice,) = start_box_table(make_user, captain=0)
+    client.force_login(alice)
+    hand = [gin.IDS[c] for c in round_state(match).hands[0]]
+    order = list(reversed(hand))
+    response = client.post(reverse("games:act", args=[match.pk]),
+                           {"action": "sort", "mode": "custom", "order": json.dumps(order)}, **HX)
+    assert response.status_code == 200
+    page = client.get(reverse("games:table", args=[match.pk])).content.decode()
+    hand_html = page.split('id="gin-hand"', 1)[1].split("</ol>", 1)[0]
+    assert re.findall(r'data-id="([^"]+)"', hand_html) == order
+    client.post(reverse("games:act", args=[match.pk]), {"action": "sort", "mode": "rank"})
+    page = client.get(reverse("games:table", args=[match.pk])).content.decode()
+    hand_html = page.split('id="gin-hand"', 1)[1].split("</ol>", 1)[0]
+    ranks = [gin.card_index(c) % 13 for c in re.findall(r'data-id="([^"]+)"', hand_html)]
+    assert ranks == sorted(ranks)
+
+
+def test_dead_hand_is_announced(client, make_user):
+    match, (alice,) = start_box_table(make_user, captain=0)
+    state = round_state(match)
+    stock_left = state.stock[:3]
+    dealt = gin.deal_from_cards(state.rules, [[gin.IDS[c] for c in h] for h in state.hands],
+                                gin.IDS[state.discard[-1]], [gin.IDS[c] for c in stock_left],
+                                roles=(state.dealer, state.nondealer, state.advisor))
+    match.state = {**match.state, "round": gin.to_dict(dealt)}
+    match.save(update_fields=["state"])
+    client.force_login(alice)
+    url = reverse("games:act", args=[match.pk])
+    for _ in range(10):
+        match.refresh_from_db()
+        s = round_state(match)
+        if s.phase == "over":
+            break
+        if s.seat_to_act == 0:
+            action = gin.timeout_actions(s, 0)[0]
+            client.post(url, {"action": action["type"], "card": action.get("card", ""), "version": match.version})
+        else:
+            services.run_until_human(match_id=match.pk, deal=False)
+    page = client.get(reverse("games:table", args=[match.pk])).content.decode()
+    assert round_state(match).result.kind == "dead"
+    assert "Dead hand" in page and "deals again" in page
