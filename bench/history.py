@@ -54,9 +54,19 @@ def fill(n_matches: int, rng: random.Random) -> dict:
         rounds = rng.randint(3, 15)
         finished = now - timedelta(minutes=rng.randint(1, 365 * 24 * 60))
         started = finished - timedelta(minutes=rng.randint(5, 120))
-        matches.append(Match(variant=rng.choice(variants), options={"game_target": 150}, seats_count=seats,
-                             status=MatchStatus.FINISHED, is_private=rng.random() < 0.05, started_at=started,
-                             finished_at=finished, round_number=rounds, version=rounds * 40))
+        matches.append(
+            Match(
+                variant=rng.choice(variants),
+                options={"game_target": 150},
+                seats_count=seats,
+                status=MatchStatus.FINISHED,
+                is_private=rng.random() < 0.05,
+                started_at=started,
+                finished_at=finished,
+                round_number=rounds,
+                version=rounds * 40,
+            )
+        )
         shapes.append((seats, rounds))
     matches = Match.objects.bulk_create(matches, batch_size=2000)
     seat_rows, round_rows, plans = [], [], []
@@ -71,17 +81,33 @@ def fill(n_matches: int, rng: random.Random) -> dict:
             score = sum(h - hand[winner] for h in hand)
             totals[winner] += score
             per_round.append((winner, hand, score))
-            round_rows.append(Round(match=match, number=number, dealer=number % n, seed=rng.getrandbits(60),
-                                    result_kind=rng.choice(["knock", "went_out", "stock_exhausted"]),
-                                    knocker=winner, winners=[winner], finished_at=match.finished_at,
-                                    outcome={"hand_points": hand, "winners": [winner]}))
+            round_rows.append(
+                Round(
+                    match=match,
+                    number=number,
+                    dealer=number % n,
+                    seed=rng.getrandbits(60),
+                    result_kind=rng.choice(["knock", "went_out", "stock_exhausted"]),
+                    knocker=winner,
+                    winners=[winner],
+                    finished_at=match.finished_at,
+                    outcome={"hand_points": hand, "winners": [winner]},
+                )
+            )
         best = max(totals)
         for i in range(n):
             bot = rng.random() < 0.2 and i > 0
-            seat_rows.append(Seat(match=match, index=i, user=None if bot else people[i],
-                                  bot_policy="basic" if bot else "", bot_name=f"Bot {i}" if bot else "",
-                                  final_total=totals[i] + (100 if totals[i] == best else 0),
-                                  is_winner=totals[i] == best))
+            seat_rows.append(
+                Seat(
+                    match=match,
+                    index=i,
+                    user=None if bot else people[i],
+                    bot_policy="basic" if bot else "",
+                    bot_name=f"Bot {i}" if bot else "",
+                    final_total=totals[i] + (100 if totals[i] == best else 0),
+                    is_winner=totals[i] == best,
+                )
+            )
         plans.append(per_round)
     Seat.objects.bulk_create(seat_rows, batch_size=5000)
     round_rows = Round.objects.bulk_create(round_rows, batch_size=5000)
@@ -92,11 +118,23 @@ def fill(n_matches: int, rng: random.Random) -> dict:
             rnd = next(it)
             for i, h in enumerate(hand):
                 won = i == winner
-                score_rows.append(RoundScore(round=rnd, seat=i, hand_points=h, score=score if won else 0,
-                                             reasons=[{"code": "difference", "points": score}] if won else []))
+                score_rows.append(
+                    RoundScore(
+                        round=rnd,
+                        seat=i,
+                        hand_points=h,
+                        score=score if won else 0,
+                        reasons=[{"code": "difference", "points": score}] if won else [],
+                    )
+                )
     RoundScore.objects.bulk_create(score_rows, batch_size=10000)
-    return {"users": users, "match_ids": [m.pk for m in matches], "rounds": len(round_rows),
-            "scores": len(score_rows), "seats": len(seat_rows)}
+    return {
+        "users": users,
+        "match_ids": [m.pk for m in matches],
+        "rounds": len(round_rows),
+        "scores": len(score_rows),
+        "seats": len(seat_rows),
+    }
 
 
 # ----------------------------------------------------------------------------- naive baseline
@@ -115,13 +153,30 @@ def naive_list(request):
     page = Paginator(qs, 25).get_page(request.GET.get("page"))
     rows = []
     for m in page.object_list:
-        players = [{"name": s.display_name, "username": s.user.username if s.user_id else "", "is_bot": s.is_bot,
-                    "url": reverse("profile", args=[s.user.username]) if s.user_id else "",
-                    "total": s.final_total, "winner": s.is_winner} for s in m.seats.all()]
-        rows.append({"id": m.pk, "url": reverse("history:match", args=[m.pk]), "date": m.finished_at,
-                     "variant": m.get_variant_display(), "players": players,
-                     "rounds": m.rounds.count(), "duration": str(m.finished_at - m.started_at), "live": False,
-                     "private": m.is_private})
+        players = [
+            {
+                "name": s.display_name,
+                "username": s.user.username if s.user_id else "",
+                "is_bot": s.is_bot,
+                "url": reverse("profile", args=[s.user.username]) if s.user_id else "",
+                "total": s.final_total,
+                "winner": s.is_winner,
+            }
+            for s in m.seats.all()
+        ]
+        rows.append(
+            {
+                "id": m.pk,
+                "url": reverse("history:match", args=[m.pk]),
+                "date": m.finished_at,
+                "variant": m.get_variant_display(),
+                "players": players,
+                "rounds": m.rounds.count(),
+                "duration": str(m.finished_at - m.started_at),
+                "live": False,
+                "private": m.is_private,
+            }
+        )
     return render(request, "games/history/list.html", {"form": HistoryFilterForm(), "page": page, "rows": rows})
 
 
@@ -174,8 +229,10 @@ def run_backend(n_matches: int, n_requests: int) -> None:
         data = fill(n_matches, rng)
         fill_s = time.perf_counter() - t0
         vendor = connection.vendor
-        print(f"[{vendor}] filled {len(data['match_ids'])} matches, {data['seats']} seats, {data['rounds']} rounds, "
-              f"{data['scores']} round scores in {fill_s:.1f} s")
+        print(
+            f"[{vendor}] filled {len(data['match_ids'])} matches, {data['seats']} seats, {data['rounds']} rounds, "
+            f"{data['scores']} round scores in {fill_s:.1f} s"
+        )
         client = Client()
         me = data["users"][0]
         client.force_login(me)
@@ -183,9 +240,15 @@ def run_backend(n_matches: int, n_requests: int) -> None:
         from games.models import Match
 
         public_ids = list(Match.objects.filter(pk__in=ids, is_private=False).values_list("pk", flat=True))
-        list_urls = ["/history/", "/history/?variant=manipulation", f"/history/?player={data['users'][7].username}",
-                     "/history/?page=40", "/history/?mine=on", "/history/?variant=gin&page=3",
-                     "/history/?date_from=2026-01-01&date_to=2026-06-30"]
+        list_urls = [
+            "/history/",
+            "/history/?variant=manipulation",
+            f"/history/?player={data['users'][7].username}",
+            "/history/?page=40",
+            "/history/?mine=on",
+            "/history/?variant=gin&page=3",
+            "/history/?date_from=2026-01-01&date_to=2026-06-30",
+        ]
 
         cpu: dict[int, float] = {}
         db_ms = [0.0]
@@ -253,24 +316,30 @@ def run_backend(n_matches: int, n_requests: int) -> None:
             naive_match(request(f"/matches/{public_ids[0]}/"), public_ids[0])
 
         def line(name, samples, cpu_samples, db_samples, queries):
-            return (f"[{vendor}] {name:<22} p50 {statistics.median(samples):6.1f} ms   p95 {percentile(samples, 95):6.1f} ms"
-                    f"   (cpu p95 {percentile(cpu_samples, 95):5.1f} ms, db p95 {percentile(db_samples, 95):5.1f} ms;"
-                    f" {len(samples)} requests, {len(queries)} queries per page)")
+            return (
+                f"[{vendor}] {name:<22} p50 {statistics.median(samples):6.1f} ms   p95 {percentile(samples, 95):6.1f} ms"
+                f"   (cpu p95 {percentile(cpu_samples, 95):5.1f} ms, db p95 {percentile(db_samples, 95):5.1f} ms;"
+                f" {len(samples)} requests, {len(queries)} queries per page)"
+            )
 
         print(f"[{vendor}] load average during the run: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
         print(line("history list", list_ms, list_cpu, list_db, q_list))
         for k, url in enumerate(list_urls):
-            mine = list_ms[k::len(list_urls)]
+            mine = list_ms[k :: len(list_urls)]
             print(f"[{vendor}]     {url:<48} p50 {statistics.median(mine):6.1f} ms  max {max(mine):6.1f} ms")
         print(line("match page", match_ms, match_cpu, match_db, q_match))
         print(line("naive list (baseline)", naive_list_ms, naive_list_cpu, naive_list_db, q_naive_list))
         print(line("naive match (baseline)", naive_match_ms, naive_match_cpu, naive_match_db, q_naive_match))
-        print(f"[{vendor}] baseline ratio (naive p95 / optimised p95): list "
-              f"{percentile(naive_list_ms, 95) / percentile(list_ms, 95):.1f}x, match page "
-              f"{percentile(naive_match_ms, 95) / percentile(match_ms, 95):.1f}x")
+        print(
+            f"[{vendor}] baseline ratio (naive p95 / optimised p95): list "
+            f"{percentile(naive_list_ms, 95) / percentile(list_ms, 95):.1f}x, match page "
+            f"{percentile(naive_match_ms, 95) / percentile(match_ms, 95):.1f}x"
+        )
         target = all(percentile(s, 95) <= 50 for s in (list_ms, match_ms))
-        print(f"[{vendor}] target p95 <= 50 ms (wall clock) for both pages: {'met' if target else 'NOT met'}"
-              + ("" if target or os.getloadavg()[0] < os.cpu_count() else " (the machine was busy: see the cpu p95)"))
+        print(
+            f"[{vendor}] target p95 <= 50 ms (wall clock) for both pages: {'met' if target else 'NOT met'}"
+            + ("" if target or os.getloadavg()[0] < os.cpu_count() else " (the machine was busy: see the cpu p95)")
+        )
     finally:
         connection.creation.destroy_test_db(old_name, verbosity=0)
 
@@ -284,8 +353,15 @@ def main() -> None:
     if args.backend_child:
         run_backend(args.matches, args.requests)
         return
-    cmd = [sys.executable, __file__, "--backend-child", "--matches", str(args.matches), "--requests",
-           str(args.requests)]
+    cmd = [
+        sys.executable,
+        __file__,
+        "--backend-child",
+        "--matches",
+        str(args.matches),
+        "--requests",
+        str(args.requests),
+    ]
     env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
     subprocess.run(cmd, env=env, check=True)  # SQLite (a fresh test database file)
     if os.environ.get("DATABASE_URL"):

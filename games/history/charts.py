@@ -59,8 +59,9 @@ def series_shape(index: int) -> str:
     return SHAPES[index % len(SHAPES)]
 
 
-def cumulative_chart(names: Sequence[str], cumulative: Sequence[Sequence[int]], *, title: str, desc: str,
-                     x_label: str, y_label: str) -> SafeString:
+def cumulative_chart(
+    names: Sequence[str], cumulative: Sequence[Sequence[int]], *, title: str, desc: str, x_label: str, y_label: str
+) -> SafeString:
     """``cumulative[p][r]``: player p's total after round r+1.  Returns the ``<svg>`` element."""
     rounds = max((len(c) for c in cumulative), default=0)
     values = [0] + [v for c in cumulative for v in c]
@@ -88,19 +89,27 @@ def cumulative_chart(names: Sequence[str], cumulative: Sequence[Sequence[int]], 
         parts.append(f'<text x="{PAD_START - 6}" y="{y(v) + 4:.1f}" text-anchor="end" class="tick">{round(v)}</text>')
     step = max(1, rounds // 15)
     for r in range(0, rounds + 1, step):
-        parts.append(f'<text x="{x(r):.1f}" y="{HEIGHT - PAD_BOTTOM + 16}" text-anchor="middle" class="tick">{r}</text>')
-    parts.append(f'<text x="{PAD_START + plot_w / 2:.1f}" y="{HEIGHT - 4}" text-anchor="middle" class="axis-label">'
-                 f"{escape(x_label)}</text>")
-    parts.append(f'<text x="12" y="{PAD_TOP + plot_h / 2:.1f}" text-anchor="middle" class="axis-label"'
-                 f' transform="rotate(-90 12 {PAD_TOP + plot_h / 2:.1f})">{escape(y_label)}</text>')
+        parts.append(
+            f'<text x="{x(r):.1f}" y="{HEIGHT - PAD_BOTTOM + 16}" text-anchor="middle" class="tick">{r}</text>'
+        )
+    parts.append(
+        f'<text x="{PAD_START + plot_w / 2:.1f}" y="{HEIGHT - 4}" text-anchor="middle" class="axis-label">'
+        f"{escape(x_label)}</text>"
+    )
+    parts.append(
+        f'<text x="12" y="{PAD_TOP + plot_h / 2:.1f}" text-anchor="middle" class="axis-label"'
+        f' transform="rotate(-90 12 {PAD_TOP + plot_h / 2:.1f})">{escape(y_label)}</text>'
+    )
     ends = []
     for p, (name, series) in enumerate(zip(names, cumulative, strict=True)):
         colour, shape, dash = COLOURS[p % 5], SHAPES[p % 5], DASHES[p % 5]
         points = [(x(0), y(0))] + [(x(r + 1), y(v)) for r, v in enumerate(series)]
         path = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
-        parts.append(f'<g class="series" data-seat="{p}"><polyline points="{path}" fill="none" stroke="{colour}"'
-                     f' stroke-width="2.5"{dash_attr}/>')
+        parts.append(
+            f'<g class="series" data-seat="{p}"><polyline points="{path}" fill="none" stroke="{colour}"'
+            f' stroke-width="2.5"{dash_attr}/>'
+        )
         for px, py in points[1:]:
             parts.append(_marker(shape, px, py, colour))
         parts.append("</g>")

@@ -139,5 +139,10 @@ def import_record(record: dict[str, Any]) -> dict[str, Any]:
     final = record.get("final") or {}
     if final.get("totals") is not None and (list(totals) != final["totals"] or list(winners) != final["winners"]):
         raise RecordMismatch("The replayed final totals differ from the record.")
-    return {"states": states, "round_scores": round_scores, "totals": list(totals), "winners": list(winners),
-            "tally": tally}
+    return {
+        "states": states,
+        "round_scores": round_scores,
+        "totals": list(totals),
+        "winners": list(winners),
+        "tally": tally,
+    }

@@ -15,8 +15,12 @@ class HistoryFilterForm(forms.Form):
     date_to = forms.DateField(label=_("To"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
     mine = forms.BooleanField(label=_("Only my matches"), required=False)
     live = forms.BooleanField(label=_("Include matches in play"), required=False)
-    tournament = forms.ModelChoiceField(label=_("Tournament"), required=False, queryset=Tournament.objects.none(),
-                                        empty_label=_("Any tournament or none"))
+    tournament = forms.ModelChoiceField(
+        label=_("Tournament"),
+        required=False,
+        queryset=Tournament.objects.none(),
+        empty_label=_("Any tournament or none"),
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

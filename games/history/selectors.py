@@ -33,8 +33,17 @@ from games.variants import spec_for
 
 PAGE_SIZE = 25
 LIVE_STATUSES = (MatchStatus.PLAYING, MatchStatus.BETWEEN_ROUNDS)
-LIST_FIELDS = ("id", "variant", "status", "is_private", "seats_count", "round_number", "created_at", "started_at",
-               "finished_at")
+LIST_FIELDS = (
+    "id",
+    "variant",
+    "status",
+    "is_private",
+    "seats_count",
+    "round_number",
+    "created_at",
+    "started_at",
+    "finished_at",
+)
 
 
 # ------------------------------------------------------------------ access
@@ -68,13 +77,22 @@ def match_for_viewer(*, match_id: int, user) -> Match:
 def _list_seats(match_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
     """The seats of a page of matches in one query (plain values: no model instances to build)."""
     seats: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    rows = Seat.objects.filter(match_id__in=match_ids).order_by("match_id", "index").values_list(
-        "match_id", "index", "user__username", "bot_policy", "bot_name", "final_total", "is_winner"
+    rows = (
+        Seat.objects.filter(match_id__in=match_ids)
+        .order_by("match_id", "index")
+        .values_list("match_id", "index", "user__username", "bot_policy", "bot_name", "final_total", "is_winner")
     )
     for match_id, index, username, bot_policy, bot_name, total, winner in rows:
-        seats[match_id].append({"index": index, "username": username or "", "is_bot": bool(bot_policy),
-                                "name": (bot_name or "Bot") if bot_policy else (username or ""),
-                                "total": total, "winner": winner})
+        seats[match_id].append(
+            {
+                "index": index,
+                "username": username or "",
+                "is_bot": bool(bot_policy),
+                "name": (bot_name or "Bot") if bot_policy else (username or ""),
+                "total": total,
+                "winner": winner,
+            }
+        )
     return seats
 
 
@@ -118,22 +136,30 @@ def match_rows(matches: list[dict[str, Any]]) -> list[dict[str, Any]]:
         live = m["status"] != MatchStatus.FINISHED
         players = []
         for seat in seats.get(m["id"], []):
-            players.append({**seat, "total": None if live else seat["total"], "winner": (not live) and seat["winner"],
-                            "url": f"{profile_url}{quote(seat['username'])}/" if seat["username"] else ""})
+            players.append(
+                {
+                    **seat,
+                    "total": None if live else seat["total"],
+                    "winner": (not live) and seat["winner"],
+                    "url": f"{profile_url}{quote(seat['username'])}/" if seat["username"] else "",
+                }
+            )
         seconds = None
         if m["started_at"] and m["finished_at"]:
             seconds = (m["finished_at"] - m["started_at"]).total_seconds()
-        rows.append({
-            "id": m["id"],
-            "url": f"{match_url}{m['id']}/",
-            "date": m["finished_at"] or m["started_at"] or m["created_at"],
-            "variant": variants.get(m["variant"], m["variant"]),
-            "players": players,
-            "rounds": m["round_number"],
-            "duration": display.duration_text(seconds) if not live else _("in play"),
-            "live": live,
-            "private": m["is_private"],
-        })
+        rows.append(
+            {
+                "id": m["id"],
+                "url": f"{match_url}{m['id']}/",
+                "date": m["finished_at"] or m["started_at"] or m["created_at"],
+                "variant": variants.get(m["variant"], m["variant"]),
+                "players": players,
+                "rounds": m["round_number"],
+                "duration": display.duration_text(seconds) if not live else _("in play"),
+                "live": live,
+                "private": m["is_private"],
+            }
+        )
     return rows
 
 
@@ -218,29 +244,44 @@ def round_table(seats: list[SeatRow], rounds: list[Round]) -> list[dict[str, Any
             sc = by_seat.get(seat.index)
             score = sc.score if sc else 0
             running[seat.index] += score
-            cells.append({
-                "hand_points": sc.hand_points if sc else None,
-                "score": score,
-                "reasons": [display.reason_text(r) for r in (sc.reasons if sc else [])],
-                "total": running[seat.index],
-                "won": seat.index in winners,
-                "knocked": rnd.knocker == seat.index,
-            })
-        out.append({
-            "number": rnd.number,
-            "dealer": _name(seats, rnd.dealer),
-            "kind": rnd.result_kind,
-            "kind_text": display.result_text(rnd.result_kind),
-            "knocker": _name(seats, rnd.knocker),
-            "winners": [_name(seats, w) for w in winners],
-            "cells": cells,
-            "extra": _extra_outcome(rnd.outcome),
-        })
+            cells.append(
+                {
+                    "hand_points": sc.hand_points if sc else None,
+                    "score": score,
+                    "reasons": [display.reason_text(r) for r in (sc.reasons if sc else [])],
+                    "total": running[seat.index],
+                    "won": seat.index in winners,
+                    "knocked": rnd.knocker == seat.index,
+                }
+            )
+        out.append(
+            {
+                "number": rnd.number,
+                "dealer": _name(seats, rnd.dealer),
+                "kind": rnd.result_kind,
+                "kind_text": display.result_text(rnd.result_kind),
+                "knocker": _name(seats, rnd.knocker),
+                "winners": [_name(seats, w) for w in winners],
+                "cells": cells,
+                "extra": _extra_outcome(rnd.outcome),
+            }
+        )
     return out
 
 
-KNOWN_OUTCOME_KEYS = {"hand_points", "knocker", "went_out", "scores", "winners", "rounds_won", "reasons", "hands",
-                      "dealer", "next_dealer", "end_reason"}
+KNOWN_OUTCOME_KEYS = {
+    "hand_points",
+    "knocker",
+    "went_out",
+    "scores",
+    "winners",
+    "rounds_won",
+    "reasons",
+    "hands",
+    "dealer",
+    "next_dealer",
+    "end_reason",
+}
 
 
 def _extra_outcome(outcome: Any) -> list[tuple[str, str]]:
@@ -282,18 +323,22 @@ def end_bonuses(match: Match, seats: list[SeatRow], rounds: list[Round]) -> list
             if game:
                 parts.append(_("game bonus %(p)d (reached %(t)d)") % {"p": game, "t": rules.game_target})
             if rounds_part:
-                parts.append(ngettext("%(w)d round won × %(b)d = %(p)d", "%(w)d rounds won × %(b)d = %(p)d",
-                                      won[i]) % {"w": won[i], "b": rules.round_won_bonus, "p": rounds_part})
-            out.append({"name": seat.name, "score": scores[i], "parts": parts, "total": totals[i],
-                        "winner": seat.is_winner})
+                parts.append(
+                    ngettext("%(w)d round won × %(b)d = %(p)d", "%(w)d rounds won × %(b)d = %(p)d", won[i])
+                    % {"w": won[i], "b": rules.round_won_bonus, "p": rounds_part}
+                )
+            out.append(
+                {"name": seat.name, "score": scores[i], "parts": parts, "total": totals[i], "winner": seat.is_winner}
+            )
         return out
     # Other variants (Gin: game, box and shutout bonuses): the adapter stored the final totals with bonuses.
     for seat in seats:
         total = seat.final_total if seat.final_total is not None else scores[seat.index]
         bonus = total - scores[seat.index]
         parts = [_("game, box and shutout bonuses %(p)d") % {"p": bonus}] if bonus else []
-        out.append({"name": seat.name, "score": scores[seat.index], "parts": parts, "total": total,
-                    "winner": seat.is_winner})
+        out.append(
+            {"name": seat.name, "score": scores[seat.index], "parts": parts, "total": total, "winner": seat.is_winner}
+        )
     return out
 
 
@@ -339,7 +384,9 @@ def match_detail(*, match: Match) -> dict[str, Any]:
 def replay_index(match: Match) -> list[tuple[int, int]]:
     """``[(round number, number of actions)]``: round r has 1 + actions steps (the deal, then each action)."""
     counts = dict(
-        Event.objects.filter(match=match, kind="action").values("round_number").annotate(n=Count("id"))
+        Event.objects.filter(match=match, kind="action")
+        .values("round_number")
+        .annotate(n=Count("id"))
         .values_list("round_number", "n")
     )
     numbers = Round.objects.filter(match=match).order_by("number").values_list("number", flat=True)
@@ -369,8 +416,10 @@ def _meld_view(melds: list[list[Any]], before: list[list[Any]] | None) -> list[d
     out = []
     for meld in melds:
         ids = frozenset(c.id for c in meld)
-        cards = [{**display.card_face(f"{c.code}.{c.deck}"), "added": before is not None and c.id not in before_ids}
-                 for c in meld]
+        cards = [
+            {**display.card_face(f"{c.code}.{c.deck}"), "added": before is not None and c.id not in before_ids}
+            for c in meld
+        ]
         status = ""
         if before is not None and ids not in before_sets:
             status = "rearranged" if ids & before_ids else "new"
@@ -417,8 +466,10 @@ def replay_step(*, match: Match, step: int) -> dict[str, Any]:
             {
                 "seat": seats[i] if i < len(seats) else None,
                 "cards": [
-                    {**display.card_face(c.id),
-                     "new": before_hands is not None and actor == i and c.id not in {x.id for x in before_hands[i]}}
+                    {
+                        **display.card_face(c.id),
+                        "new": before_hands is not None and actor == i and c.id not in {x.id for x in before_hands[i]},
+                    }
                     for c in hand
                 ],
                 "acting": i in acting,
@@ -448,14 +499,24 @@ def _rank_row(row: PlayerRating) -> dict[str, Any]:
 def player_stats(*, player, viewer) -> dict[str, Any]:
     """Per variant: played, won, win rate, average round score, knocks, undercuts, gins, going-outs, rating."""
     seats = list(
-        Seat.objects.filter(user=player, match__status=MatchStatus.FINISHED)
-        .values("match_id", "index", "is_winner", "match__variant")
+        Seat.objects.filter(user=player, match__status=MatchStatus.FINISHED).values(
+            "match_id", "index", "is_winner", "match__variant"
+        )
     )
     seat_of = {s["match_id"]: s["index"] for s in seats}
-    per: dict[str, dict[str, Any]] = defaultdict(lambda: {
-        "played": 0, "won": 0, "rounds": 0, "points": 0, "knocks": 0, "undercuts_given": 0,
-        "undercuts_suffered": 0, "gins": 0, "going_outs": 0,
-    })
+    per: dict[str, dict[str, Any]] = defaultdict(
+        lambda: {
+            "played": 0,
+            "won": 0,
+            "rounds": 0,
+            "points": 0,
+            "knocks": 0,
+            "undercuts_given": 0,
+            "undercuts_suffered": 0,
+            "gins": 0,
+            "going_outs": 0,
+        }
+    )
     variant_of = {}
     for s in seats:
         v = per[s["match__variant"]]
@@ -493,17 +554,22 @@ def player_stats(*, player, viewer) -> dict[str, Any]:
     variants = []
     for key in [v for v, _label in Variant.choices if v in per]:
         v = per[key]
-        variants.append({
-            "key": key,
-            "label": labels[key],
-            **v,
-            "win_rate": round(100 * v["won"] / v["played"]) if v["played"] else 0,
-            "average": round(v["points"] / v["rounds"], 1) if v["rounds"] else 0,
-            "rating": _rank_row(rating_rows[key]) if key in rating_rows else None,
-        })
+        variants.append(
+            {
+                "key": key,
+                "label": labels[key],
+                **v,
+                "win_rate": round(100 * v["won"] / v["played"]) if v["played"] else 0,
+                "average": round(v["points"] / v["rounds"], 1) if v["rounds"] else 0,
+                "rating": _rank_row(rating_rows[key]) if key in rating_rows else None,
+            }
+        )
     last = (
-        visible_matches(viewer).filter(status=MatchStatus.FINISHED).filter(_seated(player))
-        .order_by("-finished_at", "-pk").values(*LIST_FIELDS)[:20]
+        visible_matches(viewer)
+        .filter(status=MatchStatus.FINISHED)
+        .filter(_seated(player))
+        .order_by("-finished_at", "-pk")
+        .values(*LIST_FIELDS)[:20]
     )
     return {"variants": variants, "recent": match_rows(list(last))}
 
@@ -511,6 +577,7 @@ def player_stats(*, player, viewer) -> dict[str, Any]:
 def leaderboard(*, variant: str, limit: int = 100) -> list[dict[str, Any]]:
     rows = (
         PlayerRating.objects.filter(variant=variant, user__isnull=False, user__is_active=True)
-        .select_related("user").order_by("-ordinal", "pk")[:limit]
+        .select_related("user")
+        .order_by("-ordinal", "pk")[:limit]
     )
     return [{"rank": i + 1, "username": r.user.username, **_rank_row(r)} for i, r in enumerate(rows)]

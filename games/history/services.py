@@ -69,8 +69,13 @@ def _rate(match_id: int) -> RatedMatch | None:
             # One row can sit twice (two bots of the same policy): it takes the mean of its seats' updates.
             updates: dict[int, tuple[PlayerRating, list[tuple[float, float]]]] = {}
             for (seat, row), (mu, sigma) in zip(rows, after, strict=True):
-                changes.append({"seat": seat.index, "before": [row.mu, row.sigma, row.ordinal],
-                                "after": [mu, sigma, ratings.ordinal(mu, sigma)]})
+                changes.append(
+                    {
+                        "seat": seat.index,
+                        "before": [row.mu, row.sigma, row.ordinal],
+                        "after": [mu, sigma, ratings.ordinal(mu, sigma)],
+                    }
+                )
                 updates.setdefault(row.pk, (row, []))[1].append((mu, sigma))
             for row, new in updates.values():
                 row.mu = sum(mu for mu, _s in new) / len(new)

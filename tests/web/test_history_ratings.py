@@ -122,8 +122,9 @@ def test_undercuts_are_counted_for_both_sides(alice, bob, settings, client):
     match = play_match(alice, settings=settings, seed="5", seats=2, bots=0, others=[bob])
     rnd = Round.objects.filter(match=match).first()
     Round.objects.filter(pk=rnd.pk).update(knocker=0, result_kind="knock", winners=[1])
-    RoundScore.objects.filter(round=rnd, seat=1).update(reasons=[{"code": "difference", "points": 5},
-                                                                {"code": "undercut_bonus", "points": 10}])
+    RoundScore.objects.filter(round=rnd, seat=1).update(
+        reasons=[{"code": "difference", "points": 5}, {"code": "undercut_bonus", "points": 10}]
+    )
     from games.history.selectors import player_stats
 
     a = player_stats(player=alice, viewer=alice)["variants"][0]
@@ -132,9 +133,16 @@ def test_undercuts_are_counted_for_both_sides(alice, bob, settings, client):
 
 
 def test_chart_shapes_labels_and_escaping():
-    svg = str(cumulative_chart(["<b>x</b>", "bob", "carol", "dave", "erin"],
-                               [[10, 20], [0, 50], [5, 5], [0, 0], [30, 31]],
-                               title="T", desc="D", x_label="Round", y_label="Score"))
+    svg = str(
+        cumulative_chart(
+            ["<b>x</b>", "bob", "carol", "dave", "erin"],
+            [[10, 20], [0, 50], [5, 5], [0, 0], [30, 31]],
+            title="T",
+            desc="D",
+            x_label="Round",
+            y_label="Score",
+        )
+    )
     assert "<b>x</b>" not in svg and "&lt;b&gt;x&lt;/b&gt;" in svg
     assert svg.count('class="series"') == 5 and svg.count('class="direct-label"') == 5
     for tag in ("<circle", "<rect", "<polygon", "<path"):

@@ -11,13 +11,20 @@ from games.models import Match, MatchStatus, Seat
 from games.variants import spec_for
 
 
-def play_match(host, *, settings, seats=2, bots=1, others=(), seed="7", private=False, game_target=40,
-               finish=True, max_turns=5000) -> Match:
+def play_match(
+    host, *, settings, seats=2, bots=1, others=(), seed="7", private=False, game_target=40, finish=True, max_turns=5000
+) -> Match:
     """Create, start and (with ``finish``) play a Manipulation match to its end; returns it refreshed."""
     settings.RUMMYHUB_BOT_DELAY = 0
     settings.RUMMYHUB_FIXED_SEED = seed
-    match = services.match_create(host=host, variant="manipulation", seats_count=seats, bots=bots,
-                                  options={"game_target": game_target}, is_private=private)
+    match = services.match_create(
+        host=host,
+        variant="manipulation",
+        seats_count=seats,
+        bots=bots,
+        options={"game_target": game_target},
+        is_private=private,
+    )
     Seat.objects.filter(match=match).exclude(bot_policy="").update(bot_policy="greedy")
     for user in others:
         services.seat_join(match_id=match.pk, user=user, invite_token=match.invite_token)

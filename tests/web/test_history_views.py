@@ -72,17 +72,34 @@ def test_list_paginates_and_keeps_the_query_in_page_links(client, alice, setting
     seats = list(Seat.objects.filter(match=match))
     # 30 more finished copies of the match (rows only) to get two pages.
     for k in range(30):
-        copy = Match.objects.create(variant=match.variant, options=match.options, seats_count=2,
-                                    status=MatchStatus.FINISHED, started_at=match.started_at,
-                                    finished_at=match.finished_at - timedelta(minutes=k + 1), round_number=1)
-        Seat.objects.bulk_create([Seat(match=copy, index=s.index, user=s.user, bot_policy=s.bot_policy,
-                                       bot_name=s.bot_name, final_total=s.final_total, is_winner=s.is_winner)
-                                  for s in seats])
+        copy = Match.objects.create(
+            variant=match.variant,
+            options=match.options,
+            seats_count=2,
+            status=MatchStatus.FINISHED,
+            started_at=match.started_at,
+            finished_at=match.finished_at - timedelta(minutes=k + 1),
+            round_number=1,
+        )
+        Seat.objects.bulk_create(
+            [
+                Seat(
+                    match=copy,
+                    index=s.index,
+                    user=s.user,
+                    bot_policy=s.bot_policy,
+                    bot_name=s.bot_name,
+                    final_total=s.final_total,
+                    is_winner=s.is_winner,
+                )
+                for s in seats
+            ]
+        )
     html = client.get("/history/?variant=manipulation").content.decode()
     assert "Page 1 of 2" in html
     assert 'href="?variant=manipulation&amp;page=2"' in html
     html = client.get("/history/?variant=manipulation&page=2", **HX).content.decode()
-    assert "Page 2 of 2" in html and html.count("<tr>") + html.count('<tr class') == 6 + 1
+    assert "Page 2 of 2" in html and html.count("<tr>") + html.count("<tr class") == 6 + 1
 
 
 def test_player_autocomplete(client, alice, bob, make_user):
@@ -112,8 +129,11 @@ def test_match_page_explains_every_point(client, alice, settings):
     # Running totals equal the stored round scores; winners and reasons come from the stored rows.
     for row, rnd in zip(ctx["rounds"], rounds, strict=True):
         for seat, cell in enumerate(row["cells"]):
-            expected = sum(RoundScore.objects.filter(round__match=match, round__number__lte=rnd.number, seat=seat)
-                           .values_list("score", flat=True))
+            expected = sum(
+                RoundScore.objects.filter(round__match=match, round__number__lte=rnd.number, seat=seat).values_list(
+                    "score", flat=True
+                )
+            )
             assert cell["total"] == expected
             assert cell["won"] == (seat in rnd.winners)
     # End bonuses: the engine's B.8 totals, equal to the stored final totals.
