@@ -69,7 +69,8 @@ def make_tournament(staff, **fields) -> Tournament:
 
 def play_out(match_id: int) -> None:
     """Every seat of the match played by the greedy bot until it finishes."""
-    Seat.objects.filter(match_id=match_id).update(bot_policy="greedy", bot_name="g")
+    policy = "greedy" if Match.objects.get(pk=match_id).variant == "manipulation" else "basic"
+    Seat.objects.filter(match_id=match_id).update(bot_policy=policy, bot_name="bot")
     Match.objects.filter(pk=match_id, status=MatchStatus.PLAYING).update(deadline=None)
     match = Match.objects.get(pk=match_id)
     from games.variants import spec_for
@@ -293,3 +294,23 @@ def test_round_robin_pairs_everyone_once_and_a_withdrawal_leaves_byes(staff, pla
     assert set(games_played.values()) == {1}  # nobody met twice
     assert len(games_played) == 6 - 1  # dave's last game became a bye for his opponent
     assert sum(1 for k in pairs if len(k) == 1) == 1
+
+
+@pytest.mark.parametrize(("variant", "fmt", "size", "count"), [("gin", "elimination", 2, 4), ("gin_box", "swiss", 3, 6),
+                                                              ("oklahoma", "swiss", 2, 5)])
+def test_gin_variants_play_a_round(staff, players, fast, variant, fmt, size, count):
+    t = make_tournament(staff, variant=variant, format=fmt, table_size=size, rounds_count=1,
+                        options={"game_target": 10})
+    services.entries_import(tournament_id=t.pk, by=staff, usernames=NAMES[:count])
+    rnd = services.round_publish(round_id=services.round_seat(tournament_id=t.pk, by=staff).pk, by=staff)
+    for table in rnd.tables.exclude(match=None):
+        assert table.match.variant == variant and table.match.seats_count == size
+        Seat.objects.filter(match=table.match).update(bot_policy="basic", bot_name="b")
+        play_out(table.match_id)
+    services.round_close(round_id=rnd.pk, by=staff)
+    seats = TournamentSeat.objects.filter(table__round=rnd)
+    assert seats.count() == count and not seats.filter(placement__isnull=True).exists()
+    for table in rnd.tables.exclude(match=None):
+        firsts = [s for s in table.seats.all() if s.placement == 1]
+        winners = set(Seat.objects.filter(match=table.match, is_winner=True).values_list("index", flat=True))
+        assert {s.index for s in firsts} == winners
