@@ -245,6 +245,7 @@ class Servers:
 
 LIVE: list[subprocess.Popen] = []
 CLEANUP: list[Path] = []
+DROP_DB: list[str] = []
 
 
 def progress(text: str) -> None:
@@ -257,6 +258,9 @@ def kill_live(*_a) -> None:
             p.kill()
     for path in CLEANUP:
         path.unlink(missing_ok=True)
+    for name in DROP_DB:
+        subprocess.run(["dropdb", "-h", HOST, "-U", "postgres", "--if-exists", "--force", name])
+    DROP_DB.clear()
 
 
 def abort(code: int, why: str) -> None:
@@ -464,7 +468,8 @@ async def settle(tables: list[Table], stats: Stats, quiet: float, cap: float) ->
     """Wait until every table's 4 sockets agree on a version and no frame came for ``quiet`` s."""
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < cap:
-        agreed = all(len({s.version for s in t.socks}) == 1 and t.socks[0].version >= 0 for t in tables)
+        agreed = all(len({s.version for s in t.socks}) == 1 and t.socks[0].version >= 0
+                     for t in tables if all(s.ws is not None for s in t.socks))
         if agreed and time.perf_counter() - stats.last_frame > quiet:
             break
         await asyncio.sleep(0.2)
@@ -482,11 +487,17 @@ async def run_mode(mode: str, args, specs: list[TableSpec], servers: Servers) ->
     ]
     sem = asyncio.Semaphore(args.connect_concurrency)
     t_connect = time.perf_counter()
-    ok = await asyncio.gather(*[connect(mode, t, s, stats, sem, args.connect_timeout)
-                                for t in tables for s in t.socks])
+    tasks = [asyncio.create_task(connect(mode, t, s, stats, sem, args.connect_timeout))
+             for t in tables for s in t.socks]
+    _done, cut = await asyncio.wait(tasks, timeout=args.connect_phase)
+    for task in cut:
+        task.cancel()
+    await asyncio.gather(*cut, return_exceptions=True)
+    if cut:
+        stats.errors["connect: cut by --connect-phase"] += len(cut)
     readers = [asyncio.create_task(reader(mode, t, s, stats, stopping))
                for t in tables for s in t.socks if s.ws is not None]
-    connected = sum(ok)
+    connected = len(readers)
     progress(f"{mode}: {connected}/{4 * len(tables)} sockets open after {time.perf_counter() - t_connect:.1f} s")
     if mode == "app":
         settled = await settle(tables, stats, quiet=1.5, cap=args.settle_cap)
@@ -522,7 +533,7 @@ async def run_mode(mode: str, args, specs: list[TableSpec], servers: Servers) ->
         r.cancel()
     await asyncio.gather(*readers, return_exceptions=True)
     return {
-        "mode": mode, "procs": n_ports, "tables": len(tables), "sockets": connected,
+        "mode": mode, "procs": n_ports, "tables": len(live), "sockets": connected,
         "moves": len(stats.latencies), "mps": len(stats.latencies) / args.seconds,
         "p50": percentile(stats.latencies, 50) * 1000, "p90": percentile(stats.latencies, 90) * 1000,
         "p99": percentile(stats.latencies, 99) * 1000,
@@ -552,7 +563,8 @@ def print_results(results: list[dict], args, db_label: str) -> None:
               f"{r['p50']:>7.1f} {r['p90']:>7.1f} {r['p99']:>7.1f} {r['max']:>7.1f} {r['errors']:>6} "
               f"{r['timeouts']:>6} {r['cpu']:>11.0f} {r['bench_cpu']:>10.0f} {ratio50:>6.1f} {ratio99:>6.1f}")
     for r in results:
-        extra = (f"  {r['mode']}: connect+settle {r['connect_s']:.1f} s, frames {r['frames']} "
+        extra = (f"  {r['mode']}: {r['tables']}/{args.tables} tables with 4 open sockets moved, "
+                 f"connect+settle {r['connect_s']:.1f} s, frames {r['frames']} "
                  f"(avg {r['frame_kb']:.1f} KiB), late ticks {r['late']}, stale 409 {r['stale']}, "
                  f"no move {r['no_move']}")
         if r["mode"] == "app":
@@ -599,7 +611,10 @@ def main() -> int:
     parser.add_argument("--move-timeout", type=float, default=10.0)
     parser.add_argument("--connect-timeout", type=float, default=60.0)
     parser.add_argument("--connect-concurrency", type=int, default=20)
-    parser.add_argument("--settle-cap", type=float, default=90.0, help="max seconds to wait for the connect storm")
+    parser.add_argument("--connect-phase", type=float, default=75.0,
+                        help="seconds allowed for opening the sockets; sockets still pending are cut")
+    parser.add_argument("--settle-cap", type=float, default=20.0,
+                        help="max seconds to wait for the connect storm's re-renders to end")
     parser.add_argument("--max-total", type=float, default=300.0, help="hard cap on the whole invocation")
     parser.add_argument("--pyspy", metavar="SVG", help="py-spy record the (first) app daphne over the window (.svg: flame graph, else collapsed stacks)")
     args = parser.parse_args()
@@ -622,6 +637,7 @@ def main() -> int:
         db_url, db_label = PG_URL, "PostgreSQL"
         subprocess.run(["dropdb", "-h", HOST, "-U", "postgres", "--if-exists", "rummyhub_bench"], check=True)
         subprocess.run(["createdb", "-h", HOST, "-U", "postgres", "rummyhub_bench"], check=True)
+        DROP_DB.append("rummyhub_bench")
     else:
         sqlite_path = Path(f"/tmp/ws_load-{os.getpid()}.sqlite3")
         db_url, db_label = f"sqlite:///{sqlite_path}", "SQLite"
@@ -639,12 +655,11 @@ def main() -> int:
         results = asyncio.run(main_async(args, specs, env, db_label))
         print_results(results, args, db_label)
     finally:
-        kill_live()
-        if args.postgres and db_url == PG_URL:
+        if DROP_DB:
             from django.db import connections
 
             connections.close_all()
-            subprocess.run(["dropdb", "-h", HOST, "-U", "postgres", "--if-exists", "rummyhub_bench"])
+        kill_live()
     return 0
 
 
