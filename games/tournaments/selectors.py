@@ -110,6 +110,7 @@ def tournament_rounds(tournament: Tournament, *, include_draft: bool = False) ->
                 "seats": list(table.seats.all()),
                 "reasons": describe_reasons(table.reasons, table.seats.all()),
                 "match_id": match.pk if match else None,
+                "match_status": match.get_status_display() if match else "",
                 "live": bool(match and match.status in LIVE),
                 "finished": bool(match and match.status == MatchStatus.FINISHED),
                 "done": all(s.placement is not None for s in table.seats.all()),

@@ -95,7 +95,13 @@ def tournament_check(*, variant: str, options: Any, table_size: int, format: str
     stored_options(variant, options, table_size)
     problem = check_points_scheme(placement_points)
     if problem:
-        raise ActionRefused("bad_points", problem)
+        raise ActionRefused("bad_points", {
+            "not_mapping": _('Placement points must map a table size to its points, e.g. {"4": [4, 2, 1, 0]}.'),
+            "bad_size": _("Placement points are for tables of 1 to 6 seats."),
+            "wrong_length": _("A table of N seats needs N placement points."),
+            "not_whole": _("Placement points must be whole numbers of at least 0."),
+            "not_descending": _("A better placement cannot score fewer points."),
+        }[problem])
 
 
 # ----------------------------------------------------------------- tournament

@@ -33,18 +33,18 @@ def points_for(size: int, scheme: Mapping[str, Sequence[int]]) -> list[int]:
 
 
 def check_points_scheme(scheme: object) -> str | None:
-    """An error message for a bad scheme, else None (the web layer translates the codes' messages)."""
+    """The code of what is wrong with a placement-points scheme, else None (the web layer words it)."""
     if not isinstance(scheme, dict) or not scheme:
-        return "Placement points must be a mapping from table size to a list of points."
+        return "not_mapping"
     for key, values in scheme.items():
         if not str(key).isdigit() or not 1 <= int(key) <= 6:
-            return f"Unknown table size {key!r}."
+            return "bad_size"
         if not isinstance(values, list) or len(values) != int(key):
-            return f"A table of {key} needs {key} placement points."
+            return "wrong_length"
         if any(not isinstance(v, int) or isinstance(v, bool) or v < 0 for v in values):
-            return "Placement points must be whole numbers of at least 0."
+            return "not_whole"
         if any(a < b for a, b in zip(values, values[1:], strict=False)):
-            return "A better placement cannot score fewer points."
+            return "not_descending"
     return None
 
 
