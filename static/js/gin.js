@@ -137,7 +137,7 @@
 
   // The captain sees the advisor's suggested move highlighted on its button.
   function markSuggestion(b) {
-    var kind = b.dataset.suggestedAction;
+    var kind = b.dataset.advisedAction;
     if (!kind) return;
     b.querySelectorAll('[data-action="' + kind + '"]').forEach(function (el) { el.classList.add("gin-suggested-action"); });
   }

@@ -279,7 +279,7 @@ def test_advisor_move_suggestions_are_posted_as_rendered(client, make_user):
     client.force_login(users[state.captain])
     page = client.get(reverse("games:table", args=[match.pk])).content.decode()
     assert "(advisor) suggests: take the upcard" in page
-    assert 'data-suggested-action="take_upcard"' in page
+    assert 'data-advised-action="take_upcard"' in page
 
 
 def test_hand_order_is_the_players_own_and_survives_reloads(client, make_user):
