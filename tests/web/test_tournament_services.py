@@ -314,3 +314,30 @@ def test_gin_variants_play_a_round(staff, players, fast, variant, fmt, size, cou
         firsts = [s for s in table.seats.all() if s.placement == 1]
         winners = set(Seat.objects.filter(match=table.match, is_winner=True).values_list("index", flat=True))
         assert {s.index for s in firsts} == winners
+
+
+@pytest.mark.parametrize("style", ["inside", "on_commit"])
+def test_finish_hook_as_the_table_services_will_call_it(staff, players, fast, monkeypatch, style,
+                                                        django_capture_on_commit_callbacks):
+    """The call proposed for games.services._close_round records the result with no sync or close."""
+    from django.db import transaction
+
+    original = game_services._close_round
+
+    def close_round_with_hook(match, spec, rules, state):
+        original(match, spec, rules, state)
+        if match.status == MatchStatus.FINISHED:
+            if style == "inside":
+                services.tournament_record_result(match=match)
+            else:
+                transaction.on_commit(lambda: services.tournament_record_result(match=Match(pk=match.pk)),
+                                      robust=True)
+
+    monkeypatch.setattr(game_services, "_close_round", close_round_with_hook)
+    t = make_tournament(staff, rounds_count=1)
+    services.entries_import(tournament_id=t.pk, by=staff, usernames=NAMES[:4])
+    rnd = services.round_publish(round_id=services.round_seat(tournament_id=t.pk, by=staff).pk, by=staff)
+    with django_capture_on_commit_callbacks(execute=True):
+        play_out(rnd.tables.get().match_id)
+    assert not TournamentSeat.objects.filter(table__round=rnd, placement__isnull=True).exists()
+    assert TournamentAudit.objects.filter(tournament=t, action="result_recorded").count() == 1
