@@ -14,7 +14,7 @@ from games.engine.errors import IllegalMove, InvalidAction
 from games.engine.manipulation import ManipulationRules, ManipulationState
 from games.engine.melds import classify
 
-POLICIES = ["greedy", "random-legal"]
+POLICIES = ["greedy", "random-legal", "basic"]
 
 OPTION_CHOICES = {
     "knock_limit": st.integers(0, 10),

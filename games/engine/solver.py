@@ -1,0 +1,571 @@
+"""Exact best play for Manipulation Rummy: ``best_play(table, hand)`` (RULES B.2, B.3, B.5.2).
+
+The whole table may be rearranged.  Table cards are *forced* (they must all
+end in valid melds), hand cards are *optional*; the play maximises the points
+laid from hand (``objective="points"``, then the number of cards) or the
+number of cards (``objective="cards"``, then the points).
+
+Jokers (B.3): a table joker keeps its declared identity — it behaves like one
+more forced natural card of that identity — unless it is *freed* by a natural
+card identical to its identity (from the hand, or from the table with option
+``joker_substitute_from = hand_or_table``; each natural card frees at most one
+joker).  A freed joker is a forced wildcard, a hand joker an optional
+wildcard.  The search enumerates which table jokers are freed (at most 2^4
+cases, usually one).
+
+Core: a dynamic programme over ranks (after van Rijn, Takes & Vis, "The
+complexity of Rummikub problems"): ranks 1…13 (and 14 for a high ace, each
+physical ace used low or high once), state = per suit the number of open runs
+of length 1, 2 and ≥3, the aces kept for the high end, and the number of
+wildcards used so far.  At each rank and suit it chooses how many cards are
+used, how many extend or start runs and how many go to groups, whose
+feasibility at that rank is a closed formula.  Wildcards extend open runs,
+start runs as a prefix before a natural card, fill groups, or — three or more
+— form melds of their own.  Memoised on the state; the melds are rebuilt from
+the recorded choices.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from .cards import Card, as_cards
+from .errors import InvalidAction
+from .melds import ace_mode_of, classify, sort_meld
+
+__all__ = ["Play", "best_play"]
+
+NEG = float("-inf")
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """The result of :func:`best_play`.
+
+    ``table``: the complete new arrangement as codes (jokers ``"JK=7S"``);
+    ``played``: codes of the hand cards laid; ``points``: their value (jokers 25);
+    ``table_cards`` / ``played_cards``: the same as :class:`Card` objects (deck indices kept).
+    """
+
+    table: list[list[str]]
+    played: list[str]
+    points: int
+    table_cards: list[list[Card]] = field(default_factory=list)
+    played_cards: list[Card] = field(default_factory=list)
+
+    @property
+    def cards(self) -> int:
+        return len(self.played)
+
+    @property
+    def table_ids(self) -> list[list[str]]:
+        return [[f"{c.code}.{c.deck}" for c in meld] for meld in self.table_cards]
+
+
+def _opt(rules: Any, key: str, default: Any) -> Any:
+    if rules is None:
+        return default
+    if isinstance(rules, dict):
+        return rules.get(key, default)
+    return getattr(rules, key, default)
+
+
+def _parse_inputs(table: Iterable[Iterable[Any]], hand: Iterable[Any]) -> tuple[list[list[Card]], list[Card]]:
+    melds = [list(m) for m in table]
+    hand_items = list(hand)
+    flat = [c for m in melds for c in m] + hand_items
+    if all(isinstance(c, Card) for c in flat):
+        cards = flat
+    else:
+        cards = as_cards(flat)
+    out, pos = [], 0
+    for m in melds:
+        out.append(cards[pos:pos + len(m)])
+        pos += len(m)
+    hand_cards = [c.undeclared() if c.is_joker else c for c in cards[pos:]]
+    for m in out:
+        for c in m:
+            if c.is_joker and c.declared is None:
+                raise InvalidAction("A joker on the table must carry its declared card (JK=xx).", code="bad_table")
+    return out, hand_cards
+
+
+# ---------------------------------------------------------------------------- per-suit options
+
+@lru_cache(maxsize=200_000)
+def _suit_options(
+    r: int, min_rank: int, n1: int, n2: int, n3: int, low: int, f: int, o: int, wild: int, reserve: bool,
+    next1: int = 99, next2: int = 99, last: bool = False,
+) -> tuple[tuple, ...]:
+    """Every way to use the cards of one suit at rank ``r``.
+
+    ``f`` forced and ``o`` optional naturals (at rank 14: the aces kept high),
+    ``wild`` wildcards still available, ``reserve``: at rank 1 unused aces may be
+    kept for rank 14.  Returns tuples
+    ``(n1', n2', n3', low', y, g, uf, uo, e3, a, b, c, extra, xe)``: new run state
+    (``low``: open runs that started with a low ace — they close first and never take a high ace),
+    wildcards used in runs, naturals to groups, forced/optional naturals used,
+    long runs extended, new runs with prefix 0 / 1 / ≥2 wildcards, extra
+    prefix wildcards, naturals used to extend runs.
+    """
+    out: dict[tuple, tuple] = {}
+    must_ext = n1 + n2
+    groups_ok = r <= 13
+    can_start = r >= min_rank
+    max_e3 = n3 - low if r == 14 else n3
+    uf_range = range(f + 1) if reserve else (f,)
+    for uf in uf_range:
+        for uo in range(o + 1):
+            u = uf + uo
+            for e3 in range(max_e3 + 1):
+                slots = must_ext + e3
+                for t in range(u + 1 if can_start else 1):
+                    # xe naturals, ye wildcards fill the extension slots
+                    for xe in range(min(slots, u - t) + 1):
+                        ye = slots - xe
+                        if ye > wild:
+                            continue
+                        g = u - t - xe
+                        if g and not groups_ok:
+                            continue
+                        left = wild - ye
+                        # split the t new runs by wildcard prefix: a (0), b (1), c (>=2)
+                        for b in range(t + 1) if r - 1 >= min_rank else (0,):
+                            if b > left:
+                                break
+                            for c in range(t - b + 1) if r - 2 >= min_rank else (0,):
+                                wpre = b + 2 * c
+                                if wpre > left:
+                                    break
+                                a = t - b - c
+                                if a and e3 < n3 - low:
+                                    continue  # dominated: extend a long run instead of starting anew
+                                max_extra = min(left - wpre, c * (r - 2 - min_rank)) if c else 0
+                                low2 = max(0, low - (n3 - e3)) + (a if r == 1 else 0)
+                                # look-ahead: short runs need cards at the next ranks
+                                short1, short2 = a, n1 + b
+                                if last and (short1 or short2):
+                                    continue
+                                if short1 + short2 > next1 + left - wpre or short1 > next2 + left - wpre:
+                                    continue
+                                for extra in range(max_extra + 1):
+                                    y = ye + wpre + extra
+                                    key = (a, n1 + b, n2 + e3 + c, low2, y, g, uf, uo)
+                                    if key not in out:
+                                        out[key] = key + (e3, a, b, c, extra, xe)
+    return tuple(out.values())
+
+
+@lru_cache(maxsize=100_000)
+def _groups_feasible(gs: tuple[int, ...], j: int) -> int:
+    """Smallest number of groups m for naturals ``gs`` (per suit) plus ``j`` wildcards at one rank, or -1."""
+    total = sum(gs)
+    if total == 0:
+        return 0 if j == 0 else -1
+    n = total + j
+    lo = max(max(gs), -(-n // 4))
+    hi = min(total, n // 3)
+    return lo if lo <= hi else -1
+
+
+# ---------------------------------------------------------------------------- the DP for one configuration
+
+class _Problem:
+    def __init__(
+        self,
+        forced: dict[tuple[int, int], list[Card]],
+        optional: dict[tuple[int, int], list[Card]],
+        wild_forced: list[Card],
+        wild_optional: list[Card],
+        ace_mode: str,
+        weight: Any,
+        joker_weight: int,
+    ) -> None:
+        self.forced = forced
+        self.optional = optional
+        self.wild_forced = wild_forced
+        self.wild_optional = wild_optional
+        self.J = len(wild_forced) + len(wild_optional)
+        self.Jf = len(wild_forced)
+        self.high = ace_mode != "low_only"
+        self.low = ace_mode != "high_only"
+        self.min_rank = 1 if self.low else 2
+        self.last = 14 if self.high else 13
+        self.weight = weight
+        self.joker_weight = joker_weight
+        self.F = [[len(forced.get((r, s), ())) for s in range(4)] for r in range(15)]
+        self.O = [[len(optional.get((r, s), ())) for s in range(4)] for r in range(15)]
+        self.memo: dict[tuple, tuple] = {}
+        # avail[r][s]: naturals that could stand at rank r of suit s (rank 14: the aces), for look-ahead
+        avail = [[0] * 4 for _ in range(17)]
+        for r in range(1, 14):
+            for s in range(4):
+                avail[r][s] = self.F[r][s] + self.O[r][s]
+        if self.high:
+            avail[14] = list(avail[1])
+        self.avail = avail
+        # the last rank with any card: runs beyond it can only be wildcard tails
+        self.top = max([r for r in range(1, 14) for s in range(4) if self.F[r][s] or self.O[r][s]] or [0])
+
+    def solve(self) -> float:
+        start = ((0, 0, 0, 0),) * 4
+        return self._f(1, start, (0, 0, 0, 0, 0, 0, 0, 0), 0)
+
+    def _end_value(self, w: int) -> float:
+        left = self.J - w
+        used = self.J if left >= 3 else w
+        if used < self.Jf:
+            return NEG
+        return (used - self.Jf) * self.joker_weight
+
+    def _f(self, r: int, runs: tuple, res: tuple, w: int) -> float:
+        """Best value from rank ``r`` on, given the open runs per suit, the kept high aces and wildcards used."""
+        key = (r, runs, res, w)
+        hit = self.memo.get(key)
+        if hit is not None:
+            return hit[0]
+        if r > self.last:
+            val: float = NEG if any(st[0] or st[1] for st in runs) else self._end_value(w)
+            self.memo[key] = (val, None)
+            return val
+        if r > self.top and not any(res) and all(st == (0, 0, 0, 0) for st in runs):
+            val = self._end_value(w)
+            self.memo[key] = (val, None)
+            return val
+        wild = self.J - w
+        reserve = r == 1 and self.high
+        per_suit = []
+        for s in range(4):
+            n1, n2, n3, low = runs[s]
+            if r == 14:
+                f, o = res[2 * s], res[2 * s + 1]
+            else:
+                f, o = self.F[r][s], self.O[r][s]
+            opts = _suit_options(r, self.min_rank, n1, n2, n3, low, f, o, wild, reserve,
+                                 self.avail[r + 1][s], self.avail[r + 2][s], r == self.last)
+            if not opts:
+                self.memo[key] = (NEG, None)
+                return NEG
+            per_suit.append(opts)
+        wr = self.weight[r] if r <= 13 else self.weight[1]
+        best: float = NEG
+        best_choice = None
+        o0, o1, o2, o3 = per_suit
+        for c0 in o0:
+            y0 = c0[4]
+            if y0 > wild:
+                continue
+            for c1 in o1:
+                y1 = y0 + c1[4]
+                if y1 > wild:
+                    continue
+                for c2 in o2:
+                    y2 = y1 + c2[4]
+                    if y2 > wild:
+                        continue
+                    for c3 in o3:
+                        y = y2 + c3[4]
+                        if y > wild:
+                            continue
+                        combo = (c0, c1, c2, c3)
+                        g0, g1, g2, g3 = c0[5], c1[5], c2[5], c3[5]
+                        gsum = g0 + g1 + g2 + g3
+                        maxg = max(g0, g1, g2, g3)
+                        gain = (c0[7] + c1[7] + c2[7] + c3[7]) * wr
+                        new_runs = (c0[:4], c1[:4], c2[:4], c3[:4])
+                        if reserve:
+                            F1, O1 = self.F[1], self.O[1]
+                            new_res = (F1[0] - c0[6], O1[0] - c0[7], F1[1] - c1[6], O1[1] - c1[7],
+                                       F1[2] - c2[6], O1[2] - c2[7], F1[3] - c3[6], O1[3] - c3[7])
+                        elif r == 14:
+                            new_res = (0, 0, 0, 0, 0, 0, 0, 0)
+                        else:
+                            new_res = res
+                        for j in range(wild - y + 1) if gsum else (0,):
+                            if gsum:
+                                n = gsum + j
+                                if max(maxg, -(-n // 4)) > min(gsum, n // 3):
+                                    continue
+                            sub = self._f(r + 1, new_runs, new_res, w + y + j)
+                            if sub == NEG:
+                                continue
+                            v = gain + sub
+                            if v > best:
+                                best = v
+                                best_choice = (combo, j)
+        self.memo[key] = (best, best_choice)
+        return best
+
+    # ------------------------------------------------------------------ rebuild the melds
+    def rebuild(self) -> tuple[list[list[Card]], list[Card]]:
+        """The melds of the optimum and the optional cards used."""
+        forced = self.forced
+        optional = self.optional
+        wilds = list(self.wild_forced) + list(self.wild_optional)
+        used_optional: list[Card] = []
+        melds: list[list[Card]] = []
+        open_runs: list[list[list[Card]]] = [[] for _ in range(4)]  # per suit: runs (lists of cards)
+        reserved: dict[int, list[Card]] = {s: [] for s in range(4)}
+        low_runs: set[int] = set()  # id() of runs that started with a low ace
+        runs = ((0, 0, 0, 0),) * 4
+        res = (0, 0, 0, 0, 0, 0, 0, 0)
+        w = 0
+        r = 1
+
+        def take_wild(rank: int, suit: int) -> Card:
+            card = wilds.pop(0)
+            return card.declare(1 if rank == 14 else rank, suit)
+
+        while r <= self.last:
+            _val, choice = self.memo[(r, runs, res, w)]
+            if choice is None:
+                break
+            combo, j = choice
+            group_cards: list[list[Card]] = [[] for _ in range(4)]
+            new_res = list(res)
+            for s in range(4):
+                (_n1, _n2, _n3, _low, y, g, uf, uo, e3, a, b, c, extra, xe) = combo[s]
+                if r == 14:
+                    nat = reserved[s][:uf + uo]
+                    used_optional.extend(nat[uf:])
+                else:
+                    fl = forced.get((r, s), [])
+                    ol = optional.get((r, s), [])
+                    nat = fl[:uf] + ol[:uo]
+                    used_optional.extend(ol[:uo])
+                    if r == 1 and self.high:
+                        reserved[s] = fl[uf:] + ol[uo:]
+                        new_res[2 * s], new_res[2 * s + 1] = len(fl) - uf, len(ol) - uo
+                t = a + b + c
+                new_nat, ext_nat, grp_nat = nat[:t], nat[t:t + xe], nat[t + xe:]
+                group_cards[s] = grp_nat
+                lens = open_runs[s]
+                short = [run for run in lens if len(run) < 3]
+                long = sorted((run for run in lens if len(run) >= 3), key=lambda run: id(run) in low_runs)
+                keep_long, close_long = long[:e3], long[e3:]
+                melds.extend(close_long)
+                extended = short + keep_long
+                for idx, run in enumerate(extended):
+                    if idx < len(ext_nat):
+                        run.append(ext_nat[idx])
+                    else:
+                        run.append(take_wild(r, s))
+                fresh: list[list[Card]] = []
+                prefixes = [0] * a + [1] * b + [2] * c
+                extras = extra
+                for k, p in enumerate(prefixes):
+                    if p == 2 and extras:
+                        add = min(r - 2 - self.min_rank, extras)
+                        p += add
+                        extras -= add
+                    run = [take_wild(r - q, s) for q in range(p, 0, -1)]
+                    run.append(new_nat[k])
+                    fresh.append(run)
+                    if r == 1:
+                        low_runs.add(id(run))
+                open_runs[s] = extended + fresh
+                w += y
+            if r <= 13:
+                melds.extend(self._build_groups(group_cards, j, wilds, r))
+            runs = tuple(op[:4] for op in combo)
+            res = (0, 0, 0, 0, 0, 0, 0, 0) if r == 14 else tuple(new_res)
+            w += j
+            r += 1
+        for s in range(4):
+            melds.extend(open_runs[s])
+        left = self.J - w
+        if left >= 3:
+            melds.append([wilds.pop(0).declare(rank, 0) for rank in range(2, 2 + left)])
+        used_optional.extend(x for x in self.wild_optional if x not in wilds)
+        return melds, used_optional
+
+    @staticmethod
+    def _build_groups(group_cards: list[list[Card]], j: int, wilds: list[Card], r: int) -> list[list[Card]]:
+        gs = tuple(len(x) for x in group_cards)
+        m = _groups_feasible(gs, j)
+        if m <= 0:
+            return []
+        groups: list[list[Card]] = [[] for _ in range(m)]
+        p = 0
+        for s in range(4):
+            for card in group_cards[s]:
+                groups[p % m].append(card)
+                p += 1
+        for target in (3, 4):
+            for grp in groups:
+                while j and len(grp) < target:
+                    suits = {c.effective[1] for c in grp}
+                    free = next(x for x in range(4) if x not in suits)
+                    grp.append(wilds.pop(0).declare(r, free))
+                    j -= 1
+        return groups
+
+
+# ---------------------------------------------------------------------------- public entry point
+
+def best_play(
+    table: Sequence[Sequence[Any]], hand: Sequence[Any], *, objective: str = "points", rules: Any = None
+) -> Play:
+    """The best legal new table for a meld step (exact; see the module docstring).
+
+    ``table``: melds of codes/ids/Cards (table jokers declared ``JK=7S``);
+    ``hand``: codes/ids/Cards.  An empty play (``played == []``, the table
+    unchanged) when nothing can be laid.
+    """
+    if objective not in ("points", "cards"):
+        raise InvalidAction(f"Unknown objective {objective!r}.", code="bad_objective")
+    melds, hand_cards = _parse_inputs(table, hand)
+    ace_mode = ace_mode_of(rules)
+    joker_value = _opt(rules, "joker_value", 25)
+    substitute_from = _opt(rules, "joker_substitute_from", "hand_or_table")
+    new_meld_only = _opt(rules, "freed_joker_reuse", "any_meld") == "new_meld_only"
+    big = 1 << 12
+    pts = [0] + [min(r, 10) for r in range(1, 14)]
+    if objective == "points":
+        weight = [0] + [pts[r] * big + 1 for r in range(1, 14)]
+        joker_weight = joker_value * big + 1
+    else:
+        weight = [0] + [big + pts[r] for r in range(1, 14)]
+        joker_weight = big + joker_value
+
+    table_nat: dict[tuple[int, int], list[Card]] = {}
+    table_jokers: list[Card] = []
+    for m in melds:
+        for c in m:
+            if c.is_joker:
+                table_jokers.append(c)
+            else:
+                table_nat.setdefault(c.key, []).append(c)
+    hand_nat: dict[tuple[int, int], list[Card]] = {}
+    hand_jokers: list[Card] = []
+    for c in hand_cards:
+        if c.is_joker:
+            hand_jokers.append(c)
+        else:
+            hand_nat.setdefault(c.key, []).append(c)
+
+    # hand cards that fit no meld whatever happens are left out of the search (exactness is kept)
+    hand_nat = _drop_unplayable(hand_nat, table_nat, len(table_jokers) + len(hand_jokers), ace_mode)
+
+    # which table jokers can be freed at all
+    freeable = []
+    for jk in table_jokers:
+        ident = jk.declared
+        avail = len(hand_nat.get(ident, ())) + (len(table_nat.get(ident, ())) if substitute_from == "hand_or_table" else 0)
+        if avail and not new_meld_only:
+            freeable.append(jk)
+    kept_always = [jk for jk in table_jokers if jk not in freeable]
+
+    best_val: float = 0.0
+    best: tuple[list[list[Card]], list[Card]] | None = None
+    for k in range(len(freeable) + 1):
+        for freed in itertools.combinations(freeable, k):
+            need: dict[tuple[int, int], int] = {}
+            for jk in freed:
+                need[jk.declared] = need.get(jk.declared, 0) + 1  # type: ignore[index]
+            required: dict[tuple[int, int], int] = {}
+            ok = True
+            for ident, cnt in need.items():
+                have_table = len(table_nat.get(ident, ())) if substitute_from == "hand_or_table" else 0
+                req = max(0, cnt - have_table)
+                if req > len(hand_nat.get(ident, ())):
+                    ok = False
+                    break
+                if req:
+                    required[ident] = req
+            if not ok:
+                continue
+            forced: dict[tuple[int, int], list[Card]] = {}
+            optional: dict[tuple[int, int], list[Card]] = {}
+            const = 0
+            for key, cs in table_nat.items():
+                forced.setdefault(key, []).extend(cs)
+            for jk in table_jokers:
+                if jk not in freed:
+                    forced.setdefault(jk.declared, []).append(jk)  # type: ignore[arg-type]
+            for key, cs in hand_nat.items():
+                req = required.get(key, 0)
+                if req:
+                    forced.setdefault(key, []).extend(cs[:req])
+                if cs[req:]:
+                    optional[key] = list(cs[req:])
+                const += req * weight[key[0]]
+            prob = _Problem(forced, optional, list(freed), hand_jokers, ace_mode, weight, joker_weight)
+            val = prob.solve()
+            if val == NEG:
+                continue
+            val += const
+            if val > best_val:
+                best_val = val
+                melds_out, used_opt = prob.rebuild()
+                req_cards = [c for key, cs in hand_nat.items() for c in cs[: required.get(key, 0)]]
+                best = (melds_out, used_opt + req_cards)
+    _ = kept_always
+    if best is None:
+        return Play(
+            table=[[c.code for c in m] for m in melds],
+            played=[],
+            points=0,
+            table_cards=[list(m) for m in melds],
+            played_cards=[],
+        )
+    new_melds, played = best
+    new_melds = [sort_meld(m, ace_mode) for m in new_melds]
+    new_melds.sort(key=_meld_sort_key)
+    for m in new_melds:  # defensive: the DP only builds valid melds
+        if classify(m, ace_mode) is None:  # pragma: no cover
+            raise AssertionError(f"solver built an invalid meld {[c.code for c in m]}")
+    played_ids = {(c.rank, c.suit, c.deck) for c in played}
+    played_sorted = [c for c in hand_cards if (c.rank, c.suit, c.deck) in played_ids]
+    return Play(
+        table=[[c.code for c in m] for m in new_melds],
+        played=[c.code for c in played_sorted],
+        points=sum(c.points(joker_value) for c in played_sorted),
+        table_cards=new_melds,
+        played_cards=played_sorted,
+    )
+
+
+def _drop_unplayable(
+    hand_nat: dict[tuple[int, int], list[Card]], table_nat: dict[tuple[int, int], list[Card]], wild: int, mode: str
+) -> dict[tuple[int, int], list[Card]]:
+    """Hand naturals that could belong to some meld of the available cards (a superset of the playable ones)."""
+    low = mode != "high_only"
+    high = mode != "low_only"
+    hand = {k: v for k, v in hand_nat.items() if v}
+    while True:
+        present = {k for k, v in table_nat.items() if v} | set(hand)
+
+        drop = []
+        for (r, s) in hand:
+            others = sum(1 for t in range(4) if t != s and (r, t) in present)
+            if others + wild >= 2:
+                continue
+            positions = ([1] if low else []) + ([14] if high else []) if r == 1 else [r]
+            ok = False
+            for p in positions:
+                for lo in range(p - 2, p + 1):
+                    hi = lo + 2
+                    if lo < (1 if low else 2) or hi > (14 if high else 13) or (lo == 1 and hi == 14):
+                        continue
+                    missing = sum(1 for q in range(lo, hi + 1) if q != p and (1 if q == 14 else q, s) not in present)
+                    if missing <= wild:
+                        ok = True
+                        break
+                if ok:
+                    break
+            if not ok:
+                drop.append((r, s))
+        if not drop:
+            return hand
+        for k in drop:
+            del hand[k]
+
+
+def _meld_sort_key(m: list[Card]) -> tuple:
+    first = next((c.effective for c in m if c.effective is not None), (0, 0))
+    return (first[1], first[0], len(m))
