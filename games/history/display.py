@@ -94,8 +94,22 @@ def event_text(summary: dict[str, Any] | None, action: dict[str, Any] | None, na
         return _("%(name)s knocked.") % {"name": name}
     if code == "end_turn":
         return _("%(name)s ended the turn.") % {"name": name}
+    card = summary.get("card") or (action or {}).get("card")
+    face = card_face(card)["label"] if isinstance(card, str) else ""
     if code == "discard":
+        if face:
+            return _("%(name)s discarded the %(card)s.") % {"name": name, "card": face}
         return _("%(name)s discarded.") % {"name": name}
+    if code in ("take_upcard", "draw_discard"):
+        if face:
+            return _("%(name)s took the %(card)s from the discard pile.") % {"name": name, "card": face}
+        return _("%(name)s took the top discard.") % {"name": name}
+    if code == "draw_stock":
+        return _("%(name)s drew from the stock.") % {"name": name}
+    if code in ("pass_upcard", "pass"):
+        return _("%(name)s passed.") % {"name": name}
+    if code == "suggest":
+        return _("%(name)s gave advice.") % {"name": name}
     return _("%(name)s: %(action)s") % {"name": name, "action": str(code).replace("_", " ")}
 
 

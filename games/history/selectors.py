@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.engine import scoring
+from games.engine.gin_scoring import GinMatch, gin_final_totals
 from games.history import display, ratings
 from games.history.charts import COLOURS, SHAPES, cumulative_chart, marker_svg
 from games.history.models import PlayerRating, RatedMatch
@@ -269,31 +270,21 @@ def round_table(seats: list[SeatRow], rounds: list[Round]) -> list[dict[str, Any
     return out
 
 
-KNOWN_OUTCOME_KEYS = {
-    "hand_points",
-    "knocker",
-    "went_out",
-    "scores",
-    "winners",
-    "rounds_won",
-    "reasons",
-    "hands",
-    "dealer",
-    "next_dealer",
-    "end_reason",
-}
-
-
 def _extra_outcome(outcome: Any) -> list[tuple[str, str]]:
-    """Outcome keys this page does not know (other variants): shown as plain text, never hands."""
+    """What a Gin hand's outcome adds to the round row: both deadwoods, lay-offs, a multiplier, big gin."""
     if not isinstance(outcome, dict):
         return []
     extra = []
-    for key, value in outcome.items():
-        if key in KNOWN_OUTCOME_KEYS or "hand" in key or "stock" in key or "seed" in key:
-            continue
-        if isinstance(value, (str, int, float, bool)) or value is None:
-            extra.append((display.option_label(key), str(value)))
+    if outcome.get("knocker_deadwood") is not None:
+        extra.append((_("knocker's deadwood"), str(outcome["knocker_deadwood"])))
+    if outcome.get("defender_deadwood") is not None:
+        extra.append((_("defender's deadwood"), str(outcome["defender_deadwood"])))
+    if isinstance(outcome.get("layoffs"), list) and outcome["layoffs"]:
+        extra.append((_("cards laid off"), str(len(outcome["layoffs"]))))
+    if isinstance(outcome.get("multiplier"), int) and outcome["multiplier"] > 1:
+        extra.append((_("multiplier"), f"×{outcome['multiplier']}"))
+    if outcome.get("big_gin") is True:
+        extra.append((_("big gin"), _("yes")))
     return extra
 
 
@@ -331,13 +322,57 @@ def end_bonuses(match: Match, seats: list[SeatRow], rounds: list[Round]) -> list
                 {"name": seat.name, "score": scores[i], "parts": parts, "total": totals[i], "winner": seat.is_winner}
             )
         return out
-    # Other variants (Gin: game, box and shutout bonuses): the adapter stored the final totals with bonuses.
+    gin = _gin_bonuses(match, seats)
+    if gin is not None:
+        return gin
+    # Otherwise: the stored final totals with bonuses, against the sum of the round scores.
     for seat in seats:
         total = seat.final_total if seat.final_total is not None else scores[seat.index]
         bonus = total - scores[seat.index]
         parts = [_("game, box and shutout bonuses %(p)d") % {"p": bonus}] if bonus else []
         out.append(
             {"name": seat.name, "score": scores[seat.index], "parts": parts, "total": total, "winner": seat.is_winner}
+        )
+    return out
+
+
+def _gin_bonuses(match: Match, seats: list[SeatRow]) -> list[dict[str, Any]] | None:
+    """Gin (C.10, D.1.8): box bonuses and the game bonus (doubled for a shutout), from the engine's GinMatch."""
+    tally = (match.state or {}).get("tally")
+    if match.variant == Variant.MANIPULATION or not isinstance(tally, dict):
+        return None
+    try:
+        t = GinMatch.from_dict(tally)
+        totals = t.final_totals()
+        if t.rules.variant == "hollywood":
+            boxes_only = None
+        else:
+            # The same end-of-match function with an unreachable target: box bonuses alone.
+            boxes_only = gin_final_totals(t.scores, t.hands_won, t.rules, boxes=t.boxes, target=10**9)
+    except Exception:  # a tally of another shape: fall back to the stored totals
+        return None
+    out = []
+    for seat in seats:
+        i = seat.index
+        parts = []
+        if boxes_only is None:
+            if totals[i] != t.scores[i]:
+                parts.append(
+                    _("the three games (a hand counts in up to three) and their bonuses %(p)d")
+                    % {"p": totals[i] - t.scores[i]}
+                )
+        else:
+            box = boxes_only[i] - t.scores[i]
+            game = totals[i] - boxes_only[i]
+            if box:
+                parts.append(
+                    ngettext("%(n)d box × %(b)d = %(p)d", "%(n)d boxes × %(b)d = %(p)d", t.boxes[i])
+                    % {"n": t.boxes[i], "b": t.rules.box_bonus, "p": box}
+                )
+            if game:
+                parts.append(_("game bonus %(p)d") % {"p": game})
+        out.append(
+            {"name": seat.name, "score": t.scores[i], "parts": parts, "total": totals[i], "winner": seat.is_winner}
         )
     return out
 
@@ -443,14 +478,15 @@ def replay_step(*, match: Match, step: int) -> dict[str, Any]:
             break
     seats = _seats(match)
     total = sum(1 + n for _r, n in index)
-    hands = getattr(state, "hands", ()) or ()
-    acting = spec_for(match.variant).acting_seats(state)
+    spec = spec_for(match.variant)
+    acting = spec.acting_seats(state)
     actor = event.seat if event is not None else None
     if event is None:
         text = _("Round %(n)d dealt.") % {"n": number}
     else:
         text = display.event_text(event.summary, event.action, _name(seats, event.seat))
-    before_hands = getattr(previous, "hands", None)
+    hands = _hands(spec, state)
+    before = _hands(spec, previous) if previous is not None else None
     return {
         "step": step,
         "total": total,
@@ -468,7 +504,7 @@ def replay_step(*, match: Match, step: int) -> dict[str, Any]:
                 "cards": [
                     {
                         **display.card_face(c.id),
-                        "new": before_hands is not None and actor == i and c.id not in {x.id for x in before_hands[i]},
+                        "new": before is not None and actor == i and c.id not in {x.id for x in before[i]},
                     }
                     for c in hand
                 ],
@@ -478,8 +514,34 @@ def replay_step(*, match: Match, step: int) -> dict[str, Any]:
             for i, hand in enumerate(hands)
         ],
         "melds": _meld_view(_table_melds(state), _table_melds(previous) if previous is not None else None),
+        "discard": [display.card_face(_card_ref(spec, c)) for c in getattr(state, "discard", ()) or ()],
         "stock": len(getattr(state, "stock", ()) or ()),
         "phase": getattr(state, "phase", ""),
+        "result": _step_result(spec, state, seats),
+    }
+
+
+def _hands(spec, state) -> list[list[Any]]:
+    """Every seat's hand as engine ``Card`` objects (the engine's own ``hand_of``: Gin keeps indices)."""
+    count = len(getattr(state, "hands", ()) or ())
+    return [list(spec.engine.hand_of(state, i)) for i in range(count)]
+
+
+def _card_ref(spec, card: Any) -> str:
+    if isinstance(card, int):
+        return spec.engine.IDS[card]
+    return getattr(card, "id", str(card))
+
+
+def _step_result(spec, state, seats: list[SeatRow]) -> dict[str, Any] | None:
+    """At a round's last step: how it ended and what each seat scored (the engine's outcome)."""
+    if not spec.is_round_over(state):
+        return None
+    out = spec.engine.outcome(state) or {}
+    scores = out.get("scores") or []
+    return {
+        "kind": display.result_text(out.get("kind") or out.get("end_reason") or ""),
+        "scores": [(_name(seats, i), score) for i, score in enumerate(scores)],
     }
 
 

@@ -146,3 +146,26 @@ def test_live_export_has_no_seeds_and_no_round_in_play(client, alice, settings):
     assert str(Round.objects.get(match=live, number=1).seed) not in json.dumps(record)
     with pytest.raises(InvalidAction):
         import_record(record)
+
+
+@pytest.mark.parametrize(("variant", "seats"), [("gin", 2), ("gin_box", 3), ("oklahoma", 2), ("hollywood", 2)])
+def test_gin_matches_have_pages_replays_and_records(client, alice, settings, variant, seats):
+    """Every variant: match page with engine-computed end bonuses, replay to the stored state, export round trip."""
+    match = play_match(alice, settings=settings, seats=seats, bots=seats - 1, variant=variant, game_target=50)
+    assert match.status == MatchStatus.FINISHED
+    spec = spec_for(variant)
+    stored = [s.final_total for s in Seat.objects.filter(match=match).order_by("index")]
+    page = client.get(f"/matches/{match.pk}/")
+    assert page.status_code == 200 and '<svg class="score-chart"' in page.content.decode()
+    assert [b["total"] for b in page.context["bonuses"]] == stored
+    for rnd in Round.objects.filter(match=match):
+        final = replay_round(match, rnd)
+        assert spec.engine.outcome(final) == rnd.outcome
+    total = sum(1 + n for _r, n in replay_index(match))
+    last = replay_step(match=match, step=total - 1)
+    assert last["result"] is not None and last["discard"] is not None
+    assert client.get(f"/matches/{match.pk}/replay/?step={total - 1}", **HX).status_code == 200
+    record = json.loads(client.get(f"/matches/{match.pk}/export.json").content)
+    result = import_record(record)
+    assert result["totals"] == stored
+    assert result["tally"] == match.state["tally"]

@@ -12,14 +12,25 @@ from games.variants import spec_for
 
 
 def play_match(
-    host, *, settings, seats=2, bots=1, others=(), seed="7", private=False, game_target=40, finish=True, max_turns=5000
+    host,
+    *,
+    settings,
+    seats=2,
+    bots=1,
+    others=(),
+    seed="7",
+    private=False,
+    game_target=40,
+    finish=True,
+    max_turns=5000,
+    variant="manipulation",
 ) -> Match:
-    """Create, start and (with ``finish``) play a Manipulation match to its end; returns it refreshed."""
+    """Create, start and (with ``finish``) play a match to its end; returns it refreshed."""
     settings.RUMMYHUB_BOT_DELAY = 0
     settings.RUMMYHUB_FIXED_SEED = seed
     match = services.match_create(
         host=host,
-        variant="manipulation",
+        variant=variant,
         seats_count=seats,
         bots=bots,
         options={"game_target": game_target},
@@ -35,8 +46,9 @@ def play_match(
         match.refresh_from_db()
         if match.status == MatchStatus.FINISHED or not finish:
             break
-        state = spec_for(match.variant).load(match.state["round"])
-        seat = state.seat_to_act
+        spec = spec_for(match.variant)
+        state = spec.load(match.state["round"])
+        seat = spec.acting_seats(state)[0]
         action = engine_bots.choose_action(state, seat, policy="greedy")
         services.turn_submit(match_id=match.pk, user=users[seat], action=action, expected_version=match.version)
     match.refresh_from_db()
