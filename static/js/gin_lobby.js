@@ -40,6 +40,9 @@
       if (seats) seats.hidden = gin;
       var seatsInput = form.querySelector('[name="seats"]');
       if (gin && seatsInput) seatsInput.value = variant === "gin_box" ? "3" : "2";
+      var bots = form.querySelector('[name="bots"]');
+      var most = gin ? (variant === "gin_box" ? 2 : 1) : 4;
+      if (bots && +bots.value > most) bots.value = String(most);
       if (gin) fill(variant);
     }
 
