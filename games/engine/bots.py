@@ -4,7 +4,8 @@
 
 * ``basic``: draws; after a draw plays the solver's best play when it lowers the
   hand (maximum points laid from hand); knocks whenever allowed; otherwise
-  passes and draws / ends the turn.
+  passes and draws / ends the turn.  In the rare positions where the exact
+  search would exceed ``BOT_MAX_STATES`` it plays the greedy meld instead.
 * ``greedy``: the same without the exact solver (lays hand-only melds and
   lay-offs found greedily) — cheap, for the web layer and for tests.
 * ``random-legal``: a random legal action (melds found greedily), for tests.
@@ -22,6 +23,8 @@ from .cards import Card
 from .melds import classify, sort_meld
 
 POLICIES = ("basic", "greedy", "random-legal")
+# the exact solver is cut off beyond this many search states (rare, joker-heavy positions): greedy then
+BOT_MAX_STATES = 40_000
 
 
 def choose_action(state: Any, seat: int, policy: str = "basic", rng: random.Random | None = None) -> dict:
@@ -67,9 +70,15 @@ def _table_refs(table: Sequence[Sequence[Card]]) -> list[list[str]]:
 def best_meld(state: Any, seat: int) -> dict | None:
     """The exact solver's best play (most points laid from hand) as a meld action, or None."""
     from . import manipulation as game
-    from .solver import best_play
+    from .solver import SearchBudgetExceeded, best_play
 
-    play = best_play(list(state.table), list(state.hands[seat]), rules=state.rules)
+    rules = state.rules
+    if rules.first_meld_min_points > 0 and not state.has_melded[seat]:
+        return greedy_meld(state, seat)  # the solver knows nothing of the first-meld minimum
+    try:
+        play = best_play(list(state.table), list(state.hands[seat]), rules=rules, max_states=BOT_MAX_STATES)
+    except SearchBudgetExceeded:
+        return greedy_meld(state, seat)
     if not play.played:
         return None
     action = {"type": "meld", "table": _table_refs(play.table_cards)}

@@ -37,7 +37,11 @@ from .cards import Card, as_cards
 from .errors import InvalidAction
 from .melds import ace_mode_of, classify, sort_meld
 
-__all__ = ["Play", "best_play"]
+__all__ = ["Play", "best_play", "SearchBudgetExceeded"]
+
+
+class SearchBudgetExceeded(RuntimeError):
+    """Raised by :func:`best_play` when ``max_states`` is given and the search needs more states."""
 
 NEG = float("-inf")
 
@@ -200,6 +204,7 @@ class _Problem:
         self.F = [[len(forced.get((r, s), ())) for s in range(4)] for r in range(15)]
         self.O = [[len(optional.get((r, s), ())) for s in range(4)] for r in range(15)]
         self.memo: dict[tuple, tuple] = {}
+        self.budget: int | None = None
         # avail[r][s]: naturals that could stand at rank r of suit s (rank 14: the aces), for look-ahead
         avail = [[0] * 4 for _ in range(17)]
         for r in range(1, 14):
@@ -228,6 +233,8 @@ class _Problem:
         hit = self.memo.get(key)
         if hit is not None:
             return hit[0]
+        if self.budget is not None and len(self.memo) > self.budget:
+            raise SearchBudgetExceeded(f"more than {self.budget} search states")
         if r > self.last:
             val: float = NEG if any(st[0] or st[1] for st in runs) else self._end_value(w)
             self.memo[key] = (val, None)
@@ -408,13 +415,20 @@ class _Problem:
 # ---------------------------------------------------------------------------- public entry point
 
 def best_play(
-    table: Sequence[Sequence[Any]], hand: Sequence[Any], *, objective: str = "points", rules: Any = None
+    table: Sequence[Sequence[Any]],
+    hand: Sequence[Any],
+    *,
+    objective: str = "points",
+    rules: Any = None,
+    max_states: int | None = None,
 ) -> Play:
     """The best legal new table for a meld step (exact; see the module docstring).
 
     ``table``: melds of codes/ids/Cards (table jokers declared ``JK=7S``);
     ``hand``: codes/ids/Cards.  An empty play (``played == []``, the table
-    unchanged) when nothing can be laid.
+    unchanged) when nothing can be laid.  ``max_states`` bounds the search (the
+    total over joker cases); beyond it :class:`SearchBudgetExceeded` is raised —
+    for callers that prefer a quick answer (bots) to an exact one.
     """
     if objective not in ("points", "cards"):
         raise InvalidAction(f"Unknown objective {objective!r}.", code="bad_objective")
@@ -461,6 +475,7 @@ def best_play(
     kept_always = [jk for jk in table_jokers if jk not in freeable]
 
     best_val: float = 0.0
+    spent = 0
     best: tuple[list[list[Card]], list[Card]] | None = None
     for k in range(len(freeable) + 1):
         for freed in itertools.combinations(freeable, k):
@@ -495,7 +510,10 @@ def best_play(
                     optional[key] = list(cs[req:])
                 const += req * weight[key[0]]
             prob = _Problem(forced, optional, list(freed), hand_jokers, ace_mode, weight, joker_weight)
+            if max_states is not None:
+                prob.budget = max_states - spent
             val = prob.solve()
+            spent += len(prob.memo)
             if val == NEG:
                 continue
             val += const

@@ -1,0 +1,198 @@
+"""Manipulation Rummy engine benchmark (not part of the test run).
+
+Run: ``.venv/bin/python bench/engine_manipulation.py [--positions N] [--rounds N]``
+
+Prints:
+1. the time to validate a full two-deck meld step (106 cards on the table, two joker substitutions),
+   against a naive validator (every joker identity tried by brute force) measured in the same run;
+2. the exact solver's p50/p90/p99 (CPU time) over generated mid-game two-deck positions (fixed seed:
+   table of 2–14 melds, hand of 5–20 cards, jokers), and its ratio against the brute-force exact-cover
+   search of the tests on small positions;
+3. bot-vs-bot rounds per second (basic, greedy, random-legal).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from games.engine import bots
+from games.engine import manipulation as game
+from games.engine.cards import Card, make_deck
+from games.engine.manipulation import ManipulationRules, ManipulationState
+from games.engine.melds import classify
+from games.engine.solver import best_play
+
+clock = time.process_time
+
+
+def c(code: str) -> Card:
+    return Card.from_code(code)
+
+
+def run_of(suit: str, deck: int, ranks: str) -> list[Card]:
+    return [c(f"{r}{suit}.{deck}") for r in ranks]
+
+
+def full_table_step() -> tuple[ManipulationState, list[list[str]]]:
+    """A 104-card table + 2 hand cards; the step substitutes both jokers and ends with all 106 cards."""
+    ranks = "A23456789TJQK"
+    before: list[list[Card]] = []
+    for deck in (0, 1):
+        for suit in "SD":
+            before.append(run_of(suit, deck, ranks))
+    before.append(run_of("H", 0, ranks))
+    before.append(run_of("C", 0, ranks))
+    before.append(run_of("H", 1, "A23456"))
+    before.append([c("JK=7H.1")] + run_of("H", 1, "89TJQK"))
+    before.append(run_of("C", 1, "A23456789TJQ") + [c("JK=KC.0")])
+    hand = [c("KC.1"), c("7H.1")]
+    rules = ManipulationRules(players=3)
+    state = ManipulationState(
+        rules=rules, players=3, dealer=2, hands=(tuple(hand), (), ()), stock=(), table=tuple(map(tuple, before)),
+        seat_to_act=0, phase="drawn", draws=1, has_melded=(False,) * 3,
+    )
+    after = [list(m) for m in before]
+    after[0] = after[0][:-1]  # K♠ (deck 0) leaves its run for the new group
+    after[6] = run_of("H", 1, "A234567"[:6]) + [c("7H.1")]
+    after[7] = run_of("H", 1, "89TJQK")
+    after[8] = run_of("C", 1, "A23456789TJQK")
+    after.append([c("KS.0"), c("JK=KH.0"), c("JK=KD.1")])
+    table = [[f"{x.code}.{x.deck}" for x in m] for m in after]
+    assert sum(map(len, table)) == 106
+    return state, table
+
+
+def naive_valid(meld: list[Card]) -> bool:
+    """Baseline: try every identity for every joker (52^k) and test the meld with fixed identities."""
+    jokers = [i for i, x in enumerate(meld) if x.is_joker]
+    idents = [(r, s) for r in range(1, 14) for s in range(4)]
+
+    def rec(k: int, cur: list[Card]) -> bool:
+        if k == len(jokers):
+            return classify(cur) is not None
+        for ident in idents:
+            nxt = list(cur)
+            nxt[jokers[k]] = cur[jokers[k]].undeclared().declare(*ident)
+            if rec(k + 1, nxt):
+                return True
+        return False
+
+    return rec(0, list(meld))
+
+
+def bench_validation(repeat: int = 30) -> None:
+    state, table = full_table_step()
+    report = game.check_table(state, 0, table)
+    assert report["ok"], report
+    t0 = clock()
+    for _ in range(repeat):
+        game.apply(state, 0, {"type": "meld", "table": table})
+    engine = (clock() - t0) / repeat
+    parsed = game.parse_table(table)
+    t0 = clock()
+    for _ in range(max(1, repeat // 10)):
+        assert all(naive_valid([x.undeclared() if x.is_joker else x for x in m]) for m in parsed)
+    naive = (clock() - t0) / max(1, repeat // 10)
+    print(f"validate full two-deck meld step (106 cards, 2 substitutions): {engine * 1000:.2f} ms "
+          f"(naive joker-enumerating validator {naive * 1000:.2f} ms, ratio {naive / engine:.1f}x)")
+
+
+def generate_positions(n: int, seed: int = 20261130) -> list[tuple[list[list[Card]], list[Card]]]:
+    rng = random.Random(seed)
+    out = []
+    while len(out) < n:
+        deck = make_deck(2, 2)
+        rng.shuffle(deck)
+        k = rng.randint(6, 50)
+        laid = best_play([], deck[:k])
+        table = laid.table_cards
+        if not 2 <= len(table) <= 14:
+            continue
+        used = {(x.rank, x.suit, x.deck) for m in table for x in m}
+        rest = [x.undeclared() for x in deck if (x.rank, x.suit, x.deck) not in used]
+        hand = rest[: rng.randint(5, 20)]
+        out.append((table, hand))
+    return out
+
+
+def pct(values: list[float], p: float) -> float:
+    s = sorted(values)
+    return s[min(len(s) - 1, int(p * len(s)))]
+
+
+def bench_solver(n: int) -> None:
+    positions = generate_positions(n)
+    jokered = sum(1 for t, h in positions if any(x.is_joker for m in t for x in m) or any(x.is_joker for x in h))
+    times = []
+    for table, hand in positions:
+        t0 = clock()
+        best_play(table, hand)
+        times.append(clock() - t0)
+    ms = [t * 1000 for t in times]
+    print(f"solver over {n} mid-game positions (seed fixed; {jokered} with jokers; "
+          f"avg {statistics.mean(len(t) for t, _ in positions):.1f} melds, "
+          f"{statistics.mean(len(h) for _, h in positions):.1f} hand cards): "
+          f"p50 {pct(ms, .5):.2f} ms  p90 {pct(ms, .9):.2f} ms  p99 {pct(ms, .99):.2f} ms  max {max(ms):.1f} ms")
+    # baseline: brute-force exact cover (from the tests) on small positions
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "engine"))
+    from test_solver import brute_force  # type: ignore[import-not-found]
+
+    rng = random.Random(7)
+    small = []
+    while len(small) < 40:
+        deck = [x for x in make_deck(2, 0) if x.rank <= 6 and x.suit < 3]
+        rng.shuffle(deck)
+        laid = best_play([], deck[:7])
+        if not laid.table_cards:
+            continue
+        used = {(x.rank, x.suit, x.deck) for m in laid.table_cards for x in m}
+        rest = [x for x in deck if (x.rank, x.suit, x.deck) not in used]
+        small.append((laid.table_cards, rest[:4] + [Card.joker(0)] * (len(small) % 2)))
+    t0 = clock()
+    for t, h in small:
+        best_play(t, h)
+    dp = clock() - t0
+    t0 = clock()
+    for t, h in small:
+        brute_force(t, h, ManipulationRules())
+    bf = clock() - t0
+    print(f"solver vs brute-force exact cover on 40 small positions (~10 cards): "
+          f"{dp / 40 * 1000:.2f} ms vs {bf / 40 * 1000:.2f} ms per position (ratio {bf / dp:.1f}x)")
+
+
+def bench_bots(rounds: int) -> None:
+    for policy in ("basic", "greedy", "random-legal"):
+        t0 = clock()
+        steps = 0
+        for seed in range(rounds):
+            players = 2 + seed % 4
+            state = game.new_round(None, players, random.Random(seed))
+            rng = random.Random(seed)
+            while not game.is_over(state):
+                seat = state.seat_to_act
+                state = game.apply(state, seat, bots.choose_action(state, seat, policy, rng))
+                steps += 1
+        dt = clock() - t0
+        print(f"bot-vs-bot rounds ({policy}, 2–5 players): {rounds / dt:.1f} rounds/s, {steps / dt:.0f} actions/s")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--positions", type=int, default=150)
+    ap.add_argument("--rounds", type=int, default=20)
+    args = ap.parse_args()
+    print(f"(CPU time of this process; Python {sys.version.split()[0]})")
+    bench_validation()
+    bench_solver(args.positions)
+    bench_bots(args.rounds)
+
+
+if __name__ == "__main__":
+    main()
