@@ -15,6 +15,11 @@ from games.history.forms import HistoryFilterForm
 from games.models import MatchStatus, Variant
 
 
+def _partial(request) -> bool:
+    """An htmx swap gets the partial; a history restore (back button, cache miss) needs the whole page."""
+    return bool(request.htmx) and not request.htmx.history_restore_request
+
+
 @require_GET
 def history_list(request):
     form = HistoryFilterForm(request.GET or None)
@@ -23,7 +28,7 @@ def history_list(request):
     query = request.GET.copy()
     query.pop("page", None)
     ctx["query"] = query.urlencode()
-    if request.htmx:
+    if _partial(request):
         return render(request, "games/history/list.html#history-results", ctx)
     return render(request, "games/history/list.html", ctx)
 
@@ -38,7 +43,7 @@ def player_suggest(request):
 def match_detail(request, match_id: int):
     match = selectors.match_for_viewer(match_id=match_id, user=request.user)
     ctx = selectors.match_detail(match=match)
-    if request.htmx:
+    if _partial(request):
         return render(request, "games/history/match.html#match-record", ctx)
     return render(request, "games/history/match.html", ctx)
 
@@ -53,7 +58,7 @@ def match_replay(request, match_id: int):
     except ValueError:
         step = 0
     ctx = {"match": match, "r": selectors.replay_step(match=match, step=step)}
-    if request.htmx:
+    if _partial(request):
         return render(request, "games/history/replay.html#replay-step", ctx)
     return render(request, "games/history/replay.html", ctx)
 
@@ -72,6 +77,6 @@ def leaderboard(request):
     if variant not in Variant.values:
         raise Http404
     ctx = {"variant": variant, "variants": Variant.choices, "rows": selectors.leaderboard(variant=variant)}
-    if request.htmx:
+    if _partial(request):
         return render(request, "games/history/leaderboard.html#leaderboard-table", ctx)
     return render(request, "games/history/leaderboard.html", ctx)

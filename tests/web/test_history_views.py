@@ -223,3 +223,11 @@ def test_player_page_with_and_without_htmx(client, alice, settings):
         html = client.get("/players/alice/", **extra).content.decode()
         assert 'id="player-stats"' in html and f"/matches/{match.pk}/" in html
     assert client.get("/players/nobody/").status_code == 404
+
+
+def test_htmx_history_restore_gets_the_whole_page(client, alice, settings):
+    match = play_match(alice, settings=settings, seed="3")
+    restore = {**HX, "HTTP_HX_HISTORY_RESTORE_REQUEST": "true"}
+    for url in ("/history/?mine=on", f"/matches/{match.pk}/", f"/matches/{match.pk}/replay/?step=3", "/leaderboard/"):
+        assert "<html" in client.get(url, **restore).content.decode()
+        assert "<html" not in client.get(url, **HX).content.decode()
