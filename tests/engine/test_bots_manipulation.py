@@ -1,0 +1,89 @@
+"""Manipulation bots: only legal actions, the basic policy plays the solver's best meld and knocks."""
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games.engine import bots
+from games.engine import manipulation as game
+from games.engine.cards import Card
+from games.engine.manipulation import ManipulationRules, ManipulationState
+
+
+def cards(text):
+    return tuple(Card.from_code(c) for c in text.split())
+
+
+def state_with(hands, table=(), *, phase="drawn", draws=1, stock="2S.0 3S.0", rules=None):
+    rules = (rules or ManipulationRules()).for_players(len(hands))
+    return ManipulationState(
+        rules=rules, players=len(hands), dealer=len(hands) - 1, hands=tuple(cards(h) for h in hands),
+        stock=cards(stock), table=tuple(cards(m) for m in table), seat_to_act=0, phase=phase, draws=draws,
+        has_melded=(False,) * len(hands),
+    )
+
+
+def test_basic_plays_best_meld():
+    # RULES B.9 (T4): the basic bot finds the substitution and re-uses the joker
+    s = state_with(["7S.0 9S.0 TS.0 KD.0", "KC.0", "KH.0"], table=["5S.0 6S.0 JK=7S.0", "9D.0 9C.0 9H.0"])
+    action = bots.choose_action(s, 0, "basic")
+    assert action["type"] == "meld"
+    new = game.apply(s, 0, action)
+    assert [c.id for c in new.hands[0]] == ["KD.0"]
+
+
+def test_basic_knocks_when_allowed():
+    s = state_with(["AS.0 AH.0 3C.0", "KC.0"], phase="end", draws=3)
+    assert bots.choose_action(s, 0, "basic") == {"type": "knock"}
+
+
+def test_basic_draws_when_nothing_to_lay():
+    s = state_with(["AS.0 5H.0 9C.0", "KC.0"])
+    assert bots.choose_action(s, 0, "basic") == {"type": "draw"}
+    s = state_with(["AS.0 5H.0 9C.0", "KC.0"], phase="start", draws=0)
+    assert bots.choose_action(s, 0, "greedy") == {"type": "draw"}
+
+
+def test_greedy_meld_is_legal():
+    s = state_with(["7H.0 8H.0 9H.0 9S.0 9D.0 4C.0", "KC.0"], table=["5C.0 6C.0 7C.0"])
+    action = bots.greedy_meld(s, 0)
+    assert action is not None and game.check_table(s, 0, action["table"])["ok"]
+
+
+def test_unknown_policy():
+    s = state_with(["AS.0 5H.0 9C.0", "KC.0"])
+    with pytest.raises(ValueError):
+        bots.choose_action(s, 0, "clever")
+
+
+def test_gin_states_are_dispatched(monkeypatch):
+    import sys
+    import types
+
+    fake = types.ModuleType("games.engine.gin_bots")
+    fake.choose_action = lambda state, seat, policy="basic", rng=None: {"type": "gin", "policy": policy}
+    monkeypatch.setitem(sys.modules, "games.engine.gin_bots", fake)
+    import games.engine as pkg
+
+    monkeypatch.setattr(pkg, "gin_bots", fake, raising=False)
+
+    class GinState:
+        game = "gin"
+
+    assert bots.choose_action(GinState(), 0, "random-legal") == {"type": "gin", "policy": "random-legal"}
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(2, 5), st.integers(0, 10**6), st.sampled_from(["basic", "greedy", "random-legal"]))
+def test_bots_only_make_legal_moves_and_rounds_terminate(players, seed, policy):
+    state = game.new_round(None, players, random.Random(seed))
+    rng = random.Random(seed)
+    for _ in range(600):
+        if game.is_over(state):
+            break
+        seat = state.seat_to_act
+        action = bots.choose_action(state, seat, policy, rng)
+        state = game.apply(state, seat, action)  # raises if illegal
+    assert game.is_over(state)
