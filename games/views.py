@@ -16,6 +16,7 @@ from games import selectors, services
 from games.engine.errors import RulesError
 from games.forms import TableCreateForm
 from games.models import Variant
+from games.tournaments.selectors import user_tournament_tables
 
 MAX_BODY = 64 * 1024  # a draft of 106 cards is ~2 KB; anything this large is refused
 
@@ -28,6 +29,7 @@ def home(request):
 def lobby(request):
     ctx = selectors.lobby_tables(user=request.user)
     ctx["form"] = TableCreateForm()
+    ctx["my_tournament_tables"] = user_tournament_tables(request.user)
     template = "games/lobby.html#lobby-tables" if request.htmx else "games/lobby.html"
     return render(request, template, ctx)
 
