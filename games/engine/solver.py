@@ -154,13 +154,16 @@ def _suit_options(
                                 short1, short2 = a, n1 + b
                                 if last and (short1 or short2):
                                     continue
-                                if short1 + short2 > next1 + left - wpre or short1 > next2 + left - wpre:
+                                need = max(0, short1 + short2 - next1) + max(0, short1 - next2)
+                                if need > left - wpre:
                                     continue
                                 for extra in range(max_extra + 1):
                                     y = ye + wpre + extra
+                                    if y + need > wild:
+                                        continue
                                     key = (a, n1 + b, n2 + e3 + c, low2, y, g, uf, uo)
                                     if key not in out:
-                                        out[key] = key + (e3, a, b, c, extra, xe)
+                                        out[key] = key + (e3, a, b, c, extra, xe, y + need)
     return tuple(out.values())
 
 
@@ -263,21 +266,21 @@ class _Problem:
         best_choice = None
         o0, o1, o2, o3 = per_suit
         for c0 in o0:
-            y0 = c0[4]
-            if y0 > wild:
+            d0 = c0[14]
+            if d0 > wild:
                 continue
             for c1 in o1:
-                y1 = y0 + c1[4]
-                if y1 > wild:
+                d1 = d0 + c1[14]
+                if d1 > wild:
                     continue
                 for c2 in o2:
-                    y2 = y1 + c2[4]
-                    if y2 > wild:
+                    d2 = d1 + c2[14]
+                    if d2 > wild:
                         continue
                     for c3 in o3:
-                        y = y2 + c3[4]
-                        if y > wild:
+                        if d2 + c3[14] > wild:
                             continue
+                        y = c0[4] + c1[4] + c2[4] + c3[4]
                         combo = (c0, c1, c2, c3)
                         g0, g1, g2, g3 = c0[5], c1[5], c2[5], c3[5]
                         gsum = g0 + g1 + g2 + g3
@@ -335,7 +338,7 @@ class _Problem:
             group_cards: list[list[Card]] = [[] for _ in range(4)]
             new_res = list(res)
             for s in range(4):
-                (_n1, _n2, _n3, _low, y, g, uf, uo, e3, a, b, c, extra, xe) = combo[s]
+                (_n1, _n2, _n3, _low, y, g, uf, uo, e3, a, b, c, extra, xe, _need) = combo[s]
                 if r == 14:
                     nat = reserved[s][:uf + uo]
                     used_optional.extend(nat[uf:])
@@ -466,19 +469,30 @@ def best_play(
     hand_nat = _drop_unplayable(hand_nat, table_nat, len(table_jokers) + len(hand_jokers), ace_mode)
 
     # which table jokers can be freed at all
-    freeable = []
+    # Which table jokers are freed.  A freed joker is a wildcard, which may take its old identity again,
+    # so freeing dominates keeping whenever the substitution needs no hand card (an identical natural
+    # is on the table and the option allows it): those are always freed.  Jokers of one identity are
+    # interchangeable, so only the number freed per identity is enumerated.
+    by_ident: dict[tuple[int, int], list[Card]] = {}
     for jk in table_jokers:
-        ident = jk.declared
-        avail = len(hand_nat.get(ident, ())) + (len(table_nat.get(ident, ())) if substitute_from == "hand_or_table" else 0)
-        if avail and not new_meld_only:
-            freeable.append(jk)
-    kept_always = [jk for jk in table_jokers if jk not in freeable]
+        by_ident.setdefault(jk.declared, []).append(jk)  # type: ignore[arg-type]
+    choices_per_ident = []
+    for ident, jks in by_ident.items():
+        on_table = len(table_nat.get(ident, ())) if substitute_from == "hand_or_table" else 0
+        in_hand = len(hand_nat.get(ident, ()))
+        if new_meld_only:
+            lo = hi = 0
+        else:
+            hi = min(len(jks), on_table + in_hand)
+            lo = min(len(jks), on_table)
+        choices_per_ident.append([jks[:k] for k in range(hi, lo - 1, -1)])
 
     best_val: float = 0.0
     spent = 0
     best: tuple[list[list[Card]], list[Card]] | None = None
-    for k in range(len(freeable) + 1):
-        for freed in itertools.combinations(freeable, k):
+    for parts in itertools.product(*choices_per_ident):
+        if True:
+            freed = [jk for part in parts for jk in part]
             need: dict[tuple[int, int], int] = {}
             for jk in freed:
                 need[jk.declared] = need.get(jk.declared, 0) + 1  # type: ignore[index]
@@ -522,7 +536,6 @@ def best_play(
                 melds_out, used_opt = prob.rebuild()
                 req_cards = [c for key, cs in hand_nat.items() for c in cs[: required.get(key, 0)]]
                 best = (melds_out, used_opt + req_cards)
-    _ = kept_always
     if best is None:
         return Play(
             table=[[c.code for c in m] for m in melds],
