@@ -158,7 +158,9 @@ def table_context(match: Match, user) -> dict[str, Any]:
                 is_dealer=bool(view) and view.get("dealer") == s.index,
                 role=s.role,
                 score=(tally.get("scores") or [None] * len(seats))[s.index] if tally else None,
-                rounds_won=(tally.get("rounds_won") or [None] * len(seats))[s.index] if tally else None,
+                rounds_won=(tally.get("rounds_won") or tally.get("hands_won") or [None] * len(seats))[s.index]
+                if tally
+                else None,
                 ready=s.ready,
                 final_total=s.final_total,
                 is_winner=s.is_winner,
@@ -323,6 +325,10 @@ def reason_text(reason: dict[str, Any]) -> str:
         "differences": _("differences %(p)d"),
         "undercut_bonus": _("undercut bonus %(p)d"),
         "going_out_bonus": _("going-out bonus %(p)d"),
+        "deadwood": _("opponent's deadwood %(p)d"),
+        "gin_bonus": _("gin bonus %(p)d"),
+        "doubled": _("doubled (×%(p)d)"),
+        "big_gin": _("big gin"),
     }
     template = texts.get(code)
     if template is None:
@@ -338,6 +344,7 @@ def result_text(kind: str) -> str:
         "gin": _("gin"),
         "undercut": _("undercut"),
         "dead": _("dead hand"),
+        "tie": _("tie (nobody scores)"),
     }.get(kind, kind)
 
 
