@@ -208,6 +208,13 @@ class _Problem:
         self.O = [[len(optional.get((r, s), ())) for s in range(4)] for r in range(15)]
         self.memo: dict[tuple, tuple] = {}
         self.budget: int | None = None
+        self.spent = 0
+        self.alpha: float = NEG
+        self.Jo = len(wild_optional)
+        # ubr[r]: total weight of the optional cards of ranks r..13 (an optimistic bound)
+        self.ubr = [0] * 17
+        for r in range(13, 0, -1):
+            self.ubr[r] = self.ubr[r + 1] + sum(self.O[r]) * weight[r]
         # avail[r][s]: naturals that could stand at rank r of suit s (rank 14: the aces), for look-ahead
         avail = [[0] * 4 for _ in range(17)]
         for r in range(1, 14):
@@ -220,8 +227,30 @@ class _Problem:
         self.top = max([r for r in range(1, 14) for s in range(4) if self.F[r][s] or self.O[r][s]] or [0])
 
     def solve(self) -> float:
+        """Exact optimum (value > ``self.alpha``), searched with shrinking aspiration levels.
+
+        Each pass asks for a value above ``level``: branches whose optimistic bound cannot reach it are
+        cut.  The first pass hopes every playable hand card is laid; the slack doubles until a play is
+        found or the floor ``self.alpha`` is reached.  The memo of the last pass holds the exact path.
+        """
         start = ((0, 0, 0, 0),) * 4
-        return self._f(1, start, (0, 0, 0, 0, 0, 0, 0, 0), 0)
+        zero = (0, 0, 0, 0, 0, 0, 0, 0)
+        top = self._bound(1, zero)
+        slack = 2 * (1 << 12)
+        while True:
+            level = max(top - slack, self.alpha)
+            self.spent += len(self.memo)
+            self.memo = {}
+            val = self._f(1, start, zero, 0, level)
+            if val > level or level <= self.alpha:
+                return val if val > level else NEG
+            slack *= 3
+
+    def _bound(self, r: int, res: tuple) -> float:
+        b = self.ubr[r] + self.Jo * self.joker_weight
+        if res[1] or res[3] or res[5] or res[7]:
+            b += (res[1] + res[3] + res[5] + res[7]) * self.weight[1]
+        return b
 
     def _end_value(self, w: int) -> float:
         left = self.J - w
@@ -230,21 +259,24 @@ class _Problem:
             return NEG
         return (used - self.Jf) * self.joker_weight
 
-    def _f(self, r: int, runs: tuple, res: tuple, w: int) -> float:
-        """Best value from rank ``r`` on, given the open runs per suit, the kept high aces and wildcards used."""
+    def _f(self, r: int, runs: tuple, res: tuple, w: int, alpha: float) -> float:
+        """Best value from rank ``r`` on, given the open runs per suit, the kept high aces and wildcards used.
+
+        A result ``> alpha`` is exact; a result ``<= alpha`` only says the value is at most that (fail-low).
+        """
         key = (r, runs, res, w)
         hit = self.memo.get(key)
-        if hit is not None:
+        if hit is not None and (hit[2] or hit[0] <= alpha):
             return hit[0]
-        if self.budget is not None and len(self.memo) > self.budget:
+        if self.budget is not None and self.spent + len(self.memo) > self.budget:
             raise SearchBudgetExceeded(f"more than {self.budget} search states")
         if r > self.last:
             val: float = NEG if any(st[0] or st[1] for st in runs) else self._end_value(w)
-            self.memo[key] = (val, None)
+            self.memo[key] = (val, None, True)
             return val
         if r > self.top and not any(res) and all(st == (0, 0, 0, 0) for st in runs):
             val = self._end_value(w)
-            self.memo[key] = (val, None)
+            self.memo[key] = (val, None, True)
             return val
         wild = self.J - w
         reserve = r == 1 and self.high
@@ -258,34 +290,54 @@ class _Problem:
             opts = _suit_options(r, self.min_rank, n1, n2, n3, low, f, o, wild, reserve,
                                  self.avail[r + 1][s], self.avail[r + 2][s], r == self.last)
             if not opts:
-                self.memo[key] = (NEG, None)
+                self.memo[key] = (NEG, None, True)
                 return NEG
             per_suit.append(opts)
         wr = self.weight[r] if r <= 13 else self.weight[1]
         best: float = NEG
         best_choice = None
         o0, o1, o2, o3 = per_suit
+        m1 = max(op[7] for op in o1)
+        m2 = max(op[7] for op in o2)
+        m3 = max(op[7] for op in o3)
+        # optimistic value of the ranks after this one (rank 1 may keep aces for rank 14: counted in ubr)
+        base = self._bound(r + 1, res) if not reserve and r != 14 else self._bound(r + 1, (0,) * 8) + (
+            sum(self.O[1]) * self.weight[1] if reserve else 0)
         for c0 in o0:
             d0 = c0[14]
             if d0 > wild:
+                continue
+            k0 = c0[7]
+            floor = alpha if alpha > best else best
+            if (k0 + m1 + m2 + m3) * wr + base <= floor:
                 continue
             for c1 in o1:
                 d1 = d0 + c1[14]
                 if d1 > wild:
                     continue
+                k1 = k0 + c1[7]
+                floor = alpha if alpha > best else best
+                if (k1 + m2 + m3) * wr + base <= floor:
+                    continue
                 for c2 in o2:
                     d2 = d1 + c2[14]
                     if d2 > wild:
                         continue
+                    k2 = k1 + c2[7]
+                    floor = alpha if alpha > best else best
+                    if (k2 + m3) * wr + base <= floor:
+                        continue
                     for c3 in o3:
                         if d2 + c3[14] > wild:
                             continue
+                        gain = (k2 + c3[7]) * wr
+                        floor = alpha if alpha > best else best
+                        if gain + base <= floor:
+                            continue
                         y = c0[4] + c1[4] + c2[4] + c3[4]
-                        combo = (c0, c1, c2, c3)
                         g0, g1, g2, g3 = c0[5], c1[5], c2[5], c3[5]
                         gsum = g0 + g1 + g2 + g3
                         maxg = max(g0, g1, g2, g3)
-                        gain = (c0[7] + c1[7] + c2[7] + c3[7]) * wr
                         new_runs = (c0[:4], c1[:4], c2[:4], c3[:4])
                         if reserve:
                             F1, O1 = self.F[1], self.O[1]
@@ -300,15 +352,19 @@ class _Problem:
                                 n = gsum + j
                                 if max(maxg, -(-n // 4)) > min(gsum, n // 3):
                                     continue
-                            sub = self._f(r + 1, new_runs, new_res, w + y + j)
+                            floor = alpha if alpha > best else best
+                            sub = self._f(r + 1, new_runs, new_res, w + y + j, floor - gain)
                             if sub == NEG:
                                 continue
                             v = gain + sub
                             if v > best:
                                 best = v
-                                best_choice = (combo, j)
-        self.memo[key] = (best, best_choice)
-        return best
+                                best_choice = ((c0, c1, c2, c3), j)
+        if best > alpha or alpha == NEG:
+            self.memo[key] = (best, best_choice, True)
+            return best
+        self.memo[key] = (alpha, None, False)
+        return alpha
 
     # ------------------------------------------------------------------ rebuild the melds
     def rebuild(self) -> tuple[list[list[Card]], list[Card]]:
@@ -331,7 +387,7 @@ class _Problem:
             return card.declare(1 if rank == 14 else rank, suit)
 
         while r <= self.last:
-            _val, choice = self.memo[(r, runs, res, w)]
+            _val, choice, _exact = self.memo[(r, runs, res, w)]
             if choice is None:
                 break
             combo, j = choice
@@ -524,10 +580,11 @@ def best_play(
                     optional[key] = list(cs[req:])
                 const += req * weight[key[0]]
             prob = _Problem(forced, optional, list(freed), hand_jokers, ace_mode, weight, joker_weight)
+            prob.alpha = best_val - const
             if max_states is not None:
                 prob.budget = max_states - spent
             val = prob.solve()
-            spent += len(prob.memo)
+            spent += prob.spent + len(prob.memo)
             if val == NEG:
                 continue
             val += const
