@@ -193,6 +193,53 @@ def mark_present(env: dict[str, str]) -> None:
     connections.close_all()
 
 
+def render_cost(specs: list[TableSpec], n: int = 100) -> str:
+    """What one socket push costs on the server, measured in this process on the bench's database.
+
+    The consumer's ``_render`` (Match row, ``selectors.table_context``, the board partial) for one
+    seat, timed warm and, as ``database_sync_to_async`` runs it with ``CONN_MAX_AGE = 0``,
+    with the connection closed after every call; plus its query count.
+    """
+    from django.contrib.auth import get_user_model
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.db import connection, connections
+    from django.template.loader import render_to_string
+    from django.test.utils import CaptureQueriesContext
+
+    from games import selectors
+    from games.models import Match
+
+    spec = specs[0]
+    user = get_user_model().objects.get(pk=SessionStore(spec.players[1].session).load()["_auth_user_id"])
+
+    def render():
+        match = Match.objects.filter(pk=spec.match_id).first()
+        ctx = selectors.table_context(match, user)
+        ctx["oob"] = True
+        return render_to_string("games/table.html#table-board", ctx)
+
+    render()
+    with CaptureQueriesContext(connection) as queries:
+        html = render()
+    t0 = time.perf_counter()
+    for _ in range(n):
+        render()
+    warm = (time.perf_counter() - t0) / n * 1000
+    t0 = time.perf_counter()
+    for _ in range(n):
+        render()
+        connections.close_all()
+    cold = (time.perf_counter() - t0) / n * 1000
+    t0 = time.perf_counter()
+    for _ in range(n):
+        Match.objects.filter(pk=spec.match_id).exists()
+        connections.close_all()
+    connect = (time.perf_counter() - t0) / n * 1000
+    return (f"render cost (this process): one board push = {len(queries)} queries, {len(html) / 1024:.1f} KiB, "
+            f"{warm:.1f} ms warm, {cold:.1f} ms with a new connection per call (CONN_MAX_AGE=0); "
+            f"a one-query call with its own connection {connect:.1f} ms")
+
+
 # ------------------------------------------------------------------ daphne processes
 
 
@@ -623,6 +670,8 @@ def main() -> int:
     parser.add_argument("--settle-cap", type=float, default=20.0,
                         help="max seconds to wait for the connect storm's re-renders to end")
     parser.add_argument("--max-total", type=float, default=300.0, help="hard cap on the whole invocation")
+    parser.add_argument("--render-cost", action="store_true",
+                        help="first time one board push in this process (queries, ms warm / new connection)")
     parser.add_argument("--pyspy", metavar="SVG", help="py-spy record the (first) app daphne over the window (.svg: flame graph, else collapsed stacks)")
     args = parser.parse_args()
     args.modes = [m.strip() for m in args.modes.split(",") if m.strip()]
@@ -659,6 +708,8 @@ def main() -> int:
             TableSpec(i + 1, [Player(s, "") for s in range(4)]) for i in range(args.tables)]
         print(f"setup: {len(specs)} tables, {4 * len(specs)} users/sessions in {time.perf_counter() - t0:.1f} s",
               flush=True)
+        if args.render_cost and "app" in args.modes:
+            print(render_cost(specs), flush=True)
         results = asyncio.run(main_async(args, specs, env, db_label))
         print_results(results, args, db_label)
     finally:
