@@ -248,3 +248,47 @@ def test_solver_matches_brute_force(position):
         report = game.check_table(state, 0, [ids(m) for m in play.table_cards])
         assert report["ok"], report
         assert sorted(report["played"]) == sorted(c.id for c in play.played_cards)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_positions())
+def test_solver_matches_brute_force_more(position):
+    # a second, larger run of the same property (kept separate so a failure shows its own minimal example)
+    table, hand, rules = position
+    play = best_play(table, hand, rules=rules)
+    assert play.points * BIG + len(play.played) == brute_force(table, hand, rules)
+
+
+def _midgame_positions(n, seed):
+    rng = random.Random(seed)
+    out = []
+    while len(out) < n:
+        deck = make_deck(2, 2)
+        rng.shuffle(deck)
+        laid = best_play([], deck[: rng.randint(6, 40)])
+        if not 2 <= len(laid.table_cards) <= 14:
+            continue
+        used = {(c.rank, c.suit, c.deck) for m in laid.table_cards for c in m}
+        rest = [c.undeclared() for c in deck if (c.rank, c.suit, c.deck) not in used]
+        out.append((laid.table_cards, rest[: rng.randint(5, 12)]))
+    return out
+
+
+def test_midgame_plays_pass_the_engine_check():
+    # two-deck positions: every play the solver proposes is accepted by the engine (M1–M4)
+    for table, hand in _midgame_positions(25, 3):
+        play = best_play(table, hand)
+        if not play.played:
+            continue
+        state = _state_for(table, hand, ManipulationRules())
+        report = game.check_table(state, 0, play.table_ids)
+        assert report["ok"], report
+        assert report["points"] == play.points
+
+
+def test_search_budget():
+    from games.engine.solver import SearchBudgetExceeded
+
+    table, hand = _midgame_positions(1, 11)[0]
+    with pytest.raises(SearchBudgetExceeded):
+        best_play(table, hand + [Card.joker(3)], max_states=5)
