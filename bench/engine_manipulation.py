@@ -95,13 +95,37 @@ def bench_validation(repeat: int = 30) -> None:
     for _ in range(repeat):
         game.apply(state, 0, {"type": "meld", "table": table})
     engine = (clock() - t0) / repeat
-    parsed = game.parse_table(table)
     t0 = clock()
-    for _ in range(max(1, repeat // 10)):
-        assert all(naive_valid([x.undeclared() if x.is_joker else x for x in m]) for m in parsed)
-    naive = (clock() - t0) / max(1, repeat // 10)
+    for _ in range(max(1, repeat // 3)):
+        assert naive_step_ok(state, table)
+    naive = (clock() - t0) / max(1, repeat // 3)
     print(f"validate full two-deck meld step (106 cards, 2 substitutions): {engine * 1000:.2f} ms "
-          f"(naive joker-enumerating validator {naive * 1000:.2f} ms, ratio {naive / engine:.1f}x)")
+          f"(naive validator: joker identities by enumeration, lists scanned: {naive * 1000:.2f} ms, "
+          f"ratio {naive / engine:.1f}x)")
+
+
+def naive_step_ok(state: ManipulationState, table: list[list[str]]) -> bool:
+    """Baseline full-step check: the same M1–M4 decisions written the simple way."""
+    new = [[Card.from_code(x) for x in m] for m in table]
+    flat = [x for m in new for x in m]
+    old = [x for m in state.table for x in m]
+    hand = list(state.hands[0])
+    same = lambda a, b: a.rank == b.rank and a.suit == b.suit and a.deck == b.deck  # noqa: E731
+    if not all(any(same(o, x) for x in flat) for o in old):  # M2
+        return False
+    if not all(any(same(x, o) for o in old) or any(same(x, h) for h in hand) for x in flat):
+        return False
+    if not any(any(same(x, h) for h in hand) for x in flat):  # M1
+        return False
+    for m in new:  # M3: every joker identity tried
+        if not naive_valid([x.undeclared() if x.is_joker else x for x in m]):
+            return False
+    for x in flat:  # M4: a changed identity needs an identical natural card
+        if x.is_joker:
+            before = next(o for o in old if same(o, x))
+            if before.declared != x.declared and not any(not y.is_joker and y.key == before.declared for y in flat):
+                return False
+    return all(classify(m) is not None for m in new)
 
 
 def generate_positions(n: int, seed: int = 20261130) -> list[tuple[list[list[Card]], list[Card]]]:

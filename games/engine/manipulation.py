@@ -314,7 +314,14 @@ def card_ref(card: Card) -> str:
 def _parse_id(item: object) -> Card:
     if isinstance(item, Card):
         return item
-    if not isinstance(item, str):
+    if isinstance(item, str):
+        return _parse_id_text(item)
+    raise InvalidAction(f"A card must be an id string like '8S.0', not {type(item).__name__}.", code="bad_card")
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse_id_text(item: str) -> Card:
+    if not isinstance(item, str):  # pragma: no cover - only strings reach here
         raise InvalidAction(f"A card must be an id string like '8S.0', not {type(item).__name__}.", code="bad_card")
     if "." not in item:
         raise InvalidAction(f"{item!r}: cards in actions are physical ids like '8S.0' or 'JK=9H.1'.", code="bad_card")
