@@ -642,7 +642,7 @@ async def main_async(args, specs, env, db_label: str) -> list[dict]:
             servers = Servers("bench.relay_asgi:application", args.procs, env, "relay")
         else:
             await asyncio.to_thread(mark_present, env)
-            servers = Servers("rummyhub.asgi:application", args.procs, env, "app")
+            servers = Servers(args.app, args.procs, env, "app")
         try:
             results.append(await run_mode(mode, args, specs, servers))
         finally:
@@ -670,6 +670,8 @@ def main() -> int:
     parser.add_argument("--settle-cap", type=float, default=20.0,
                         help="max seconds to wait for the connect storm's re-renders to end")
     parser.add_argument("--max-total", type=float, default=300.0, help="hard cap on the whole invocation")
+    parser.add_argument("--app", default="rummyhub.asgi:application",
+                        help="ASGI application of the app mode (e.g. an experiment wrapping it; PYTHONPATH is passed on)")
     parser.add_argument("--render-cost", action="store_true",
                         help="first time one board push in this process (queries, ms warm / new connection)")
     parser.add_argument("--pyspy", metavar="SVG", help="py-spy record the (first) app daphne over the window (.svg: flame graph, else collapsed stacks)")
