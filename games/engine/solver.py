@@ -230,8 +230,8 @@ class _Problem:
         """Exact optimum (value > ``self.alpha``), searched with shrinking aspiration levels.
 
         Each pass asks for a value above ``level``: branches whose optimistic bound cannot reach it are
-        cut.  The first pass hopes every playable hand card is laid; the slack doubles until a play is
-        found or the floor ``self.alpha`` is reached.  The memo of the last pass holds the exact path.
+        cut.  The first pass hopes nearly every playable hand card is laid; the slack triples until a
+        play is found or the floor ``self.alpha`` is reached.
         """
         start = ((0, 0, 0, 0),) * 4
         zero = (0, 0, 0, 0, 0, 0, 0, 0)
@@ -239,8 +239,7 @@ class _Problem:
         slack = 2 * (1 << 12)
         while True:
             level = max(top - slack, self.alpha)
-            self.spent += len(self.memo)
-            self.memo = {}
+            # the memo is kept between passes: exact values stay exact and fail-low bounds stay true
             val = self._f(1, start, zero, 0, level)
             if val > level or level <= self.alpha:
                 return val if val > level else NEG
@@ -541,12 +540,14 @@ def best_play(
         else:
             hi = min(len(jks), on_table + in_hand)
             lo = min(len(jks), on_table)
-        choices_per_ident.append([jks[:k] for k in range(hi, lo - 1, -1)])
+        choices_per_ident.append([jks[:k] for k in range(lo, hi + 1)])
 
     best_val: float = 0.0
     spent = 0
     best: tuple[list[list[Card]], list[Card]] | None = None
-    for parts in itertools.product(*choices_per_ident):
+    # cases with more freed jokers first: usually the best, their optimum is the floor the others must beat
+    cases = sorted(itertools.product(*choices_per_ident), key=lambda parts: -sum(map(len, parts)))
+    for parts in cases:
         if True:
             freed = [jk for part in parts for jk in part]
             need: dict[tuple[int, int], int] = {}
