@@ -24,7 +24,7 @@ from .melds import classify, sort_meld
 
 POLICIES = ("basic", "greedy", "random-legal")
 # the exact solver is cut off beyond this many search states (rare, joker-heavy positions): greedy then
-BOT_MAX_STATES = 40_000
+BOT_MAX_STATES = 20_000
 
 
 def choose_action(state: Any, seat: int, policy: str = "basic", rng: random.Random | None = None) -> dict:

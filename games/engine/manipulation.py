@@ -33,7 +33,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
-from .cards import Card, hand_points, make_deck, pretty_value
+from .cards import Card, hand_points, make_deck, pretty_value, value_code
 from .errors import IllegalMove, InvalidAction
 from .melds import completions, meld_points, meld_problem, pretty_meld, sort_meld
 from .scoring import (
@@ -636,7 +636,7 @@ def _analyse(state: ManipulationState, seat: int, proposed: tuple[tuple[Card, ..
             rep["kind"] = comps[0][0]
             if bare:
                 options = sorted({ids[0] for _k, ids in comps}, key=lambda rs: (rs[1], rs[0]))
-                rep["joker_options"] = [pretty_value(*o) for o in options]
+                rep["joker_options"] = [value_code(*o) for o in options]
                 distinct = {ids for _k, ids in comps}
                 if len(distinct) == 1:
                     ids = next(iter(distinct))
@@ -646,7 +646,7 @@ def _analyse(state: ManipulationState, seat: int, proposed: tuple[tuple[Card, ..
                 else:
                     rep.update(code="joker_identity_needed")
                     msg = MESSAGES["joker_identity_needed"].format(
-                        cards=pretty_meld(eff), options=", ".join(rep["joker_options"]))
+                        cards=pretty_meld(eff), options=", ".join(pretty_value(*o) for o in options))
                     rep["reason"] = msg
                     errors.append(("joker_identity_needed", msg))
             new_table.append(tuple(sort_meld(eff, r)))
@@ -713,7 +713,8 @@ def check_table(state: ManipulationState, seat: int, table: object) -> dict[str,
     """Validate a DRAFT arrangement for the UI without raising.
 
     Returns ``{"ok", "melds": [{"index", "cards", "valid", "kind", "code", "reason",
-    "joker_options"}], "errors": [{"code", "message"}], "played": [ids], "points"}``.
+    "joker_options"}], "errors": [{"code", "message"}], "played": [ids], "points"}``;
+    ``joker_options`` lists the codes (``"6H"``) a bare joker of that meld could stand for.
     ``ok`` means the meld step would be accepted now (including whose turn it is).
     """
     try:
