@@ -10,8 +10,16 @@ more forced natural card of that identity — unless it is *freed* by a natural
 card identical to its identity (from the hand, or from the table with option
 ``joker_substitute_from = hand_or_table``; each natural card frees at most one
 joker).  A freed joker is a forced wildcard, a hand joker an optional
-wildcard.  The search enumerates which table jokers are freed (at most 2^4
-cases, usually one).
+wildcard.  The search enumerates how many table jokers of each identity are
+freed (freeing dominates keeping when no hand card is needed for it).  With
+option ``freed_joker_reuse = new_meld_only`` the new melds holding the freed
+jokers (hand cards only) are enumerated and the rest is solved by the DP; that
+enumeration uses one copy of each hand card value and the first hand jokers,
+so with two or more freed jokers it may miss a play (exact for one).
+
+The search is exact but uses aspiration passes: each pass only explores
+branches whose optimistic bound (all remaining playable hand cards laid) can
+beat a level just below the bound; the slack grows until a play is found.
 
 Core: a dynamic programme over ranks (after van Rijn, Takes & Vis, "The
 complexity of Rummikub problems"): ranks 1…13 (and 14 for a high ace, each
@@ -535,65 +543,85 @@ def best_play(
     for ident, jks in by_ident.items():
         on_table = len(table_nat.get(ident, ())) if substitute_from == "hand_or_table" else 0
         in_hand = len(hand_nat.get(ident, ()))
-        if new_meld_only:
-            lo = hi = 0
-        else:
-            hi = min(len(jks), on_table + in_hand)
-            lo = min(len(jks), on_table)
+        hi = min(len(jks), on_table + in_hand)
+        # under new_meld_only a freed joker is restricted, so freeing no longer dominates keeping
+        lo = 0 if new_meld_only else min(len(jks), on_table)
         choices_per_ident.append([jks[:k] for k in range(lo, hi + 1)])
 
     best_val: float = 0.0
     spent = 0
     best: tuple[list[list[Card]], list[Card]] | None = None
+
+    def solve_case(freed_dp: list[Card], hand_avail: dict[tuple[int, int], list[Card]], jokers_avail: list[Card],
+                   required: dict[tuple[int, int], int], kept: list[Card], pre_melds: list[list[Card]],
+                   pre_played: list[Card]) -> None:
+        nonlocal best_val, spent, best
+        forced: dict[tuple[int, int], list[Card]] = {}
+        optional: dict[tuple[int, int], list[Card]] = {}
+        const = sum(joker_weight if c.is_joker else weight[c.rank] for c in pre_played)
+        for key, cs in table_nat.items():
+            forced.setdefault(key, []).extend(cs)
+        for jk in kept:
+            forced.setdefault(jk.declared, []).append(jk)  # type: ignore[arg-type]
+        for key, cs in hand_avail.items():
+            req = required.get(key, 0)
+            if req:
+                forced.setdefault(key, []).extend(cs[:req])
+            if cs[req:]:
+                optional[key] = list(cs[req:])
+            const += req * weight[key[0]]
+        prob = _Problem(forced, optional, list(freed_dp), jokers_avail, ace_mode, weight, joker_weight)
+        prob.alpha = best_val - const
+        if max_states is not None:
+            prob.budget = max_states - spent
+        val = prob.solve()
+        spent += prob.spent + len(prob.memo)
+        if val == NEG:
+            return
+        val += const
+        if val > best_val:
+            best_val = val
+            melds_out, used_opt = prob.rebuild()
+            req_cards = [c for key, cs in hand_avail.items() for c in cs[: required.get(key, 0)]]
+            best = (pre_melds + melds_out, used_opt + req_cards + pre_played)
+
+    def requirements(freed: list[Card], hand_avail: dict[tuple[int, int], list[Card]],
+                     used_naturals: list[Card]) -> dict[tuple[int, int], int] | None:
+        need: dict[tuple[int, int], int] = {}
+        for jk in freed:
+            need[jk.declared] = need.get(jk.declared, 0) + 1  # type: ignore[index]
+        required: dict[tuple[int, int], int] = {}
+        for ident, cnt in need.items():
+            have_table = len(table_nat.get(ident, ())) if substitute_from == "hand_or_table" else 0
+            have_used = sum(1 for c in used_naturals if c.key == ident)
+            req = max(0, cnt - have_table - have_used)
+            if req > len(hand_avail.get(ident, ())):
+                return None
+            if req:
+                required[ident] = req
+        return required
+
     # cases with more freed jokers first: usually the best, their optimum is the floor the others must beat
     cases = sorted(itertools.product(*choices_per_ident), key=lambda parts: -sum(map(len, parts)))
     for parts in cases:
-        if True:
-            freed = [jk for part in parts for jk in part]
-            need: dict[tuple[int, int], int] = {}
-            for jk in freed:
-                need[jk.declared] = need.get(jk.declared, 0) + 1  # type: ignore[index]
-            required: dict[tuple[int, int], int] = {}
-            ok = True
-            for ident, cnt in need.items():
-                have_table = len(table_nat.get(ident, ())) if substitute_from == "hand_or_table" else 0
-                req = max(0, cnt - have_table)
-                if req > len(hand_nat.get(ident, ())):
-                    ok = False
-                    break
-                if req:
-                    required[ident] = req
-            if not ok:
+        freed = [jk for part in parts for jk in part]
+        kept = [jk for jk in table_jokers if jk not in freed]
+        if not (new_meld_only and freed):
+            required = requirements(freed, hand_nat, [])
+            if required is not None:
+                solve_case(freed, hand_nat, hand_jokers, required, kept, [], [])
+            continue
+        # option freed_joker_reuse = new_meld_only: the freed jokers go into new melds made of hand cards
+        for pre_melds in _freed_meld_sets(freed, hand_nat, hand_jokers, ace_mode):
+            used = [c for m in pre_melds for c in m if not (c.is_joker and any(c.same_physical(f) for f in freed))]
+            used_ids = {(c.rank, c.suit, c.deck) for c in used}
+            hand_rest = {k: [c for c in cs if (c.rank, c.suit, c.deck) not in used_ids] for k, cs in hand_nat.items()}
+            jokers_rest = [c for c in hand_jokers if (c.rank, c.suit, c.deck) not in used_ids]
+            required = requirements(freed, hand_rest, [c for c in used if not c.is_joker])
+            if required is None:
                 continue
-            forced: dict[tuple[int, int], list[Card]] = {}
-            optional: dict[tuple[int, int], list[Card]] = {}
-            const = 0
-            for key, cs in table_nat.items():
-                forced.setdefault(key, []).extend(cs)
-            for jk in table_jokers:
-                if jk not in freed:
-                    forced.setdefault(jk.declared, []).append(jk)  # type: ignore[arg-type]
-            for key, cs in hand_nat.items():
-                req = required.get(key, 0)
-                if req:
-                    forced.setdefault(key, []).extend(cs[:req])
-                if cs[req:]:
-                    optional[key] = list(cs[req:])
-                const += req * weight[key[0]]
-            prob = _Problem(forced, optional, list(freed), hand_jokers, ace_mode, weight, joker_weight)
-            prob.alpha = best_val - const
-            if max_states is not None:
-                prob.budget = max_states - spent
-            val = prob.solve()
-            spent += prob.spent + len(prob.memo)
-            if val == NEG:
-                continue
-            val += const
-            if val > best_val:
-                best_val = val
-                melds_out, used_opt = prob.rebuild()
-                req_cards = [c for key, cs in hand_nat.items() for c in cs[: required.get(key, 0)]]
-                best = (melds_out, used_opt + req_cards)
+            played = [c.undeclared() if c.is_joker else c for c in used]
+            solve_case([], hand_rest, jokers_rest, required, kept, pre_melds, played)
     if best is None:
         return Play(
             table=[[c.code for c in m] for m in melds],
@@ -617,6 +645,77 @@ def best_play(
         table_cards=new_melds,
         played_cards=played_sorted,
     )
+
+
+def _freed_meld_sets(
+    freed: list[Card], hand_nat: dict[tuple[int, int], list[Card]], hand_jokers: list[Card], mode: str
+) -> list[list[list[Card]]]:
+    """Every way to put all ``freed`` jokers into new melds made only of hand cards (and freed jokers).
+
+    Used for option ``freed_joker_reuse = new_meld_only``.  Returns lists of melds (jokers declared).
+    """
+    low_ok = mode != "high_only"
+    high_ok = mode != "low_only"
+    nat = {k: v[0] for k, v in hand_nat.items() if v}
+    cands: list[tuple[frozenset, list[Card]]] = []  # (physical keys used, meld)
+    nf, nh = len(freed), len(hand_jokers)
+
+    def add(naturals: list[Card], slots: list[tuple[int, int]]) -> None:
+        # slots: identities the jokers take; at least one freed joker, the rest freed or hand jokers
+        k = len(slots)
+        for f_count in range(1, min(nf, k) + 1):
+            h_count = k - f_count
+            if h_count > nh:
+                continue
+            for fsub in itertools.combinations(freed, f_count):
+                jokers = list(fsub) + hand_jokers[:h_count]
+                meld = list(naturals) + [j.undeclared().declare(*ident) for j, ident in zip(jokers, slots, strict=True)]
+                used = frozenset((c.rank, c.suit, c.deck) for c in meld)
+                cands.append((used, meld))
+
+    jmax = nf + nh
+    for r in range(1, 14):  # groups
+        suits = [s for s in range(4) if (r, s) in nat]
+        for size in range(1, len(suits) + 1):
+            for sub in itertools.combinations(suits, size):
+                free = [s for s in range(4) if s not in sub]
+                for k in range(1, min(jmax, 4 - size) + 1):
+                    if size + k < 3:
+                        continue
+                    add([nat[(r, s)] for s in sub], [(r, s) for s in free[:k]])
+    for s in range(4):  # sequences
+        for lo in range(1 if low_ok else 2, 15 if high_ok else 14):
+            for hi in range(lo + 2, min(lo + 12, 14 if high_ok else 13) + 1):
+                if lo == 1 and hi == 14:
+                    continue
+                present = [p for p in range(lo, hi + 1) if ((1 if p == 14 else p), s) in nat]
+                length = hi - lo + 1
+                for drop in range(0, jmax + 1):
+                    for keep in itertools.combinations(present, len(present) - drop) if drop <= len(present) else ():
+                        k = length - len(keep)
+                        if not keep or k < 1 or k > jmax:
+                            continue
+                        slots = [((1 if p == 14 else p), s) for p in range(lo, hi + 1) if p not in keep]
+                        add([nat[((1 if p == 14 else p), s)] for p in keep], slots)
+    out: list[list[list[Card]]] = []
+    freed_keys = [(j.rank, j.suit, j.deck) for j in freed]
+
+    def rec(i: int, used: frozenset, chosen: list[list[Card]]) -> None:
+        if i == len(freed_keys):
+            out.append([list(m) for m in chosen])
+            return
+        if freed_keys[i] in used:
+            rec(i + 1, used, chosen)
+            return
+        for keys, meld in cands:
+            if freed_keys[i] in keys and not keys & used:
+                # only melds whose other freed jokers come later (each set once)
+                if any(fk in keys for fk in freed_keys[:i]):
+                    continue
+                rec(i + 1, used | keys, chosen + [meld])
+
+    rec(0, frozenset(), [])
+    return out
 
 
 def _drop_unplayable(

@@ -132,11 +132,18 @@ def brute_force(table, hand, rules):
                 cnt += 1
         return pts * BIG + cnt
 
-    def m4_ok(mask, assigns):
+    def m4_ok(mask, assigns, chosen=()):
         need = {}
+        freed = set()
         for i, ident in assigns:
             if i in table_ident and table_ident[i] != ident:
                 need[table_ident[i]] = need.get(table_ident[i], 0) + 1
+                freed.add(i)
+        if rules.freed_joker_reuse == "new_meld_only" and freed:
+            freed_mask = sum(1 << i for i in freed)
+            for m in chosen:
+                if m & freed_mask and (m & forced & ~freed_mask or not m & ~forced):
+                    return False
         for ident, cnt in need.items():
             have = sum(1 for i in range(len(table_cards), n) if mask >> i & 1 and not pool[i].is_joker
                        and pool[i].key == ident)
@@ -146,22 +153,22 @@ def brute_force(table, hand, rules):
                 return False
         return True
 
-    def dfs2(i, used, played, assigns):
+    def dfs2(i, used, played, assigns, chosen):
         nonlocal best
         while i < n and used >> i & 1:
             i += 1
         if i == n:
-            if played and m4_ok(played, assigns):
+            if played and m4_ok(played, assigns, chosen):
                 best = max(best, value(played))
             return
         for mask, assign in cands_by_low[i]:
             if mask & used:
                 continue
-            dfs2(i + 1, used | mask, played | (mask & ~forced), assigns + assign)
+            dfs2(i + 1, used | mask, played | (mask & ~forced), assigns + assign, chosen + (mask,))
         if not forced >> i & 1:
-            dfs2(i + 1, used | (1 << i), played, assigns)
+            dfs2(i + 1, used | (1 << i), played, assigns, chosen)
 
-    dfs2(0, 0, 0, ())
+    dfs2(0, 0, 0, (), ())
     return best
 
 
@@ -222,6 +229,8 @@ def small_positions(draw):
         options["ace_in_sequences"] = rng.choice(["low_only", "high_only"])
     if rng.random() < 0.3:
         options["joker_substitute_from"] = "hand_only"
+    if rng.random() < 0.3:
+        options["freed_joker_reuse"] = "new_meld_only"
     return table, hand, ManipulationRules(**options)
 
 
@@ -292,3 +301,15 @@ def test_search_budget():
     table, hand = _midgame_positions(1, 11)[0]
     with pytest.raises(SearchBudgetExceeded):
         best_play(table, hand + [Card.joker(3)], max_states=5)
+
+
+def test_freed_joker_new_meld_only_option():
+    # RULES E.1 freed_joker_reuse = new_meld_only: the freed joker may only join a new meld of hand cards
+    rules = ManipulationRules(freed_joker_reuse="new_meld_only")
+    table = [["5S", "6S", "JK=7S"], ["9D", "9C", "9H"]]
+    play = best_play(table, ["7S", "KD", "KH"], rules=rules)
+    assert play.points == 27 and ["JK=KS", "KH", "KD"] in play.table
+    assert best_play(table, ["7S", "9S", "TS"], rules=rules).points == 26  # J(8♠) 9♠ 10♠ is a new hand meld
+    # with 7♠ 8♠ the freed joker could only extend the table run (5♠ … 8♠ J(9♠)): refused under the option
+    assert best_play(table, ["7S", "8S"]).points == 15
+    assert best_play(table, ["7S", "8S"], rules=rules).points == 8
