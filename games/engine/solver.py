@@ -171,8 +171,28 @@ def _suit_options(
                                         continue
                                     key = (a, n1 + b, n2 + e3 + c, low2, y, g, uf, uo)
                                     if key not in out:
-                                        out[key] = key + (e3, a, b, c, extra, xe, y + need)
+                                        out[key] = key + (e3, a, b, c, extra, xe, y + need, key[:4])
     return tuple(out.values())
+
+
+def _group_jokers_table() -> list[list[tuple[int, ...]]]:
+    """``[gsum][maxg]`` -> the wildcard counts j that make groups of gsum naturals (max maxg per suit) feasible."""
+    table = []
+    for gsum in range(0, 41):
+        row = []
+        for maxg in range(0, 11):
+            js = []
+            for j in range(0, 9):
+                n = gsum + j
+                if gsum and max(maxg, -(-n // 4)) <= min(gsum, n // 3):
+                    js.append(j)
+            row.append(tuple(js))
+        table.append(row)
+    return table
+
+
+_GROUP_JOKERS = _group_jokers_table()
+_NO_GROUP = (0,)
 
 
 @lru_cache(maxsize=100_000)
@@ -326,6 +346,8 @@ class _Problem:
                 floor = alpha if alpha > best else best
                 if (k1 + m2 + m3) * wr + base <= floor:
                     continue
+                g01 = c0[5] + c1[5]
+                x01 = c0[5] if c0[5] > c1[5] else c1[5]
                 for c2 in o2:
                     d2 = d1 + c2[14]
                     if d2 > wild:
@@ -334,6 +356,8 @@ class _Problem:
                     floor = alpha if alpha > best else best
                     if (k2 + m3) * wr + base <= floor:
                         continue
+                    g012 = g01 + c2[5]
+                    x012 = x01 if x01 > c2[5] else c2[5]
                     for c3 in o3:
                         if d2 + c3[14] > wild:
                             continue
@@ -342,10 +366,12 @@ class _Problem:
                         if gain + base <= floor:
                             continue
                         y = c0[4] + c1[4] + c2[4] + c3[4]
-                        g0, g1, g2, g3 = c0[5], c1[5], c2[5], c3[5]
-                        gsum = g0 + g1 + g2 + g3
-                        maxg = max(g0, g1, g2, g3)
-                        new_runs = (c0[:4], c1[:4], c2[:4], c3[:4])
+                        gsum = g012 + c3[5]
+                        maxg = x012 if x012 > c3[5] else c3[5]
+                        js = _GROUP_JOKERS[gsum][maxg] if gsum else _NO_GROUP
+                        if not js or js[0] > wild - y:
+                            continue
+                        new_runs = (c0[15], c1[15], c2[15], c3[15])
                         if reserve:
                             F1, O1 = self.F[1], self.O[1]
                             new_res = (F1[0] - c0[6], O1[0] - c0[7], F1[1] - c1[6], O1[1] - c1[7],
@@ -354,11 +380,9 @@ class _Problem:
                             new_res = (0, 0, 0, 0, 0, 0, 0, 0)
                         else:
                             new_res = res
-                        for j in range(wild - y + 1) if gsum else (0,):
-                            if gsum:
-                                n = gsum + j
-                                if max(maxg, -(-n // 4)) > min(gsum, n // 3):
-                                    continue
+                        for j in js:
+                            if j > wild - y:
+                                break
                             floor = alpha if alpha > best else best
                             sub = self._f(r + 1, new_runs, new_res, w + y + j, floor - gain)
                             if sub == NEG:
@@ -401,7 +425,7 @@ class _Problem:
             group_cards: list[list[Card]] = [[] for _ in range(4)]
             new_res = list(res)
             for s in range(4):
-                (_n1, _n2, _n3, _low, y, g, uf, uo, e3, a, b, c, extra, xe, _need) = combo[s]
+                (_n1, _n2, _n3, _low, y, g, uf, uo, e3, a, b, c, extra, xe, _need, _st) = combo[s]
                 if r == 14:
                     nat = reserved[s][:uf + uo]
                     used_optional.extend(nat[uf:])
