@@ -55,8 +55,16 @@ def full_table_step() -> tuple[ManipulationState, list[list[str]]]:
     hand = [c("KC.1"), c("7H.1")]
     rules = ManipulationRules(players=3)
     state = ManipulationState(
-        rules=rules, players=3, dealer=2, hands=(tuple(hand), (), ()), stock=(), table=tuple(map(tuple, before)),
-        seat_to_act=0, phase="drawn", draws=1, has_melded=(False,) * 3,
+        rules=rules,
+        players=3,
+        dealer=2,
+        hands=(tuple(hand), (), ()),
+        stock=(),
+        table=tuple(map(tuple, before)),
+        seat_to_act=0,
+        phase="drawn",
+        draws=1,
+        has_melded=(False,) * 3,
     )
     after = [list(m) for m in before]
     after[0] = after[0][:-1]  # K♠ (deck 0) leaves its run for the new group
@@ -99,9 +107,11 @@ def bench_validation(repeat: int = 30) -> None:
     for _ in range(max(1, repeat // 3)):
         assert naive_step_ok(state, table)
     naive = (clock() - t0) / max(1, repeat // 3)
-    print(f"validate full two-deck meld step (106 cards, 2 substitutions): {engine * 1000:.2f} ms "
-          f"(naive validator: joker identities by enumeration, lists scanned: {naive * 1000:.2f} ms, "
-          f"ratio {naive / engine:.1f}x)")
+    print(
+        f"validate full two-deck meld step (106 cards, 2 substitutions): {engine * 1000:.2f} ms "
+        f"(naive validator: joker identities by enumeration, lists scanned: {naive * 1000:.2f} ms, "
+        f"ratio {naive / engine:.1f}x)"
+    )
 
 
 def naive_step_ok(state: ManipulationState, table: list[list[str]]) -> bool:
@@ -160,10 +170,12 @@ def bench_solver(n: int) -> None:
         best_play(table, hand)
         times.append(clock() - t0)
     ms = [t * 1000 for t in times]
-    print(f"solver over {n} mid-game positions (seed fixed; {jokered} with jokers; "
-          f"avg {statistics.mean(len(t) for t, _ in positions):.1f} melds, "
-          f"{statistics.mean(len(h) for _, h in positions):.1f} hand cards): "
-          f"p50 {pct(ms, .5):.2f} ms  p90 {pct(ms, .9):.2f} ms  p99 {pct(ms, .99):.2f} ms  max {max(ms):.1f} ms")
+    print(
+        f"solver over {n} mid-game positions (seed fixed; {jokered} with jokers; "
+        f"avg {statistics.mean(len(t) for t, _ in positions):.1f} melds, "
+        f"{statistics.mean(len(h) for _, h in positions):.1f} hand cards): "
+        f"p50 {pct(ms, 0.5):.2f} ms  p90 {pct(ms, 0.9):.2f} ms  p99 {pct(ms, 0.99):.2f} ms  max {max(ms):.1f} ms"
+    )
     # baseline: brute-force exact cover (from the tests) on small positions
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "engine"))
     from test_solver import brute_force  # type: ignore[import-not-found]
@@ -188,8 +200,10 @@ def bench_solver(n: int) -> None:
         brute_force(t, h, ManipulationRules())
     bf = clock() - t0
     size = statistics.mean(sum(map(len, t)) + len(h) for t, h in small)
-    print(f"solver vs brute-force exact cover on 40 small positions ({size:.1f} cards): "
-          f"{dp / 40 * 1000:.2f} ms vs {bf / 40 * 1000:.2f} ms per position (ratio {bf / dp:.1f}x)")
+    print(
+        f"solver vs brute-force exact cover on 40 small positions ({size:.1f} cards): "
+        f"{dp / 40 * 1000:.2f} ms vs {bf / 40 * 1000:.2f} ms per position (ratio {bf / dp:.1f}x)"
+    )
 
 
 def bench_bots(rounds: int) -> None:

@@ -51,11 +51,34 @@ from .scoring import (
 GAME = "manipulation"
 
 __all__ = [
-    "ManipulationRules", "ManipulationState", "new_round", "legal_actions", "apply", "is_over", "outcome",
-    "player_view", "spectator_view", "check_table", "timeout_actions", "action_from_dict", "can_knock",
-    "Draw", "Meld", "Knock", "EndTurn", "MESSAGES", "MatchTally", "RoundResult", "is_match_over",
-    "manipulation_final_totals", "manipulation_round_scores", "manipulation_round_result",
-    "manipulation_is_match_over", "manipulation_match_winners", "manipulation_next_dealer", "next_dealer",
+    "ManipulationRules",
+    "ManipulationState",
+    "new_round",
+    "legal_actions",
+    "apply",
+    "is_over",
+    "outcome",
+    "player_view",
+    "spectator_view",
+    "check_table",
+    "timeout_actions",
+    "action_from_dict",
+    "can_knock",
+    "Draw",
+    "Meld",
+    "Knock",
+    "EndTurn",
+    "MESSAGES",
+    "MatchTally",
+    "RoundResult",
+    "is_match_over",
+    "manipulation_final_totals",
+    "manipulation_round_scores",
+    "manipulation_round_result",
+    "manipulation_is_match_over",
+    "manipulation_match_winners",
+    "manipulation_next_dealer",
+    "next_dealer",
 ]
 
 # --------------------------------------------------------------------------- rules (E.1)
@@ -242,9 +265,7 @@ MESSAGES: dict[str, str] = {
     "invalid_meld": "{reason}",
     "joker_identity_needed": "{cards}: say which card the joker stands for ({options}).",
     "joker_identity_changed": "{card} keeps its identity {identity} unless a natural {identity} replaces it.",
-    "joker_substitute_hand_only": (
-        "{card} can only be replaced by a natural {identity} from your hand at this table."
-    ),
+    "joker_substitute_hand_only": ("{card} can only be replaced by a natural {identity} from your hand at this table."),
     "freed_joker_new_meld_only": (
         "{cards}: at this table a freed joker may only go into a new meld made with cards from your hand."
     ),
@@ -502,6 +523,7 @@ def new_round(
 
 # --------------------------------------------------------------------------- queries
 
+
 def is_over(state: ManipulationState) -> bool:
     return state.phase == "over"
 
@@ -567,6 +589,7 @@ def legal_actions(state: ManipulationState, seat: int) -> list[dict]:
 
 # --------------------------------------------------------------------------- meld-step checking
 
+
 @functools.lru_cache(maxsize=16)
 def _deck_ids(packs: int, jokers: int) -> frozenset[str]:
     return frozenset(c.id for c in make_deck(packs, jokers))
@@ -623,8 +646,15 @@ def _analyse(state: ManipulationState, seat: int, proposed: tuple[tuple[Card, ..
     reports = []
     new_table: list[tuple[Card, ...]] = []
     for i, eff in enumerate(melds_eff):
-        rep: dict[str, Any] = {"index": i, "cards": [card_ref(c) for c in proposed[i]], "valid": True,
-                               "kind": None, "code": None, "reason": None, "joker_options": []}
+        rep: dict[str, Any] = {
+            "index": i,
+            "cards": [card_ref(c) for c in proposed[i]],
+            "valid": True,
+            "kind": None,
+            "code": None,
+            "reason": None,
+            "joker_options": [],
+        }
         bare = [k for k, c in enumerate(eff) if c.effective is None]
         problem = meld_problem(eff, r)
         if problem is not None:
@@ -646,7 +676,8 @@ def _analyse(state: ManipulationState, seat: int, proposed: tuple[tuple[Card, ..
                 else:
                     rep.update(code="joker_identity_needed")
                     msg = MESSAGES["joker_identity_needed"].format(
-                        cards=pretty_meld(eff), options=", ".join(pretty_value(*o) for o in options))
+                        cards=pretty_meld(eff), options=", ".join(pretty_value(*o) for o in options)
+                    )
                     rep["reason"] = msg
                     errors.append(("joker_identity_needed", msg))
             new_table.append(tuple(sort_meld(eff, r)))
@@ -704,8 +735,9 @@ def _analyse(state: ManipulationState, seat: int, proposed: tuple[tuple[Card, ..
             errors.append(("first_meld_table_untouched", MESSAGES["first_meld_table_untouched"]))
         pts = sum(meld_points(m) for m in fresh)
         if pts < r.first_meld_min_points:
-            errors.append(("first_meld_too_low", MESSAGES["first_meld_too_low"].format(
-                min=r.first_meld_min_points, points=pts)))
+            errors.append(
+                ("first_meld_too_low", MESSAGES["first_meld_too_low"].format(min=r.first_meld_min_points, points=pts))
+            )
     return _Analysis(reports, errors, tuple(new_table), played)
 
 
@@ -753,6 +785,7 @@ def _meld_turn_error(state: ManipulationState, seat: int) -> IllegalMove | None:
 
 # --------------------------------------------------------------------------- transitions
 
+
 def _replace(state: ManipulationState, **changes: Any) -> ManipulationState:
     d = {f.name: getattr(state, f.name) for f in fields(state)}
     d.update(changes)
@@ -770,8 +803,9 @@ def _end_turn(state: ManipulationState) -> ManipulationState:
         return _replace(state, seat_to_act=nxt, phase="final", draws=0, melded=False, turn=state.turn + 1)
     if not state.stock:
         if state.rules.stock_exhausted == "final_meld_lap":
-            return _replace(state, seat_to_act=nxt, phase="final", draws=0, melded=False, final_lap=True,
-                            turn=state.turn + 1)
+            return _replace(
+                state, seat_to_act=nxt, phase="final", draws=0, melded=False, final_lap=True, turn=state.turn + 1
+            )
         return _replace(state, phase="over", seat_to_act=None, end_reason="stock_exhausted")
     return _replace(state, seat_to_act=nxt, phase="start", draws=0, melded=False, turn=state.turn + 1)
 
@@ -806,7 +840,11 @@ def apply(state: ManipulationState, seat: int, action: dict | Action) -> Manipul
         draws = state.draws + 1
         stock = state.stock[1:]
         new = _replace(
-            state, hands=tuple(hands), stock=stock, draws=draws, last_action=last,
+            state,
+            hands=tuple(hands),
+            stock=stock,
+            draws=draws,
+            last_action=last,
             phase="end" if draws >= state.rules.max_draws_per_turn else "drawn",
             last_drawer=seat if not stock else state.last_drawer,
         )
@@ -824,8 +862,15 @@ def apply(state: ManipulationState, seat: int, action: dict | Action) -> Manipul
         hands[seat] = tuple(c for c in state.hands[seat] if c.id not in played_ids)
         has_melded = list(state.has_melded)
         has_melded[seat] = True
-        new = _replace(state, table=a.new_table, hands=tuple(hands), melded=True, has_melded=tuple(has_melded),
-                       last_action=last, phase="end")
+        new = _replace(
+            state,
+            table=a.new_table,
+            hands=tuple(hands),
+            melded=True,
+            has_melded=tuple(has_melded),
+            last_action=last,
+            phase="end",
+        )
         if not hands[seat]:  # B.5.4 going out
             return _replace(new, phase="over", seat_to_act=None, knocker=seat, went_out=True, end_reason="went_out")
         return _settle(new)
@@ -868,6 +913,7 @@ def timeout_actions(state: ManipulationState, seat: int) -> list[dict]:
 
 
 # --------------------------------------------------------------------------- outcome and views
+
 
 def round_result(state: ManipulationState) -> RoundResult | None:
     if state.phase != "over":

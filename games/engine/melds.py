@@ -92,9 +92,7 @@ def _group_completions(fixed: list[tuple[int, int]], bare: int) -> Iterator[tupl
             yield tuple((rank, s) for s in combo)
 
 
-def _sequence_completions(
-    fixed: list[tuple[int, int]], bare: int, mode: str
-) -> Iterator[tuple[tuple[int, int], ...]]:
+def _sequence_completions(fixed: list[tuple[int, int]], bare: int, mode: str) -> Iterator[tuple[tuple[int, int], ...]]:
     n = len(fixed) + bare
     if n < 3 or n > 13:
         return

@@ -51,6 +51,7 @@ __all__ = ["Play", "best_play", "SearchBudgetExceeded"]
 class SearchBudgetExceeded(RuntimeError):
     """Raised by :func:`best_play` when ``max_states`` is given and the search needs more states."""
 
+
 NEG = float("-inf")
 
 
@@ -96,7 +97,7 @@ def _parse_inputs(table: Iterable[Iterable[Any]], hand: Iterable[Any]) -> tuple[
         cards = as_cards(flat)
     out, pos = [], 0
     for m in melds:
-        out.append(cards[pos:pos + len(m)])
+        out.append(cards[pos : pos + len(m)])
         pos += len(m)
     hand_cards = [c.undeclared() if c.is_joker else c for c in cards[pos:]]
     for m in out:
@@ -108,10 +109,22 @@ def _parse_inputs(table: Iterable[Iterable[Any]], hand: Iterable[Any]) -> tuple[
 
 # ---------------------------------------------------------------------------- per-suit options
 
+
 @lru_cache(maxsize=200_000)
 def _suit_options(
-    r: int, min_rank: int, n1: int, n2: int, n3: int, low: int, f: int, o: int, wild: int, reserve: bool,
-    next1: int = 99, next2: int = 99, last: bool = False,
+    r: int,
+    min_rank: int,
+    n1: int,
+    n2: int,
+    n3: int,
+    low: int,
+    f: int,
+    o: int,
+    wild: int,
+    reserve: bool,
+    next1: int = 99,
+    next2: int = 99,
+    last: bool = False,
 ) -> tuple[tuple, ...]:
     """Every way to use the cards of one suit at rank ``r``.
 
@@ -208,6 +221,7 @@ def _groups_feasible(gs: tuple[int, ...], j: int) -> int:
 
 
 # ---------------------------------------------------------------------------- the DP for one configuration
+
 
 class _Problem:
     def __init__(
@@ -314,8 +328,21 @@ class _Problem:
                 f, o = res[2 * s], res[2 * s + 1]
             else:
                 f, o = self.F[r][s], self.O[r][s]
-            opts = _suit_options(r, self.min_rank, n1, n2, n3, low, f, o, wild, reserve,
-                                 self.avail[r + 1][s], self.avail[r + 2][s], r == self.last)
+            opts = _suit_options(
+                r,
+                self.min_rank,
+                n1,
+                n2,
+                n3,
+                low,
+                f,
+                o,
+                wild,
+                reserve,
+                self.avail[r + 1][s],
+                self.avail[r + 2][s],
+                r == self.last,
+            )
             if not opts:
                 self.memo[key] = (NEG, None, True)
                 return NEG
@@ -324,12 +351,17 @@ class _Problem:
         best: float = NEG
         best_choice = None
         o0, o1, o2, o3 = per_suit
+        memo_get = self.memo.get
+        r1 = r + 1
         m1 = max(op[7] for op in o1)
         m2 = max(op[7] for op in o2)
         m3 = max(op[7] for op in o3)
         # optimistic value of the ranks after this one (rank 1 may keep aces for rank 14: counted in ubr)
-        base = self._bound(r + 1, res) if not reserve and r != 14 else self._bound(r + 1, (0,) * 8) + (
-            sum(self.O[1]) * self.weight[1] if reserve else 0)
+        base = (
+            self._bound(r + 1, res)
+            if not reserve and r != 14
+            else self._bound(r + 1, (0,) * 8) + (sum(self.O[1]) * self.weight[1] if reserve else 0)
+        )
         for c0 in o0:
             d0 = c0[14]
             if d0 > wild:
@@ -374,8 +406,16 @@ class _Problem:
                         new_runs = (c0[15], c1[15], c2[15], c3[15])
                         if reserve:
                             F1, O1 = self.F[1], self.O[1]
-                            new_res = (F1[0] - c0[6], O1[0] - c0[7], F1[1] - c1[6], O1[1] - c1[7],
-                                       F1[2] - c2[6], O1[2] - c2[7], F1[3] - c3[6], O1[3] - c3[7])
+                            new_res = (
+                                F1[0] - c0[6],
+                                O1[0] - c0[7],
+                                F1[1] - c1[6],
+                                O1[1] - c1[7],
+                                F1[2] - c2[6],
+                                O1[2] - c2[7],
+                                F1[3] - c3[6],
+                                O1[3] - c3[7],
+                            )
                         elif r == 14:
                             new_res = (0, 0, 0, 0, 0, 0, 0, 0)
                         else:
@@ -383,8 +423,12 @@ class _Problem:
                         for j in js:
                             if j > wild - y:
                                 break
-                            floor = alpha if alpha > best else best
-                            sub = self._f(r + 1, new_runs, new_res, w + y + j, floor - gain)
+                            floor = (alpha if alpha > best else best) - gain
+                            hit = memo_get((r1, new_runs, new_res, w + y + j))
+                            if hit is not None and (hit[2] or hit[0] <= floor):
+                                sub = hit[0]
+                            else:
+                                sub = self._f(r1, new_runs, new_res, w + y + j, floor)
                             if sub == NEG:
                                 continue
                             v = gain + sub
@@ -427,7 +471,7 @@ class _Problem:
             for s in range(4):
                 (_n1, _n2, _n3, _low, y, g, uf, uo, e3, a, b, c, extra, xe, _need, _st) = combo[s]
                 if r == 14:
-                    nat = reserved[s][:uf + uo]
+                    nat = reserved[s][: uf + uo]
                     used_optional.extend(nat[uf:])
                 else:
                     fl = forced.get((r, s), [])
@@ -438,7 +482,7 @@ class _Problem:
                         reserved[s] = fl[uf:] + ol[uo:]
                         new_res[2 * s], new_res[2 * s + 1] = len(fl) - uf, len(ol) - uo
                 t = a + b + c
-                new_nat, ext_nat, grp_nat = nat[:t], nat[t:t + xe], nat[t + xe:]
+                new_nat, ext_nat, grp_nat = nat[:t], nat[t : t + xe], nat[t + xe :]
                 group_cards[s] = grp_nat
                 lens = open_runs[s]
                 short = [run for run in lens if len(run) < 3]
@@ -503,6 +547,7 @@ class _Problem:
 
 
 # ---------------------------------------------------------------------------- public entry point
+
 
 def best_play(
     table: Sequence[Sequence[Any]],
@@ -576,9 +621,15 @@ def best_play(
     spent = 0
     best: tuple[list[list[Card]], list[Card]] | None = None
 
-    def solve_case(freed_dp: list[Card], hand_avail: dict[tuple[int, int], list[Card]], jokers_avail: list[Card],
-                   required: dict[tuple[int, int], int], kept: list[Card], pre_melds: list[list[Card]],
-                   pre_played: list[Card]) -> None:
+    def solve_case(
+        freed_dp: list[Card],
+        hand_avail: dict[tuple[int, int], list[Card]],
+        jokers_avail: list[Card],
+        required: dict[tuple[int, int], int],
+        kept: list[Card],
+        pre_melds: list[list[Card]],
+        pre_played: list[Card],
+    ) -> None:
         nonlocal best_val, spent, best
         forced: dict[tuple[int, int], list[Card]] = {}
         optional: dict[tuple[int, int], list[Card]] = {}
@@ -609,8 +660,9 @@ def best_play(
             req_cards = [c for key, cs in hand_avail.items() for c in cs[: required.get(key, 0)]]
             best = (pre_melds + melds_out, used_opt + req_cards + pre_played)
 
-    def requirements(freed: list[Card], hand_avail: dict[tuple[int, int], list[Card]],
-                     used_naturals: list[Card]) -> dict[tuple[int, int], int] | None:
+    def requirements(
+        freed: list[Card], hand_avail: dict[tuple[int, int], list[Card]], used_naturals: list[Card]
+    ) -> dict[tuple[int, int], int] | None:
         need: dict[tuple[int, int], int] = {}
         for jk in freed:
             need[jk.declared] = need.get(jk.declared, 0) + 1  # type: ignore[index]
@@ -753,7 +805,7 @@ def _drop_unplayable(
         present = {k for k, v in table_nat.items() if v} | set(hand)
 
         drop = []
-        for (r, s) in hand:
+        for r, s in hand:
             others = sum(1 for t in range(4) if t != s and (r, t) in present)
             if others + wild >= 2:
                 continue

@@ -19,8 +19,15 @@ def cards(text):
 def state_with(hands, table=(), *, phase="drawn", draws=1, stock="2S.0 3S.0", rules=None):
     rules = (rules or ManipulationRules()).for_players(len(hands))
     return ManipulationState(
-        rules=rules, players=len(hands), dealer=len(hands) - 1, hands=tuple(cards(h) for h in hands),
-        stock=cards(stock), table=tuple(cards(m) for m in table), seat_to_act=0, phase=phase, draws=draws,
+        rules=rules,
+        players=len(hands),
+        dealer=len(hands) - 1,
+        hands=tuple(cards(h) for h in hands),
+        stock=cards(stock),
+        table=tuple(cards(m) for m in table),
+        seat_to_act=0,
+        phase=phase,
+        draws=draws,
         has_melded=(False,) * len(hands),
     )
 

@@ -19,9 +19,16 @@ def make_state(hands, table=(), stock="", *, seat=0, phase="drawn", draws=1, rul
     hands = tuple(cards(h) for h in hands)
     rules = (rules or ManipulationRules()).for_players(len(hands))
     defaults = dict(
-        rules=rules, players=len(hands), dealer=(seat - 1) % len(hands), hands=hands,
-        stock=cards(stock), table=tuple(cards(m) for m in table), seat_to_act=seat, phase=phase,
-        draws=draws, has_melded=(False,) * len(hands),
+        rules=rules,
+        players=len(hands),
+        dealer=(seat - 1) % len(hands),
+        hands=hands,
+        stock=cards(stock),
+        table=tuple(cards(m) for m in table),
+        seat_to_act=seat,
+        phase=phase,
+        draws=draws,
+        has_melded=(False,) * len(hands),
     )
     defaults.update(kw)
     return ManipulationState(**defaults)
@@ -37,14 +44,33 @@ def table_codes(state):
 
 # ---------------------------------------------------------------- rules as data (E.1)
 
+
 def test_rules_defaults_and_keys():
     r = ManipulationRules()
     assert set(r.to_dict()) == {
-        "players", "jokers", "hand_size", "max_draws_per_turn", "must_draw_if_no_meld", "knock_limit",
-        "knock_timing", "undercut_bonus", "going_out_bonus", "joker_value", "ace_in_sequences",
-        "joker_substitute_from", "freed_joker_reuse", "first_meld_min_points", "stock_exhausted",
-        "knock_in_final_lap", "tie_nonknockers", "game_target", "game_bonus", "round_won_bonus",
-        "round_won_bonus_to", "final_tie", "deal_rotation",
+        "players",
+        "jokers",
+        "hand_size",
+        "max_draws_per_turn",
+        "must_draw_if_no_meld",
+        "knock_limit",
+        "knock_timing",
+        "undercut_bonus",
+        "going_out_bonus",
+        "joker_value",
+        "ace_in_sequences",
+        "joker_substitute_from",
+        "freed_joker_reuse",
+        "first_meld_min_points",
+        "stock_exhausted",
+        "knock_in_final_lap",
+        "tie_nonknockers",
+        "game_target",
+        "game_bonus",
+        "round_won_bonus",
+        "round_won_bonus_to",
+        "final_tie",
+        "deal_rotation",
     }
     assert (r.hand_size, r.max_draws_per_turn, r.knock_limit, r.game_target) == (10, 3, 5, 150)
     assert ManipulationRules(players=2).jokers == 1
@@ -55,10 +81,20 @@ def test_rules_defaults_and_keys():
 @pytest.mark.parametrize(
     "options",
     [
-        {"players": 6}, {"players": 1}, {"players": 2, "jokers": 3}, {"players": 3, "jokers": 5},
-        {"hand_size": 6}, {"hand_size": 14}, {"knock_limit": 11}, {"knock_timing": "whenever"},
-        {"ace_in_sequences": "wrap"}, {"must_draw_if_no_meld": "yes"}, {"colour": "red"},
-        {"game_target": 0}, {"undercut_bonus": -1}, {"max_draws_per_turn": 4},
+        {"players": 6},
+        {"players": 1},
+        {"players": 2, "jokers": 3},
+        {"players": 3, "jokers": 5},
+        {"hand_size": 6},
+        {"hand_size": 14},
+        {"knock_limit": 11},
+        {"knock_timing": "whenever"},
+        {"ace_in_sequences": "wrap"},
+        {"must_draw_if_no_meld": "yes"},
+        {"colour": "red"},
+        {"game_target": 0},
+        {"undercut_bonus": -1},
+        {"max_draws_per_turn": 4},
     ],
 )
 def test_bad_options_are_invalid(options):
@@ -80,6 +116,7 @@ def test_jokers_option_changes_deck():
 
 
 # ---------------------------------------------------------------- deal (B.4)
+
 
 def test_deal_and_first_player():
     # RULES B.4.2–B.4.3: 10 cards each, the dealer's left neighbour starts
@@ -112,6 +149,7 @@ def test_random_first_dealer_is_seeded():
 
 # ---------------------------------------------------------------- turn (B.5)
 
+
 def test_draw_cycle_three_draws_ends_turn():
     # RULES B.9 (T3): three draws without melding end the turn
     s = game.new_round(None, 3, random.Random(2), dealer=0)
@@ -141,9 +179,18 @@ def test_not_your_turn_and_refusal_changes_nothing():
 
 @pytest.mark.parametrize(
     "action",
-    [{"type": "dance"}, {"type": "draw", "n": 2}, {"type": "meld"}, {"type": "meld", "table": "5S"},
-     {"type": "meld", "table": [["5S"]]}, {"type": "meld", "table": [["ZZ.0"]]}, "draw", None,
-     {"type": "meld", "table": [["5S.0"] * 15]}, {"type": "meld", "table": [[5]]}],
+    [
+        {"type": "dance"},
+        {"type": "draw", "n": 2},
+        {"type": "meld"},
+        {"type": "meld", "table": "5S"},
+        {"type": "meld", "table": [["5S"]]},
+        {"type": "meld", "table": [["ZZ.0"]]},
+        "draw",
+        None,
+        {"type": "meld", "table": [["5S.0"] * 15]},
+        {"type": "meld", "table": [[5]]},
+    ],
 )
 def test_malformed_actions_are_invalid(action):
     s = game.new_round(None, 3, random.Random(2), dealer=0)
@@ -274,6 +321,7 @@ def test_going_out_ends_round():
 
 # ---------------------------------------------------------------- meld step (B.5.2) and jokers (B.3)
 
+
 def test_extend_and_rearrange_table():
     s = make_state(["8S.0 9D.0", "KC.0 KD.0 QS.0"], table=["5S.0 6S.0 7S.0", "9H.0 9C.0 9S.0"], stock="2S.0")
     s2 = game.apply(s, 0, meld("5S.0 6S.0 7S.0 8S.0 9S.0", "9H.0 9C.0 9D.0"))
@@ -360,7 +408,9 @@ def test_t4_joker_substitution_and_reuse():
 def test_t5_freed_joker_cannot_stay_aside():
     # RULES B.9 (T5): substituting with a table 7♠ and keeping the joker aside is refused (M2/M4)
     s = make_state(
-        ["4S.0 KD.0", "KC.0", "KH.0"], table=["5S.0 6S.0 JK=7S.0", "7S.1 7D.0 7H.0 7C.0"], stock="2S.0",
+        ["4S.0 KD.0", "KC.0", "KH.0"],
+        table=["5S.0 6S.0 JK=7S.0", "7S.1 7D.0 7H.0 7C.0"],
+        stock="2S.0",
     )
     with pytest.raises(IllegalMove) as e:
         game.apply(s, 0, meld("4S.0 5S.0 6S.0 7S.1", "7D.0 7H.0 7C.0"))
@@ -368,18 +418,22 @@ def test_t5_freed_joker_cannot_stay_aside():
     # the same step with the joker re-placed is legal (substitute from the table, default option)
     s2 = game.apply(s, 0, meld("4S.0 5S.0 6S.0 7S.1", "7D.0 7H.0 7C.0 JK=7S.0"))
     assert ["7D.0", "7H.0", "7C.0", "JK=7S.0"] not in table_codes(s2)  # canonical order by suit
-    assert sorted(map(sorted, table_codes(s2))) == sorted(map(sorted, [
-        ["4S.0", "5S.0", "6S.0", "7S.1"], ["JK=7S.0", "7H.0", "7D.0", "7C.0"]]))
+    assert sorted(map(sorted, table_codes(s2))) == sorted(
+        map(sorted, [["4S.0", "5S.0", "6S.0", "7S.1"], ["JK=7S.0", "7H.0", "7D.0", "7C.0"]])
+    )
 
 
 def test_substitution_by_table_card_redeclares_joker():
-    s = make_state(["KD.0 KH.0", "KC.0", "QC.0"], table=["5S.0 6S.0 JK=7S.0", "7S.1 7D.0 7H.0 7C.0"],
-                   stock="2S.0")
+    s = make_state(["KD.0 KH.0", "KC.0", "QC.0"], table=["5S.0 6S.0 JK=7S.0", "7S.1 7D.0 7H.0 7C.0"], stock="2S.0")
     action = meld("5S.0 6S.0 7S.1", "7D.0 7H.0 7C.0", "KD.0 KH.0 JK=KS.0")
     s2 = game.apply(s, 0, action)
     assert ["JK=KS.0", "KH.0", "KD.0"] in table_codes(s2)
-    only_hand = make_state(["KD.0 KH.0", "KC.0", "QC.0"], table=["5S.0 6S.0 JK=7S.0", "7S.1 7D.0 7H.0 7C.0"], stock="2S.0",
-                           rules=ManipulationRules(joker_substitute_from="hand_only"))
+    only_hand = make_state(
+        ["KD.0 KH.0", "KC.0", "QC.0"],
+        table=["5S.0 6S.0 JK=7S.0", "7S.1 7D.0 7H.0 7C.0"],
+        stock="2S.0",
+        rules=ManipulationRules(joker_substitute_from="hand_only"),
+    )
     with pytest.raises(IllegalMove) as e:
         game.apply(only_hand, 0, action)
     assert e.value.code == "joker_substitute_hand_only"
@@ -397,11 +451,12 @@ def test_two_freed_jokers_need_two_cards():
     rules = ManipulationRules(jokers=3)
     s = make_state(
         ["7S.0 KD.0 KH.0 QD.0 QH.0", "KC.0", "KC.1"],
-        table=["5S.0 6S.0 JK=7S.0", "7H.0 7D.0 JK=7S.1"], stock="2S.0", rules=rules,
+        table=["5S.0 6S.0 JK=7S.0", "7H.0 7D.0 JK=7S.1"],
+        stock="2S.0",
+        rules=rules,
     )
     with pytest.raises(IllegalMove) as e:
-        game.apply(s, 0, meld("5S.0 6S.0 7S.0", "7H.0 7D.0 JK=7C.1",
-                              "KD.0 KH.0 JK=KS.0"))
+        game.apply(s, 0, meld("5S.0 6S.0 7S.0", "7H.0 7D.0 JK=7C.1", "KD.0 KH.0 JK=KS.0"))
     assert e.value.code == "joker_identity_changed"
 
 
@@ -427,6 +482,7 @@ def test_first_meld_min_points_option():
 
 # ---------------------------------------------------------------- check_table (draft report)
 
+
 def test_check_table_reports_each_meld():
     s = make_state(["7H.0 8H.0 9H.0 5C.0 JK.0", "KC.0"], table=["5S.0 6S.0 7S.0"], stock="2S.0")
     rep = game.check_table(s, 0, [["5S.0", "6S.0", "7H.0"], ["7S.0", "8H.0", "9H.0"], ["5C.0", "JK.0"]])
@@ -446,10 +502,12 @@ def test_check_table_reports_each_meld():
 
 # ---------------------------------------------------------------- stock exhaustion (B.6.3)
 
+
 def test_stock_exhausted_final_lap():
     # P draws the last card as draw #1, may meld or pass; then one final turn each ending with P
-    s = make_state(["7H.0 8H.0 KD.0", "KC.0 QC.0", "AS.0 2S.0 3S.0 KS.0"], stock="9H.0", phase="start", draws=0,
-                   seat=0, dealer=2)
+    s = make_state(
+        ["7H.0 8H.0 KD.0", "KC.0 QC.0", "AS.0 2S.0 3S.0 KS.0"], stock="9H.0", phase="start", draws=0, seat=0, dealer=2
+    )
     s = game.apply(s, 0, {"type": "draw"})
     assert s.stock == () and s.last_drawer == 0
     assert {a["type"] for a in game.legal_actions(s, 0)} == {"meld", "end_turn"}
@@ -470,12 +528,21 @@ def test_stock_exhausted_final_lap():
 
 
 def test_knock_in_final_lap_and_option():
-    s = make_state(["KD.0", "AC.0 2C.0", "QS.0"], stock="", phase="final", draws=0, seat=1, last_drawer=0,
-                   final_lap=True)
+    s = make_state(
+        ["KD.0", "AC.0 2C.0", "QS.0"], stock="", phase="final", draws=0, seat=1, last_drawer=0, final_lap=True
+    )
     assert game.can_knock(s, 1)
     assert game.outcome(game.apply(s, 1, {"type": "knock"}))["knocker"] == 1
-    s = make_state(["KD.0", "AC.0 2C.0", "QS.0"], stock="", phase="final", draws=0, seat=1, last_drawer=0,
-                   final_lap=True, rules=ManipulationRules(knock_in_final_lap=False))
+    s = make_state(
+        ["KD.0", "AC.0 2C.0", "QS.0"],
+        stock="",
+        phase="final",
+        draws=0,
+        seat=1,
+        last_drawer=0,
+        final_lap=True,
+        rules=ManipulationRules(knock_in_final_lap=False),
+    )
     with pytest.raises(IllegalMove) as e:
         game.apply(s, 1, {"type": "knock"})
     assert e.value.code == "knock_not_in_final_lap"
@@ -490,6 +557,7 @@ def test_stock_exhausted_end_immediately():
 
 
 # ---------------------------------------------------------------- serialisation and views
+
 
 def test_state_roundtrip_and_views():
     s = game.new_round(None, 3, random.Random(9))

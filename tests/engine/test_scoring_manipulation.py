@@ -88,8 +88,9 @@ FINALS = [
 ]
 
 
-@pytest.mark.parametrize(("name", "scores", "won", "others", "everyone", "w_others", "w_all"), FINALS,
-                         ids=[f[0] for f in FINALS])
+@pytest.mark.parametrize(
+    ("name", "scores", "won", "others", "everyone", "w_others", "w_all"), FINALS, ids=[f[0] for f in FINALS]
+)
 def test_final_totals_b9(name, scores, won, others, everyone, w_others, w_all):
     # RULES B.8, B.9
     assert manipulation_final_totals(scores, won) == others

@@ -81,9 +81,7 @@ def test_substitution_frees_joker_hand_only_option():
     assert best_play(table, hand, rules=ManipulationRules(joker_substitute_from="hand_only")).points == 0
 
 
-@pytest.mark.parametrize(
-    ("mode", "points"), [("high_or_low", 21), ("low_only", 1 + 2 + 3), ("high_only", 10 + 10 + 1)]
-)
+@pytest.mark.parametrize(("mode", "points"), [("high_or_low", 21), ("low_only", 1 + 2 + 3), ("high_only", 10 + 10 + 1)])
 def test_ace_modes(mode, points):
     rules = ManipulationRules(ace_in_sequences=mode)
     play = best_play([], ["AS", "2S", "3S", "QH", "KH", "AH"], rules=rules)
@@ -145,8 +143,9 @@ def brute_force(table, hand, rules):
                 if m & freed_mask and (m & forced & ~freed_mask or not m & ~forced):
                     return False
         for ident, cnt in need.items():
-            have = sum(1 for i in range(len(table_cards), n) if mask >> i & 1 and not pool[i].is_joker
-                       and pool[i].key == ident)
+            have = sum(
+                1 for i in range(len(table_cards), n) if mask >> i & 1 and not pool[i].is_joker and pool[i].key == ident
+            )
             if sub_from == "hand_or_table":
                 have += sum(1 for c in table_cards if not c.is_joker and c.key == ident)
             if have < cnt:
@@ -188,6 +187,7 @@ def _quick_possible(cards):
 
 
 # ---------------------------------------------------------------- random small positions
+
 
 @st.composite
 def small_positions(draw):
@@ -238,8 +238,16 @@ def _state_for(table, hand, rules):
     players = 3
     r = rules.replace(players=players, jokers=4)
     return ManipulationState(
-        rules=r, players=players, dealer=2, hands=(tuple(hand), (), ()), stock=(), table=tuple(map(tuple, table)),
-        seat_to_act=0, phase="drawn", draws=1, has_melded=(False,) * players,
+        rules=r,
+        players=players,
+        dealer=2,
+        hands=(tuple(hand), (), ()),
+        stock=(),
+        table=tuple(map(tuple, table)),
+        seat_to_act=0,
+        phase="drawn",
+        draws=1,
+        has_melded=(False,) * players,
     )
 
 
@@ -250,7 +258,10 @@ def test_solver_matches_brute_force(position):
     play = best_play(table, hand, rules=rules)
     expected = brute_force(table, hand, rules)
     assert play.points * BIG + len(play.played) == expected, (
-        [[c.code for c in m] for m in table], [c.code for c in hand], play.table)
+        [[c.code for c in m] for m in table],
+        [c.code for c in hand],
+        play.table,
+    )
     if play.played:
         # the solver's table passes the engine's own M1–M4 check
         state = _state_for(table, hand, rules)
