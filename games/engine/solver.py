@@ -621,7 +621,7 @@ def best_play(
     spent = 0
     best: tuple[list[list[Card]], list[Card]] | None = None
 
-    def solve_case(
+    def prepare_case(
         freed_dp: list[Card],
         hand_avail: dict[tuple[int, int], list[Card]],
         jokers_avail: list[Card],
@@ -630,7 +630,6 @@ def best_play(
         pre_melds: list[list[Card]],
         pre_played: list[Card],
     ) -> None:
-        nonlocal best_val, spent, best
         forced: dict[tuple[int, int], list[Card]] = {}
         optional: dict[tuple[int, int], list[Card]] = {}
         const = sum(joker_weight if c.is_joker else weight[c.rank] for c in pre_played)
@@ -646,19 +645,9 @@ def best_play(
                 optional[key] = list(cs[req:])
             const += req * weight[key[0]]
         prob = _Problem(forced, optional, list(freed_dp), jokers_avail, ace_mode, weight, joker_weight)
-        prob.alpha = best_val - const
-        if max_states is not None:
-            prob.budget = max_states - spent
-        val = prob.solve()
-        spent += prob.spent + len(prob.memo)
-        if val == NEG:
-            return
-        val += const
-        if val > best_val:
-            best_val = val
-            melds_out, used_opt = prob.rebuild()
-            req_cards = [c for key, cs in hand_avail.items() for c in cs[: required.get(key, 0)]]
-            best = (pre_melds + melds_out, used_opt + req_cards + pre_played)
+        bound = const + prob._bound(1, (0,) * 8)
+        req_cards = [c for key, cs in hand_avail.items() for c in cs[: required.get(key, 0)]]
+        prepared.append((bound, len(prepared), prob, const, pre_melds, req_cards + pre_played))
 
     def requirements(
         freed: list[Card], hand_avail: dict[tuple[int, int], list[Card]], used_naturals: list[Card]
@@ -677,7 +666,7 @@ def best_play(
                 required[ident] = req
         return required
 
-    # cases with more freed jokers first: usually the best, their optimum is the floor the others must beat
+    prepared: list[tuple] = []
     cases = sorted(itertools.product(*choices_per_ident), key=lambda parts: -sum(map(len, parts)))
     for parts in cases:
         freed = [jk for part in parts for jk in part]
@@ -685,7 +674,7 @@ def best_play(
         if not (new_meld_only and freed):
             required = requirements(freed, hand_nat, [])
             if required is not None:
-                solve_case(freed, hand_nat, hand_jokers, required, kept, [], [])
+                prepare_case(freed, hand_nat, hand_jokers, required, kept, [], [])
             continue
         # option freed_joker_reuse = new_meld_only: the freed jokers go into new melds made of hand cards
         for pre_melds in _freed_meld_sets(freed, hand_nat, hand_jokers, ace_mode):
@@ -697,7 +686,24 @@ def best_play(
             if required is None:
                 continue
             played = [c.undeclared() if c.is_joker else c for c in used]
-            solve_case([], hand_rest, jokers_rest, required, kept, pre_melds, played)
+            prepare_case([], hand_rest, jokers_rest, required, kept, pre_melds, played)
+    # best bound first (ties: more freed jokers first); a case whose bound cannot beat the best so far is skipped
+    prepared.sort(key=lambda item: (-item[0], item[1]))
+    for bound, _i, prob, const, pre_melds, extra_played in prepared:
+        if bound <= best_val:
+            break
+        prob.alpha = best_val - const
+        if max_states is not None:
+            prob.budget = max_states - spent
+        val = prob.solve()
+        spent += prob.spent + len(prob.memo)
+        if val == NEG:
+            continue
+        val += const
+        if val > best_val:
+            best_val = val
+            melds_out, used_opt = prob.rebuild()
+            best = (pre_melds + melds_out, used_opt + extra_played)
     if best is None:
         return Play(
             table=[[c.code for c in m] for m in melds],
