@@ -24,8 +24,17 @@ from rummyhub.realtime import LOBBY_GROUP, override_scope_language, table_group
 MAX_FRAME = 4096  # the page only ever sends {"type": "resync"}
 
 
+def _query_version(scope) -> int:
+    query = scope.get("query_string", b"").decode("latin-1")
+    for part in query.split("&"):
+        key, _, value = part.partition("=")
+        if key == "v" and value.isdigit():
+            return int(value)
+    return -1
+
+
 class TableConsumer(AsyncWebsocketConsumer):
-    heartbeat_seconds = 20
+    heartbeat_seconds = 30
 
     async def connect(self):
         self.user = self.scope.get("user")
@@ -43,9 +52,12 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close(code=4404)
             return
         await self.accept()
+        self.seat_index = await database_sync_to_async(selectors.seat_index_of)(match_id=self.match_id, user=self.user)
         await self.channel_layer.group_add(table_group(self.match_id), self.channel_name)
         await database_sync_to_async(services.seat_connection)(match_id=self.match_id, user=self.user, delta=1)
-        await self.push_board(force=True)
+        # The page was rendered at version ?v=N: push a board only if the table moved on since.
+        self.sent_version = _query_version(self.scope)
+        await self.push_board()
         self._heartbeat = asyncio.create_task(self._beat())
 
     async def disconnect(self, code):
@@ -81,6 +93,16 @@ class TableConsumer(AsyncWebsocketConsumer):
         if event.get("version", 0) > self.sent_version:
             await self.push_board()
 
+    async def table_presence(self, event):
+        """A seat's first socket opened or its last one closed: just its online dot changes."""
+        if event.get("seat") == self.seat_index:
+            return  # while this socket is open, this viewer's own dot is "online" anyway
+        with override_scope_language(self.scope):
+            html = render_to_string(
+                "games/table.html#seat-conn", {"index": int(event["seat"]), "online": bool(event["online"]), "oob": True}
+            )
+        await self.send(text_data=html)
+
     async def table_chat(self, event):
         message = await database_sync_to_async(
             lambda: ChatMessage.objects.select_related("user").filter(pk=event["message"]).first()
@@ -92,7 +114,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=html)
 
     async def push_board(self, force: bool = False):
-        html, version = await database_sync_to_async(self._render)()
+        # Renders only read: they run on the thread pool, in parallel, not on the one
+        # thread-sensitive executor that every write of this process queues on.
+        html, version = await database_sync_to_async(self._render, thread_sensitive=False)()
         if html is None or (not force and version <= self.sent_version):
             return
         self.sent_version = version
@@ -112,7 +136,9 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def _beat(self):
         while True:
             await asyncio.sleep(self.heartbeat_seconds)
-            await database_sync_to_async(services.seat_seen)(match_id=self.match_id, user=self.user)
+            await database_sync_to_async(services.seat_seen, thread_sensitive=False)(
+                match_id=self.match_id, user=self.user
+            )
 
 
 class LobbyConsumer(AsyncWebsocketConsumer):

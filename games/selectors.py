@@ -40,6 +40,10 @@ def access_match_for_user(*, match_id: int, user, invite: str | None = None) -> 
     return match
 
 
+def seat_index_of(*, match_id: int, user) -> int | None:
+    return Seat.objects.filter(match_id=match_id, user=user).values_list("index", flat=True).first()
+
+
 # ------------------------------------------------------------------- cards
 
 
@@ -65,6 +69,12 @@ def card_face(ref: str, *, hidden: bool = False) -> dict[str, Any]:
         points=card.points(),
     )
     return face
+
+
+def _joker_option(code: str) -> dict[str, str]:
+    card = Card.from_code(code)
+    return {"code": code, "label": _rank_text(card.rank) + SUIT_LABELS["SHDC"[card.suit]],
+            "words": _card_words(card.rank, card.suit)}
 
 
 def _rank_text(rank: int) -> str:
@@ -245,7 +255,7 @@ def _manipulation_context(match: Match, view: dict, me: Seat | None, state) -> d
                 "cards": [card_face(ref, hidden=not ref) for ref in meld],
                 "valid": report.get("valid", True),
                 "reason": report.get("reason") if drafting else None,
-                "joker_options": report.get("joker_options", []) if drafting else [],
+                "joker_options": [_joker_option(code) for code in report.get("joker_options", [])] if drafting else [],
                 "needs_joker": drafting and report.get("code") == "joker_identity_needed",
                 "kind": report.get("kind"),
             }

@@ -549,24 +549,39 @@ def match_rematch(*, match_id: int, user) -> Match:
 
 
 def seat_connection(*, match_id: int, user, delta: int) -> None:
-    """A table socket of ``user`` opened (+1) or closed (-1); coming back ends the autopilot."""
+    """A table socket of ``user`` opened (+1) or closed (-1).
+
+    Coming back ends the autopilot (a real change of the table: version bump).
+    Otherwise only the seat's online dot changes when its first socket opens or
+    its last one closes: a small ``table.presence`` message, no version bump, so
+    a connecting crowd does not make every seat re-render its board.
+    """
     with transaction.atomic():
         match = _locked(match_id)
-        seat = _seat_of(match, user)
+        seat = Seat.objects.filter(match=match, user=user).first() if user.is_authenticated else None
         if seat is None:
             return
         now = timezone.now()
+        was_online = is_connected(seat, now)
+        back_from_autopilot = delta > 0 and seat.autopilot
         if delta > 0:
             Seat.objects.filter(pk=seat.pk).update(
                 connections=F("connections") + 1, last_seen=now, autopilot=False, missed_turns=0
             )
         else:
             Seat.objects.filter(pk=seat.pk, connections__gt=0).update(connections=F("connections") - 1, last_seen=now)
+        seat.refresh_from_db()
         if match.status == MatchStatus.PLAYING:
             _schedule(match, spec_for(match.variant))
-            _bump(match, "deadline")
-        else:
+            match.save(update_fields=["deadline"])
+        if back_from_autopilot:
             _bump(match)
+        online = is_connected(seat, now)
+        if online != was_online:
+            realtime.broadcast_on_commit(
+                realtime.table_group(match.pk),
+                {"type": "table.presence", "id": match.pk, "seat": seat.index, "online": online},
+            )
 
 
 def seat_seen(*, match_id: int, user) -> None:

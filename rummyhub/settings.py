@@ -139,6 +139,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # test process, so two test runs on one machine never share (or delete) each other's.
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / f"test-db-{os.getpid()}.sqlite3")}
 
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A bounded pool per process (psycopg_pool): no new connection per request or socket
+    # render, and never more than DATABASE_POOL_MAX connections from one process.
+    DATABASES["default"]["OPTIONS"] = {
+        "pool": {"min_size": 1, "max_size": env_int("DATABASE_POOL_MAX", 12), "timeout": 20},
+    }
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = False
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # ----------------------------------------------------------- channel layer

@@ -31,3 +31,25 @@ def make_user(django_user_model):
         return django_user_model.objects.create_user(username=username, password=password, **extra)
 
     return make
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _close_database_pools(django_db_setup, django_db_blocker):
+    """PostgreSQL pools keep connections open; close them so the test database can be dropped."""
+    yield
+    from django.db import connections
+
+    with django_db_blocker.unblock():
+        for conn in connections.all():
+            if conn.vendor != "postgresql":
+                continue
+            # Connections left checked out by worker threads of finished event loops.
+            with conn.cursor() as cursor:
+                cursor.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                    " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )
+        connections.close_all()
+        for conn in connections.all():
+            if conn.vendor == "postgresql":
+                conn.close_pool()

@@ -32,7 +32,7 @@ class LiveDaphne(BaseDaphneTestingInstance):
         from django.db import connections
 
         SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
-        connections.close_all()
+        _drop_connections(connections)
         for key, value in self.settings_overrides.items():
             setattr(settings, key, value)
         os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
@@ -40,11 +40,19 @@ class LiveDaphne(BaseDaphneTestingInstance):
     def __enter__(self):
         from django.db import connections
 
-        connections.close_all()  # the child must not share the parent's sockets
+        _drop_connections(connections)  # the child must not share the parent's sockets
         super().__enter__()
         self.url = f"http://{self.host}:{self.port}"
         self.ws_url = f"ws://{self.host}:{self.port}"
         return self
+
+
+def _drop_connections(connections) -> None:
+    """Close every connection, and PostgreSQL pools too (a pool's threads do not survive a fork)."""
+    connections.close_all()
+    for conn in connections.all():
+        if getattr(conn, "pool", None) is not None:
+            conn.close_pool()
 
 
 def session_cookie_for(user) -> str:

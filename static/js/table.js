@@ -106,13 +106,11 @@
     }
     var option = event.target.closest("[data-joker-option]");
     if (option) {
-      // Declare the bare joker of that meld as the chosen card ("7♠" → "JK=7S.<deck>").
+      // Declare the bare joker of that meld as the chosen card ("7S" → "JK=7S.<deck>").
       var meld = board().querySelector('#melds .meld[data-meld="' + option.dataset.meldIndex + '"]');
       var joker = meld && meld.querySelector('.card[data-ref^="JK."]');
       if (!joker) return;
-      var code = option.dataset.jokerOption.replace("10", "T").replace("♠", "S").replace("♥", "H")
-        .replace("♦", "D").replace("♣", "C");
-      joker.dataset.ref = "JK=" + code + "." + joker.dataset.id.split(".")[1];
+      joker.dataset.ref = "JK=" + option.dataset.jokerOption + "." + joker.dataset.id.split(".")[1];
       sendDraft();
     }
   });

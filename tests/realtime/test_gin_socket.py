@@ -75,6 +75,9 @@ def allowed_ids(match_id: int, seat: int | None) -> tuple[set[str], set[str], in
 
 async def receive_board(communicator) -> str:
     frame = await communicator.receive_from(timeout=10)
+    while frame.startswith('<span id="conn-'):  # another seat's online dot: no cards in it
+        assert "data-id" not in frame and "data-ref" not in frame
+        frame = await communicator.receive_from(timeout=10)
     assert 'id="table-board"' in frame and 'hx-swap-oob="outerHTML"' in frame
     return frame
 

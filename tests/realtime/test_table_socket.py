@@ -58,9 +58,14 @@ def visible_ids(match_id: int, seat: int | None) -> tuple[set[str], set[str]]:
 
 
 async def receive_board(communicator) -> str:
-    frame = await communicator.receive_from(timeout=10)
-    assert 'id="table-board"' in frame and 'hx-swap-oob="outerHTML"' in frame
-    return frame
+    """The next board frame (a seat's online-dot frames in between are skipped, after a check)."""
+    while True:
+        frame = await communicator.receive_from(timeout=10)
+        if frame.startswith('<span id="conn-'):
+            assert "data-id" not in frame and "data-ref" not in frame
+            continue
+        assert 'id="table-board"' in frame and 'hx-swap-oob="outerHTML"' in frame
+        return frame
 
 
 async def check_frame(frame: str, match_id: int, seat: int | None):
@@ -180,8 +185,9 @@ async def test_a_move_reaches_the_other_seat_live(make_user, settings):
     b = connect(match.pk, await database_sync_to_async(session_cookie_for)(players[1]))
     for c in (a, b):
         assert (await c.connect())[0]
-    # Connection bumps may push a frame or two; drain them.
+    # The first board on connect, then maybe online-dot frames; drain them.
     for c in (a, b):
+        await receive_board(c)
         while not await c.receive_nothing(timeout=0.3):
             await c.receive_from()
     state = await database_sync_to_async(lambda: spec_for("manipulation").load(Match.objects.get(pk=match.pk).state["round"]))()
@@ -195,3 +201,27 @@ async def test_a_move_reaches_the_other_seat_live(make_user, settings):
         assert "drew a card" in frame
     for c in (a, b):
         await c.disconnect()
+
+
+async def test_connecting_changes_only_the_online_dot_and_a_current_page_gets_no_board(make_user, settings):
+    match, players, _carol = await database_sync_to_async(setup_table)(make_user, settings)
+    version = (await database_sync_to_async(Match.objects.get)(pk=match.pk)).version
+    a = connect(match.pk, await database_sync_to_async(session_cookie_for)(players[0]))
+    assert (await a.connect())[0]
+    assert 'id="table-board"' in await a.receive_from(timeout=5)  # no ?v=: a board at once
+    b = WebsocketCommunicator(
+        application,
+        f"/ws/tables/{match.pk}/?v={version}",
+        headers=[(b"origin", b"http://testserver"),
+                 (b"cookie", f"sessionid={await database_sync_to_async(session_cookie_for)(players[1])}".encode())],
+    )
+    assert (await b.connect())[0]
+    dot = await a.receive_from(timeout=5)
+    assert dot.startswith('<span id="conn-1"') and "conn-on" in dot and 'hx-swap-oob="true"' in dot
+    # b's page is current (?v= matches): it gets no board (nor its own dot), and no version moved.
+    assert await b.receive_nothing(timeout=0.5)
+    assert (await database_sync_to_async(Match.objects.get)(pk=match.pk)).version == version
+    await b.disconnect()
+    gone = await a.receive_from(timeout=5)
+    assert gone.startswith('<span id="conn-1"') and "conn-off" in gone
+    await a.disconnect()

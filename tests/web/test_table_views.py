@@ -104,7 +104,7 @@ def test_quick_game_is_three_clicks_from_sign_in(alice_client):
 def test_table_page_full_and_partial(alice_client, settings):
     match = started(alice_client.user, settings=settings)
     full = alice_client.get(reverse("games:table", args=[match.pk]))
-    assert b"<html" in full.content and f'ws-connect="/ws/tables/{match.pk}/"'.encode() in full.content
+    assert b"<html" in full.content and f'ws-connect="/ws/tables/{match.pk}/?v={match.version}"'.encode() in full.content
     partial = alice_client.get(reverse("games:table", args=[match.pk]), **HX)
     assert partial.content.strip().startswith(b'<section id="table-board"')
 
@@ -228,7 +228,8 @@ def test_bare_joker_asks_which_card_when_not_forced(client, make_user, settings)
                            {"table": json.dumps([wanted]), "version": match.version}, **HX)
     html = response.content.decode()
     assert "data-joker-option" in html
-    assert 'data-joker-option="5♦"' in html and 'data-joker-option="5♣"' in html
+    assert 'data-joker-option="5D"' in html and 'data-joker-option="5C"' in html
+    assert ">5♦</button>" in html
 
 
 def test_chat_is_escaped_limited_and_rate_limited(client, make_user, settings):
