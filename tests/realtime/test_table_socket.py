@@ -80,7 +80,7 @@ async def test_every_frame_shows_each_viewer_only_what_they_may_see(make_user, s
     match, players, carol = await database_sync_to_async(setup_table)(make_user, settings)
     cookies = [await database_sync_to_async(session_cookie_for)(u) for u in [*players, carol]]
     viewers = [(connect(match.pk, cookies[0]), 0), (connect(match.pk, cookies[1]), 1), (connect(match.pk, cookies[2]), None)]
-    for communicator, seat in viewers:
+    for communicator, _seat in viewers:
         connected, _ = await communicator.connect()
         assert connected
     frames = 0
