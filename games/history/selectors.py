@@ -515,6 +515,7 @@ def replay_step(*, match: Match, step: int) -> dict[str, Any]:
         ],
         "melds": _meld_view(_table_melds(state), _table_melds(previous) if previous is not None else None),
         "discard": [display.card_face(_card_ref(spec, c)) for c in getattr(state, "discard", ()) or ()],
+        "has_discard": hasattr(state, "discard"),
         "stock": len(getattr(state, "stock", ()) or ()),
         "phase": getattr(state, "phase", ""),
         "result": _step_result(spec, state, seats),
@@ -539,9 +540,28 @@ def _step_result(spec, state, seats: list[SeatRow]) -> dict[str, Any] | None:
         return None
     out = spec.engine.outcome(state) or {}
     scores = out.get("scores") or []
+
+    def faces(cards: Any) -> list[dict[str, Any]]:
+        return [display.card_face(_card_ref(spec, c)) for c in cards or [] if isinstance(c, (str, int))]
+
+    layout = []
+    for role, seat in (("knocker", out.get("knocker")), ("defender", out.get("defender"))):
+        melds = out.get(f"{role}_melds")
+        if seat is None or not isinstance(melds, list):
+            continue
+        layout.append(
+            {
+                "name": _name(seats, seat),
+                "melds": [faces(m) for m in melds if isinstance(m, list)],
+                "deadwood": faces(out.get(f"{role}_deadwood_cards")),
+            }
+        )
+    layoffs = [lay.get("card") for lay in out.get("layoffs") or [] if isinstance(lay, dict)]
     return {
         "kind": display.result_text(out.get("kind") or out.get("end_reason") or ""),
         "scores": [(_name(seats, i), score) for i, score in enumerate(scores)],
+        "layout": layout,
+        "layoffs": faces(layoffs),
     }
 
 

@@ -164,6 +164,11 @@ def test_gin_matches_have_pages_replays_and_records(client, alice, settings, var
     total = sum(1 + n for _r, n in replay_index(match))
     last = replay_step(match=match, step=total - 1)
     assert last["result"] is not None and last["discard"] is not None
+    rnd = Round.objects.get(match=match, number=match.round_number)
+    if rnd.outcome.get("knocker_melds"):
+        # The knocker's layout is shown card by card at the end of the hand.
+        shown = [c["id"] for m in last["result"]["layout"][0]["melds"] for c in m]
+        assert len(shown) == sum(len(m) for m in rnd.outcome["knocker_melds"])
     assert client.get(f"/matches/{match.pk}/replay/?step={total - 1}", **HX).status_code == 200
     record = json.loads(client.get(f"/matches/{match.pk}/export.json").content)
     result = import_record(record)
