@@ -14,6 +14,7 @@ from typing import Any
 from django.db.models import Count, Q
 from django.http import Http404
 from django.utils import timezone
+from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -195,8 +196,14 @@ def table_context(match: Match, user) -> dict[str, Any]:
         "can_join": match.status == MatchStatus.OPEN and me is None and any(s.is_empty for s in seats),
         "has_free_seats": any(s.is_empty for s in seats),
         "timer": _timer(match, now),
-        "log": _log(match, seats, my_index),
-        "chat": list(ChatMessage.objects.filter(match=match).select_related("user").order_by("-created_at")[:50])[::-1],
+        # Lazy: evaluated only when a template uses them (the board caches its log and
+        # score tables per version, and only the page shows the chat).
+        "log": SimpleLazyObject(lambda: _log(match, seats, my_index)),
+        "chat": SimpleLazyObject(
+            lambda: list(ChatMessage.objects.filter(match=match).select_related("user").order_by("-created_at")[:50])[
+                ::-1
+            ]
+        ),
     }
     if view is not None and match.variant == "manipulation":
         ctx.update(_manipulation_context(match, view, me, state))
@@ -204,7 +211,7 @@ def table_context(match: Match, user) -> dict[str, Any]:
         from games.gin_table import gin_context
 
         ctx.update(gin_context(match=match, view=view, me=me, state=state, seats=seats))
-    ctx["round_results"] = _round_results(match, seats)
+    ctx["round_results"] = SimpleLazyObject(lambda: _round_results(match, seats))
     if match.status == MatchStatus.FINISHED:
         ctx["final"] = sorted(seat_infos, key=lambda s: -(s.final_total or 0))
         ctx["rematch"] = Match.objects.filter(rematch_of=match).first()
