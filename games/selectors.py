@@ -349,7 +349,7 @@ def reason_text(reason: dict[str, Any]) -> str:
     }
     template = texts.get(code)
     if template is None:
-        return f"{code} {points}"
+        return f"{str(code).replace('_', ' ')} {points}"
     return template % {"p": points}
 
 
@@ -362,7 +362,8 @@ def result_text(kind: str) -> str:
         "undercut": _("undercut"),
         "dead": _("dead hand"),
         "tie": _("tie (nobody scores)"),
-    }.get(kind, kind)
+        "big_gin": _("big gin"),
+    }.get(kind or "", (kind or "").replace("_", " "))
 
 
 def _card_text(ref: str | None) -> str:

@@ -7,72 +7,24 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.engine.cards import Card
-
-SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-
-
-def _suit_names() -> dict[str, str]:
-    return {"S": _("spades"), "H": _("hearts"), "D": _("diamonds"), "C": _("clubs")}
-
-
-def _rank_text(rank: int) -> str:
-    return {1: "A", 11: "J", 12: "Q", 13: "K"}.get(rank, str(rank))
+from games import selectors as table_selectors
 
 
 def card_face(ref: str) -> dict[str, Any]:
-    """A card to draw from its id (``"8S.0"``, ``"JK=7S.1"``): rank, suit symbol, a spoken label."""
+    """A card to draw from its id (``"8S.0"``, ``"JK=7S.1"``); an unknown shape is shown as text."""
     try:
-        card = Card.from_code(ref)
-    except Exception:  # an unknown shape is shown as text, never an error page
+        return table_selectors.card_face(ref)
+    except Exception:  # never an error page for an odd stored value
         return {"id": str(ref), "rank": str(ref), "suit": "", "suit_key": "", "label": str(ref)}
-    if card.is_joker:
-        face = {"id": card.id, "rank": "★", "suit": "", "suit_key": "joker", "label": _("Joker")}
-        if card.declared:
-            rank, suit = card.declared
-            key = "SHDC"[suit]
-            face["as"] = _rank_text(rank) + SUIT_SYMBOLS[key]
-            face["label"] = _("Joker as %(rank)s of %(suit)s") % {"rank": _rank_text(rank), "suit": _suit_names()[key]}
-        return face
-    key = "SHDC"[card.suit]
-    return {
-        "id": card.id,
-        "rank": _rank_text(card.rank),
-        "suit": SUIT_SYMBOLS[key],
-        "suit_key": key,
-        "label": _("%(rank)s of %(suit)s") % {"rank": _rank_text(card.rank), "suit": _suit_names()[key]},
-    }
 
 
 def reason_text(reason: Any) -> str:
     if not isinstance(reason, dict):
         return str(reason)
-    code, points = reason.get("code"), reason.get("points", 0)
-    texts = {
-        "difference": _("difference %(p)s"),
-        "differences": _("differences %(p)s"),
-        "undercut_bonus": _("undercut bonus %(p)s"),
-        "going_out_bonus": _("going-out bonus %(p)s"),
-        "gin_bonus": _("gin bonus %(p)s"),
-        "big_gin_bonus": _("big gin bonus %(p)s"),
-        "deadwood": _("deadwood difference %(p)s"),
-    }
-    template = texts.get(code)
-    if template is None:
-        return f"{str(code).replace('_', ' ')} {points}"
-    return template % {"p": points}
+    return table_selectors.reason_text(reason)
 
 
-def result_text(kind: str) -> str:
-    return {
-        "knock": _("knock"),
-        "went_out": _("went out"),
-        "stock_exhausted": _("stock exhausted"),
-        "gin": _("gin"),
-        "big_gin": _("big gin"),
-        "undercut": _("undercut"),
-        "dead": _("dead hand"),
-    }.get(kind or "", (kind or "").replace("_", " "))
+result_text = table_selectors.result_text
 
 
 def event_text(summary: dict[str, Any] | None, action: dict[str, Any] | None, name: str) -> str:
