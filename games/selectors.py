@@ -162,7 +162,8 @@ def table_context(match: Match, user) -> dict[str, Any]:
                 is_bot=s.is_bot,
                 is_me=s.index == my_index,
                 is_empty=s.is_empty,
-                connected=services.is_connected(s, now),
+                # The viewer is here: their own socket is connecting as this renders.
+                connected=s.index == my_index or services.is_connected(s, now),
                 autopilot=s.autopilot,
                 hand_count=view["hand_counts"][s.index] if view else None,
                 is_turn=bool(view) and view.get("seat_to_act") == s.index and match.status == MatchStatus.PLAYING,

@@ -40,9 +40,11 @@ def _close_database_pools(django_db_setup, django_db_blocker):
     from django.db import connections
 
     with django_db_blocker.unblock():
+        connections.close_all()
         for conn in connections.all():
             if conn.vendor != "postgresql":
                 continue
+            conn.close_pool()  # a fresh pool: no connection of it was killed below
             # Connections left checked out by worker threads of finished event loops.
             with conn.cursor() as cursor:
                 cursor.execute(

@@ -33,6 +33,13 @@ class LiveDaphne(BaseDaphneTestingInstance):
 
         SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
         _drop_connections(connections)
+        for alias in connections:
+            db = settings.DATABASES[alias]
+            if db["ENGINE"] == "django.db.backends.postgresql":
+                # The test process flushes tables (TRUNCATE) between tests while this server's
+                # clock may be in a transaction: let the server give up its locks first (before
+                # PostgreSQL's 1 s deadlock check picks the flush as the victim).
+                db.setdefault("OPTIONS", {})["options"] = "-c lock_timeout=400"
         for key, value in self.settings_overrides.items():
             setattr(settings, key, value)
         os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"

@@ -48,9 +48,15 @@ def play_match(
             break
         spec = spec_for(match.variant)
         state = spec.load(match.state["round"])
-        seat = spec.acting_seats(state)[0]
+        acting = spec.acting_seats(state)
+        if not acting or users[acting[0]] is None:
+            continue  # a bot's turn, taken meanwhile by a live server's clock (browser tests)
+        seat = acting[0]
         action = engine_bots.choose_action(state, seat, policy="greedy")
-        services.turn_submit(match_id=match.pk, user=users[seat], action=action, expected_version=match.version)
+        try:
+            services.turn_submit(match_id=match.pk, user=users[seat], action=action, expected_version=match.version)
+        except services.StaleVersion:
+            continue
     match.refresh_from_db()
     return match
 
@@ -69,7 +75,12 @@ def play_one_round(host, *, settings, seed="11", **kwargs) -> Match:
             continue
         state = spec_for(match.variant).load(match.state["round"])
         seat = state.seat_to_act
+        if seat is None or users[seat] is None:
+            continue
         action = engine_bots.choose_action(state, seat, policy="greedy")
-        services.turn_submit(match_id=match.pk, user=users[seat], action=action, expected_version=match.version)
+        try:
+            services.turn_submit(match_id=match.pk, user=users[seat], action=action, expected_version=match.version)
+        except services.StaleVersion:
+            continue
     match.refresh_from_db()
     return match
