@@ -55,9 +55,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.seat_index = await database_sync_to_async(selectors.seat_index_of)(match_id=self.match_id, user=self.user)
         await self.channel_layer.group_add(table_group(self.match_id), self.channel_name)
         await database_sync_to_async(services.seat_connection)(match_id=self.match_id, user=self.user, delta=1)
-        # The page was rendered at version ?v=N: push a board only if the table moved on since.
+        # The page was rendered at version ?v=N: push a board only if the table moved on since;
+        # otherwise just the online dots, which may have changed between the page and the socket.
         self.sent_version = _query_version(self.scope)
         await self.push_board()
+        if self.sent_version == _query_version(self.scope):
+            await self.send(text_data=await database_sync_to_async(self._render_dots, thread_sensitive=False)())
         self._heartbeat = asyncio.create_task(self._beat())
 
     async def disconnect(self, code):
@@ -132,6 +135,13 @@ class TableConsumer(AsyncWebsocketConsumer):
             ctx = selectors.table_context(match, self.user)
             ctx["oob"] = True
             return render_to_string("games/table.html#table-board", ctx), match.version
+
+    def _render_dots(self) -> str:
+        with override_scope_language(self.scope):
+            return "".join(
+                render_to_string("games/table.html#seat-conn", {"index": index, "online": online, "oob": True})
+                for index, online in selectors.seat_presence(match_id=self.match_id, viewer=self.seat_index)
+            )
 
     async def _beat(self):
         while True:

@@ -41,6 +41,13 @@ def access_match_for_user(*, match_id: int, user, invite: str | None = None) -> 
     return match
 
 
+def seat_presence(*, match_id: int, viewer: int | None) -> list[tuple[int, bool]]:
+    """(seat index, online) for every human seat; the viewer's own seat is online."""
+    now = timezone.now()
+    seats = Seat.objects.filter(match_id=match_id, user__isnull=False, bot_policy="")
+    return [(s.index, s.index == viewer or services.is_connected(s, now)) for s in seats]
+
+
 def seat_index_of(*, match_id: int, user) -> int | None:
     return Seat.objects.filter(match_id=match_id, user=user).values_list("index", flat=True).first()
 

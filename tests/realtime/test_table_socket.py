@@ -218,7 +218,10 @@ async def test_connecting_changes_only_the_online_dot_and_a_current_page_gets_no
     assert (await b.connect())[0]
     dot = await a.receive_from(timeout=5)
     assert dot.startswith('<span id="conn-1"') and "conn-on" in dot and 'hx-swap-oob="true"' in dot
-    # b's page is current (?v= matches): it gets no board (nor its own dot), and no version moved.
+    # b's page is current (?v= matches): it gets no board, only the online dots, and no version moved.
+    dots = await b.receive_from(timeout=5)
+    assert 'id="table-board"' not in dots and "data-id" not in dots
+    assert '<span id="conn-0" class="conn conn-on"' in dots and '<span id="conn-1" class="conn conn-on"' in dots
     assert await b.receive_nothing(timeout=0.5)
     assert (await database_sync_to_async(Match.objects.get)(pk=match.pk)).version == version
     await b.disconnect()
