@@ -63,8 +63,10 @@ def test_history_match_page_replay(page, live_daphne, artifacts, make_user, sett
     page.get_by_role("link", name="Next ▶").click()
     expect(page).to_have_url(f"{live_daphne.url}/matches/{match.pk}/replay/?step=1")
     expect(page.locator(".replay-text")).not_to_contain_text("dealt")
+    expect(page.locator("#replay-step")).to_have_attribute("data-step", "1")
     page.keyboard.press("ArrowRight")
     expect(page).to_have_url(f"{live_daphne.url}/matches/{match.pk}/replay/?step=2")
+    expect(page.locator("#replay-step")).to_have_attribute("data-step", "2")  # swapped in before the next key
     page.keyboard.press("ArrowLeft")
     expect(page).to_have_url(f"{live_daphne.url}/matches/{match.pk}/replay/?step=1")
     # Find a step where somebody melded, to show the highlighted cards.
