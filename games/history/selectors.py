@@ -580,8 +580,11 @@ def _rank_row(row: PlayerRating) -> dict[str, Any]:
 
 def player_stats(*, player, viewer) -> dict[str, Any]:
     """Per variant: played, won, win rate, average round score, knocks, undercuts, gins, going-outs, rating."""
+    # Only matches the viewer may see count: a private match's result stays with its players and staff.
     seats = list(
-        Seat.objects.filter(user=player, match__status=MatchStatus.FINISHED).values(
+        Seat.objects.filter(
+            user=player, match__status=MatchStatus.FINISHED, match__in=visible_matches(viewer).values("pk")
+        ).values(
             "match_id", "index", "is_winner", "match__variant"
         )
     )
