@@ -308,3 +308,34 @@ def test_rematch_reuses_seats_and_options(client, make_user):
     # Asking twice goes to the same rematch.
     client.post(reverse("games:rematch", args=[match.pk]))
     assert Match.objects.count() == 2
+
+
+def test_cached_board_parts_never_leak_from_an_older_match_with_the_same_id(client, make_user, settings):
+    """The per-version cache of the log is keyed by the match itself, not only by id and version."""
+    from games.engine import bots as engine_bots
+
+    settings.RUMMYHUB_FIXED_SEED = "4"
+    alice = make_user("alice")
+    old = services.match_create(host=alice, variant="gin", seats_count=2, bots=1)
+    services.match_start(match_id=old.pk, user=alice)
+    for _ in range(3):
+        old.refresh_from_db()
+        state = spec_for("gin").load(old.state["round"])
+        if state.seat_to_act != 0:
+            break
+        action = engine_bots.choose_action(state, 0, policy="basic")
+        services.turn_submit(match_id=old.pk, user=alice, action=action, expected_version=old.version)
+    old.refresh_from_db()
+    client.force_login(alice)
+    first = client.get(reverse("games:table", args=[old.pk]), **HX).content.decode()
+    assert "upcard" in first or "drew" in first or "discarded" in first
+    old_pk, old_version = old.pk, old.version
+    old.delete()
+    # A new table that gets the same id (a reset database, or SQLite reusing ids) at the same version.
+    new = Match.objects.create(pk=old_pk, variant="manipulation", seats_count=2, host=alice)
+    Seat.objects.create(match=new, index=0, user=alice)
+    Seat.objects.create(match=new, index=1, bot_policy="basic", bot_name="Ada")
+    services.match_start(match_id=new.pk, user=alice)
+    Match.objects.filter(pk=new.pk).update(version=old_version)
+    second = client.get(reverse("games:table", args=[new.pk]), **HX).content.decode()
+    assert "upcard" not in second and "discarded" not in second
