@@ -20,6 +20,7 @@ from games.models import Event, Match, MatchStatus, Seat
 from games.variants import spec_for
 from rummyhub.asgi import application
 from tests.live import session_cookie_for
+from tests.realtime.frames import drain_to_current, receive_board
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -73,13 +74,6 @@ def allowed_ids(match_id: int, seat: int | None) -> tuple[set[str], set[str], in
     return public | own, everything, state.box
 
 
-async def receive_board(communicator) -> str:
-    frame = await communicator.receive_from(timeout=10)
-    while frame.startswith('<span id="conn-'):  # another seat's online dot: no cards in it
-        assert "data-id" not in frame and "data-ref" not in frame
-        frame = await communicator.receive_from(timeout=10)
-    assert 'id="table-board"' in frame and 'hx-swap-oob="outerHTML"' in frame
-    return frame
 
 
 async def check_frame(frame: str, match_id: int, seat: int | None):
@@ -100,14 +94,7 @@ async def play_and_check(match, users, viewers, moves: int, suggest: bool) -> in
 
     async def drain():
         nonlocal frames
-        version = (await database_sync_to_async(Match.objects.get)(pk=match.pk)).version
-        for communicator, seat in viewers:
-            while True:
-                frame = await receive_board(communicator)
-                await check_frame(frame, match.pk, seat)
-                frames += 1
-                if f'data-version="{version}"' in frame:
-                    break
+        frames += await drain_to_current(viewers, match.pk, check_frame)
 
     await drain()
     for step in range(moves):

@@ -21,6 +21,7 @@ from games.models import Match, MatchStatus
 from games.variants import spec_for
 from rummyhub.asgi import application
 from tests.live import session_cookie_for
+from tests.realtime.frames import drain_to_current, receive_board
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -57,15 +58,6 @@ def visible_ids(match_id: int, seat: int | None) -> tuple[set[str], set[str]]:
     return table | own, everything
 
 
-async def receive_board(communicator) -> str:
-    """The next board frame (a seat's online-dot frames in between are skipped, after a check)."""
-    while True:
-        frame = await communicator.receive_from(timeout=10)
-        if frame.startswith('<span id="conn-'):
-            assert "data-id" not in frame and "data-ref" not in frame
-            continue
-        assert 'id="table-board"' in frame and 'hx-swap-oob="outerHTML"' in frame
-        return frame
 
 
 async def check_frame(frame: str, match_id: int, seat: int | None):
@@ -86,16 +78,8 @@ async def test_every_frame_shows_each_viewer_only_what_they_may_see(make_user, s
     frames = 0
 
     async def drain():
-        """Read every viewer's frames up to the current version, checking each."""
         nonlocal frames
-        version = (await database_sync_to_async(Match.objects.get)(pk=match.pk)).version
-        for communicator, seat in viewers:
-            while True:
-                frame = await receive_board(communicator)
-                await check_frame(frame, match.pk, seat)
-                frames += 1
-                if f'data-version="{version}"' in frame:
-                    break
+        frames += await drain_to_current(viewers, match.pk, check_frame)
 
     await drain()
     # Play moves by both seats (with a draft shown live before a meld), checking every frame.
