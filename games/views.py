@@ -72,25 +72,24 @@ def table(request, match_id):
     return render(request, template, ctx)
 
 
-def _message(error: Exception, match_id: int) -> str:
+def _message(error: Exception, match: Match) -> str:
     """What the player reads: engine refusals through the translation catalogue when they can be."""
     if isinstance(error, RulesError):
-        variant = Match.objects.filter(pk=match_id).values_list("variant", flat=True).first()
-        return refusal_text(error, "manipulation" if variant == Variant.MANIPULATION else "gin")
+        return refusal_text(error, "manipulation" if match.variant == Variant.MANIPULATION else "gin")
     return getattr(error, "message", str(error))
 
 
 def _respond(request, match_id, error: Exception | None = None, status: int = 200):
     """After a command: htmx gets the fresh board (with the error for this player), others a redirect."""
-    if error is not None and not request.htmx:
-        messages.error(request, _message(error, match_id))
-    if not request.htmx:
-        return redirect("games:table", match_id=match_id)
     match = selectors.access_match_for_user(match_id=match_id, user=request.user,
                                             invite=request.session.get(f"invite-{match_id}"))
+    if not request.htmx:
+        if error is not None:
+            messages.error(request, _message(error, match))
+        return redirect("games:table", match_id=match_id)
     ctx = selectors.table_context(match, request.user)
     if error is not None:
-        ctx["error"] = {"code": getattr(error, "code", "error"), "message": _message(error, match_id)}
+        ctx["error"] = {"code": getattr(error, "code", "error"), "message": _message(error, match)}
     return render(request, "games/table.html#table-board", ctx, status=status)
 
 
