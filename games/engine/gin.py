@@ -667,16 +667,16 @@ MESSAGES: dict[str, str] = {
     "must_draw_stock": "Both players passed the upcard: start by drawing from the stock.",
     "must_discard": "You have taken a card: now discard one card or knock.",
     "no_upcard_now": "The upcard can only be taken or passed at the start of the hand.",
-    "card_not_in_hand": "{cards} is not in your hand.",
-    "cannot_discard_taken_card": "{cards} was just taken from the discard pile and cannot be discarded this turn.",
-    "knock_too_high": "You cannot knock: after discarding {cards} your deadwood would be {deadwood}, "
-    "more than {limit}.",
-    "knock_too_high_laid": "You cannot knock: the deadwood you lay out is {deadwood}, more than {limit}.",
+    "card_not_in_hand": "%(cards)s is not in your hand.",
+    "cannot_discard_taken_card": "%(cards)s was just taken from the discard pile and cannot be discarded this turn.",
+    "knock_too_high": "You cannot knock: after discarding %(cards)s your deadwood would be %(deadwood)s, "
+    "more than %(limit)s.",
+    "knock_too_high_laid": "You cannot knock: the deadwood you lay out is %(deadwood)s, more than %(limit)s.",
     "gin_only": "The first upcard was an ace: nobody may knock, only gin ends this hand.",
-    "invalid_meld": "{cards}: not a meld (a set is 3 or 4 cards of one rank; a run is 3 or more cards "
+    "invalid_meld": "%(cards)s: not a meld (a set is 3 or 4 cards of one rank; a run is 3 or more cards "
     "in sequence in one suit, ace low).",
-    "meld_card_twice": "{cards} is used in more than one meld.",
-    "fiftieth_card_knock_only": "Only two stock cards are left: you may take {cards} only to knock with it.",
+    "meld_card_twice": "%(cards)s is used in more than one meld.",
+    "fiftieth_card_knock_only": "Only two stock cards are left: you may take %(cards)s only to knock with it.",
     "must_knock": "You took the last discard under the 50th-card rule: you must knock now.",
     "no_pass_now": "You can only pass the last discard when two stock cards are left.",
     "big_gin_not_allowed": "Knocking without a discard (big gin) is not allowed at this table.",
@@ -684,10 +684,11 @@ MESSAGES: dict[str, str] = {
 }
 
 
-def _illegal(code: str, **kw: Any) -> IllegalMove:
-    if "cards" in kw and not isinstance(kw["cards"], str):
-        kw["cards"] = pretty_cards(kw["cards"])
-    return IllegalMove(code, MESSAGES[code].format(**kw))
+def _illegal(code: str, template: str | None = None, **params: Any) -> IllegalMove:
+    """The refusal ``code`` with the template ``MESSAGES[template or code]``; ``cards`` are card indices."""
+    if "cards" in params:
+        params["cards"] = [CODES[i] for i in params["cards"]]
+    return IllegalMove(code, MESSAGES[template or code], params or None)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -880,7 +881,7 @@ def settle_knock(
         if k > limit:
             if limit == 0 and rules.oklahoma:
                 raise _illegal("gin_only")
-            raise IllegalMove("knock_too_high", MESSAGES["knock_too_high_laid"].format(deadwood=k, limit=limit))
+            raise _illegal("knock_too_high", "knock_too_high_laid", deadwood=k, limit=limit)
         if k == 0:
             d, rem, lay = deadwood_mask(dm), dm, []
         else:
@@ -1425,10 +1426,8 @@ def _knock_check(state: GinState, seat: int, a: GinAction) -> tuple[int, int, in
         if state.knock_limit == 0 and state.rules.oklahoma:
             raise _illegal("gin_only")
         if a.melds is not None:
-            raise IllegalMove(
-                "knock_too_high", MESSAGES["knock_too_high_laid"].format(deadwood=dw, limit=state.knock_limit)
-            )
-        raise _illegal("knock_too_high", cards=[card] if card is not None else "", deadwood=dw, limit=state.knock_limit)
+            raise _illegal("knock_too_high", "knock_too_high_laid", deadwood=dw, limit=state.knock_limit)
+        raise _illegal("knock_too_high", cards=[card] if card is not None else [], deadwood=dw, limit=state.knock_limit)
     return km, dw, card, melds
 
 

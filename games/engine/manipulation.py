@@ -33,9 +33,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
-from .cards import Card, hand_points, make_deck, pretty_value, value_code
+from .cards import Card, hand_points, make_deck, value_code
 from .errors import IllegalMove, InvalidAction
-from .melds import completions, meld_points, meld_problem, pretty_meld, sort_meld
+from .melds import MELD_MESSAGES, completions, meld_points, meld_problem, sort_meld
 from .scoring import (
     MatchTally,
     RoundResult,
@@ -244,6 +244,8 @@ def _as_rules(rules: ManipulationRules | dict | None) -> ManipulationRules:
 
 # --------------------------------------------------------------------------- messages
 
+# code -> English template of a refusal; card params are lists of card codes (see .errors).
+# A meld that is not valid is refused with code ``invalid_meld`` and a template of melds.MELD_MESSAGES.
 MESSAGES: dict[str, str] = {
     "not_your_turn": "It is not your turn.",
     "round_over": "The round is over.",
@@ -256,30 +258,35 @@ MESSAGES: dict[str, str] = {
     "no_meld_before_draw": "You must draw before you meld.",
     "already_melded": "You have already made your meld step this turn.",
     "no_meld_after_last_draw": "No meld is allowed after your last draw of the turn.",
-    "knock_too_high": "Your hand counts {points} points: you may knock only with {limit} or fewer.",
+    "knock_too_high": "Your hand counts %(points)s points: you may knock only with %(limit)s or fewer.",
     "knock_not_now": "You cannot knock now.",
     "knock_not_in_final_lap": "Knocking is not allowed in the final lap at this table.",
-    "card_not_available": "{card} is not in your hand or on the table.",
-    "table_card_missing": "{cards} must stay on the table: no card returns to a hand.",
-    "freed_joker_not_placed": "{card} was freed and must be placed again in a meld in the same step.",
-    "invalid_meld": "{reason}",
-    "joker_identity_needed": "{cards}: say which card the joker stands for ({options}).",
-    "joker_identity_changed": "{card} keeps its identity {identity} unless a natural {identity} replaces it.",
-    "joker_substitute_hand_only": ("{card} can only be replaced by a natural {identity} from your hand at this table."),
+    "card_not_available": "%(card)s is not in your hand or on the table.",
+    "table_card_missing": "%(cards)s must stay on the table: no card returns to a hand.",
+    "freed_joker_not_placed": "%(card)s was freed and must be placed again in a meld in the same step.",
+    "joker_identity_needed": "%(cards)s: say which card the joker stands for (%(options)s).",
+    "joker_identity_changed": "The joker keeps its identity %(identity)s unless a natural %(identity)s replaces it.",
+    "joker_substitute_hand_only": (
+        "The joker can only be replaced by a natural %(identity)s from your hand at this table."
+    ),
     "freed_joker_new_meld_only": (
-        "{cards}: at this table a freed joker may only go into a new meld made with cards from your hand."
+        "%(cards)s: at this table a freed joker may only go into a new meld made with cards from your hand."
     ),
     "no_card_from_hand": "A meld step must lay at least one card from your hand.",
     "first_meld_too_low": (
-        "Your first meld must be made only of cards from your hand worth at least {min} points"
-        " (this one is worth {points})."
+        "Your first meld must be made only of cards from your hand worth at least %(min)s points"
+        " (this one is worth %(points)s)."
     ),
     "first_meld_table_untouched": "Until your first meld you may not change the melds already on the table.",
 }
 
 
-def _illegal(code: str, **kw: Any) -> IllegalMove:
-    return IllegalMove(code, MESSAGES[code].format(**kw))
+def _illegal(code: str, **params: Any) -> IllegalMove:
+    return IllegalMove(code, MESSAGES[code], params or None)
+
+
+def _codes(cards: Iterable[Card]) -> list[str]:
+    return [c.code for c in cards]
 
 
 # --------------------------------------------------------------------------- actions
@@ -598,7 +605,7 @@ def _deck_ids(packs: int, jokers: int) -> frozenset[str]:
 @dataclass(slots=True)
 class _Analysis:
     melds: list[dict]
-    errors: list[tuple[str, str]]
+    errors: list[IllegalMove]
     new_table: tuple[tuple[Card, ...], ...]
     played: list[Card]
 
@@ -612,7 +619,7 @@ def _analyse(state: ManipulationState, seat: int, proposed: tuple[tuple[Card, ..
     hand = {c.id: c for c in state.hands[seat]}
     old: dict[str, Card] = {c.id: c for meld in state.table for c in meld}
     all_ids = _deck_ids(r.packs, r.jokers)
-    errors: list[tuple[str, str]] = []
+    errors: list[IllegalMove] = []
     seen: set[str] = set()
     for meld in proposed:
         for c in meld:
@@ -625,7 +632,7 @@ def _analyse(state: ManipulationState, seat: int, proposed: tuple[tuple[Card, ..
             seen.add(c.id)
     unavailable = [c for meld in proposed for c in meld if c.id not in hand and c.id not in old]
     for c in unavailable:
-        errors.append(("card_not_available", MESSAGES["card_not_available"].format(card=c.undeclared().pretty())))
+        errors.append(_illegal("card_not_available", card=c.undeclared().code))
 
     # effective cards: table jokers given bare keep their identity
     melds_eff: list[list[Card]] = []
@@ -653,13 +660,16 @@ def _analyse(state: ManipulationState, seat: int, proposed: tuple[tuple[Card, ..
             "kind": None,
             "code": None,
             "reason": None,
+            "template": None,
+            "params": None,
             "joker_options": [],
         }
         bare = [k for k, c in enumerate(eff) if c.effective is None]
         problem = meld_problem(eff, r)
         if problem is not None:
-            rep.update(valid=False, code=problem[0], reason=problem[1])
-            errors.append(("invalid_meld", problem[1]))
+            err = IllegalMove("invalid_meld", MELD_MESSAGES[problem[0]], {"cards": _codes(eff)})
+            rep.update(valid=False, code=problem[0], reason=err.message, template=err.template, params=err.params)
+            errors.append(err)
             new_table.append(tuple(eff))
         else:
             comps = completions(eff, r)
@@ -674,12 +684,9 @@ def _analyse(state: ManipulationState, seat: int, proposed: tuple[tuple[Card, ..
                     for k, ident in zip(bare, ids, strict=True):
                         eff[k] = eff[k].declare(*ident)
                 else:
-                    rep.update(code="joker_identity_needed")
-                    msg = MESSAGES["joker_identity_needed"].format(
-                        cards=pretty_meld(eff), options=", ".join(pretty_value(*o) for o in options)
-                    )
-                    rep["reason"] = msg
-                    errors.append(("joker_identity_needed", msg))
+                    err = _illegal("joker_identity_needed", cards=_codes(eff), options=rep["joker_options"])
+                    rep.update(code=err.code, reason=err.message, template=err.template, params=err.params)
+                    errors.append(err)
             new_table.append(tuple(sort_meld(eff, r)))
         reports.append(rep)
 
@@ -687,10 +694,10 @@ def _analyse(state: ManipulationState, seat: int, proposed: tuple[tuple[Card, ..
     missing = [c for cid, c in old.items() if cid not in seen]
     missing_nat = [c for c in missing if not c.is_joker]
     if missing_nat:
-        errors.append(("table_card_missing", MESSAGES["table_card_missing"].format(cards=pretty_meld(missing_nat))))
+        errors.append(_illegal("table_card_missing", cards=_codes(missing_nat)))
     for c in missing:
         if c.is_joker:
-            errors.append(("freed_joker_not_placed", MESSAGES["freed_joker_not_placed"].format(card=c.pretty())))
+            errors.append(_illegal("freed_joker_not_placed", card=c.code))
 
     played = [hand[c.id] for meld in proposed for c in meld if c.id in hand]
     played_ids = {c.id for c in played}
@@ -707,7 +714,7 @@ def _analyse(state: ManipulationState, seat: int, proposed: tuple[tuple[Card, ..
                 code = "joker_identity_changed"
                 if r.joker_substitute_from == "hand_only" and from_hand + from_table >= count:
                     code = "joker_substitute_hand_only"
-                errors.append((code, MESSAGES[code].format(card="The joker", identity=pretty_value(*ident))))
+                errors.append(_illegal(code, identity=value_code(*ident)))
                 _ = joker
         if r.freed_joker_reuse == "new_meld_only":
             freed_ids = {c.id for c, _i in freed}
@@ -716,28 +723,28 @@ def _analyse(state: ManipulationState, seat: int, proposed: tuple[tuple[Card, ..
                     continue
                 others = [c for c in meld if c.id not in freed_ids]
                 if not others or any(c.id not in played_ids for c in others):
-                    msg = MESSAGES["freed_joker_new_meld_only"].format(cards=pretty_meld(new_table[i]))
-                    errors.append(("freed_joker_new_meld_only", msg))
-                    reports[i].update(valid=False, code="freed_joker_new_meld_only", reason=msg)
+                    err = _illegal("freed_joker_new_meld_only", cards=_codes(new_table[i]))
+                    errors.append(err)
+                    reports[i].update(
+                        valid=False, code=err.code, reason=err.message, template=err.template, params=err.params
+                    )
 
     # M1
     if not played:
-        errors.append(("no_card_from_hand", MESSAGES["no_card_from_hand"]))
+        errors.append(_illegal("no_card_from_hand"))
 
     # option first_meld_min_points (Rummikub-style first meld; off by default)
     if r.first_meld_min_points > 0 and not state.has_melded[seat] and played:
         old_melds = Counter(frozenset(card_ref(c) for c in meld) for meld in state.table)
         new_melds = Counter(frozenset(card_ref(c) for c in meld) for meld in new_table)
         if any(new_melds[m] < k for m, k in old_melds.items()):
-            errors.append(("first_meld_table_untouched", MESSAGES["first_meld_table_untouched"]))
+            errors.append(_illegal("first_meld_table_untouched"))
         fresh = [m for m in new_table if frozenset(card_ref(c) for c in m) not in old_melds]
         if any(c.id not in played_ids for m in fresh for c in m):
-            errors.append(("first_meld_table_untouched", MESSAGES["first_meld_table_untouched"]))
+            errors.append(_illegal("first_meld_table_untouched"))
         pts = sum(meld_points(m) for m in fresh)
         if pts < r.first_meld_min_points:
-            errors.append(
-                ("first_meld_too_low", MESSAGES["first_meld_too_low"].format(min=r.first_meld_min_points, points=pts))
-            )
+            errors.append(_illegal("first_meld_too_low", min=r.first_meld_min_points, points=pts))
     return _Analysis(reports, errors, tuple(new_table), played)
 
 
@@ -754,7 +761,7 @@ def check_table(state: ManipulationState, seat: int, table: object) -> dict[str,
         a = _analyse(state, seat, proposed)
     except InvalidAction as exc:
         return {"ok": False, "melds": [], "errors": [exc.to_dict()], "played": [], "points": 0}
-    errors = [{"code": c, "message": m} for c, m in a.errors]
+    errors = [e.to_dict() for e in a.errors]
     turn_error = _meld_turn_error(state, seat)
     if turn_error is not None:
         errors.insert(0, turn_error.to_dict())
@@ -855,8 +862,7 @@ def apply(state: ManipulationState, seat: int, action: dict | Action) -> Manipul
             raise err
         a = _analyse(state, seat, act.table)
         if a.errors:
-            code, message = a.errors[0]
-            raise IllegalMove(code, message)
+            raise a.errors[0]
         played_ids = {c.id for c in a.played}
         hands = list(state.hands)
         hands[seat] = tuple(c for c in state.hands[seat] if c.id not in played_ids)

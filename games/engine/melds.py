@@ -32,21 +32,22 @@ ACE_MODES = ("high_or_low", "low_only", "high_only")
 GROUP = "group"
 SEQUENCE = "sequence"
 
-# code -> sentence template; ``{cards}`` is the meld written with suit symbols.
+# code -> sentence template; ``%(cards)s`` is the meld written with suit symbols (in a refusal
+# the param ``cards`` is the list of card codes, see :mod:`.errors`).
 MELD_MESSAGES: dict[str, str] = {
-    "too_short": "{cards}: a meld needs at least 3 cards.",
-    "group_too_long": "{cards}: a group has at most 4 cards.",
-    "group_same_suit": "{cards}: a group needs cards of different suits.",
-    "sequence_one_suit": "{cards}: a sequence must be one suit.",
-    "group_one_rank": "{cards}: a group must be one rank.",
-    "sequence_duplicate_rank": "{cards}: a sequence cannot hold two cards of the same rank.",
-    "sequence_gap": "{cards}: the ranks of a sequence must be consecutive.",
-    "sequence_too_long": "{cards}: a sequence has at most 13 cards.",
-    "ace_wrap": "{cards}: an ace cannot be in the middle of a sequence (K-A-2 is not allowed).",
-    "ace_low_only": "{cards}: with these table rules an ace in a sequence is low only (A-2-3).",
-    "ace_high_only": "{cards}: with these table rules an ace in a sequence is high only (Q-K-A).",
-    "joker_no_identity": "{cards}: no identity of the joker makes this a valid meld.",
-    "joker_not_fitting": "{cards}: the joker's declared card does not fit this meld.",
+    "too_short": "%(cards)s: a meld needs at least 3 cards.",
+    "group_too_long": "%(cards)s: a group has at most 4 cards.",
+    "group_same_suit": "%(cards)s: a group needs cards of different suits.",
+    "sequence_one_suit": "%(cards)s: a sequence must be one suit.",
+    "group_one_rank": "%(cards)s: a group must be one rank.",
+    "sequence_duplicate_rank": "%(cards)s: a sequence cannot hold two cards of the same rank.",
+    "sequence_gap": "%(cards)s: the ranks of a sequence must be consecutive.",
+    "sequence_too_long": "%(cards)s: a sequence has at most 13 cards.",
+    "ace_wrap": "%(cards)s: an ace cannot be in the middle of a sequence (K-A-2 is not allowed).",
+    "ace_low_only": "%(cards)s: with these table rules an ace in a sequence is low only (A-2-3).",
+    "ace_high_only": "%(cards)s: with these table rules an ace in a sequence is high only (Q-K-A).",
+    "joker_no_identity": "%(cards)s: no identity of the joker makes this a valid meld.",
+    "joker_not_fitting": "%(cards)s: the joker's declared card does not fit this meld.",
 }
 
 
@@ -167,7 +168,7 @@ def meld_problem(meld: Iterable[str | Card], rules: object = None) -> tuple[str,
     if classify(cards, rules) is not None:
         return None
     code = _problem_code(cards, ace_mode_of(rules))
-    return code, MELD_MESSAGES[code].format(cards=pretty_meld(cards))
+    return code, MELD_MESSAGES[code] % {"cards": pretty_meld(cards)}
 
 
 def validate_meld(cards: Iterable[str | Card], rules: object = None) -> str | None:
