@@ -240,6 +240,8 @@ def _timer(match: Match, now) -> dict[str, Any] | None:
 
 
 def _manipulation_context(match: Match, view: dict, me: Seat | None, state) -> dict[str, Any]:
+    from games.messages import refusal_text  # it draws cards with card_face from here
+
     draft = match.draft if match.draft and match.status == MatchStatus.PLAYING else None
     my_turn = me is not None and view.get("seat_to_act") == me.index and match.status == MatchStatus.PLAYING
     actions = {a["type"] for a in view.get("legal_actions", [])}
@@ -269,7 +271,7 @@ def _manipulation_context(match: Match, view: dict, me: Seat | None, state) -> d
                 "index": i,
                 "cards": [card_face(ref, hidden=not ref) for ref in meld],
                 "valid": report.get("valid", True),
-                "reason": report.get("reason") if drafting else None,
+                "reason": refusal_text(report, "manipulation") if drafting and report.get("reason") else None,
                 "joker_options": [_joker_option(code) for code in report.get("joker_options", [])] if drafting else [],
                 "needs_joker": drafting and report.get("code") == "joker_identity_needed",
                 "kind": report.get("kind"),
@@ -304,7 +306,10 @@ def _manipulation_context(match: Match, view: dict, me: Seat | None, state) -> d
         "can_end_turn": "end_turn" in actions,
         "drafting": drafting,
         "draft_ok": bool(draft_report and draft_report.get("ok")),
-        "draft_errors": (draft_report or {}).get("errors", []),
+        "draft_errors": [
+            {"code": e.get("code"), "message": refusal_text(e, "manipulation")}
+            for e in (draft_report or {}).get("errors", [])
+        ],
         "someone_drafting": draft is not None and not drafting,
         "prompt": prompt,
         "stock_count": view.get("stock_count"),

@@ -2,33 +2,156 @@
 
 from __future__ import annotations
 
+import ast
+import json
+import random
+import re
+from pathlib import Path
+
 import pytest
 from django.utils import translation
 
-from games.engine import gin, manipulation
+from games.engine import errors, gin, manipulation, melds
+from games.engine.cards import Card
 from games.engine.errors import IllegalMove
 from games.messages import REFUSALS, refusal_text
 
-
-@pytest.mark.parametrize(("game", "module"), [("manipulation", manipulation), ("gin", gin)])
-def test_every_plain_engine_sentence_is_marked_for_translation(game, module):
-    plain = {code: text for code, text in module.MESSAGES.items() if "{" not in text}
-    assert plain, "the engine has sentences without card details"
-    for code, text in plain.items():
-        assert REFUSALS.get((game, code)) == text, f"{game}.{code} is missing or differs in games/messages.py"
+ENGINE = Path(errors.__file__).parent
+TABLES = {"manipulation": manipulation.MESSAGES, "gin": gin.MESSAGES, "melds": melds.MELD_MESSAGES}
 
 
-def test_refusal_goes_through_gettext_and_detailed_sentences_stay(monkeypatch):
-    calls = []
-    monkeypatch.setattr("games.messages.gettext", lambda s: calls.append(s) or f"[{s}]")
+def test_every_engine_template_is_marked_for_translation():
+    for table, templates in TABLES.items():
+        assert templates, f"{table} has templates"
+        for key, text in templates.items():
+            assert REFUSALS.get((table, key)) == text, f"{table}.{key} is missing or differs in games/messages.py"
+    stale = {key for key in REFUSALS if key[1] not in TABLES.get(key[0], {})}
+    assert not stale, f"games/messages.py lists templates the engines no longer have: {stale}"
+
+
+@pytest.mark.parametrize(("table", "key"), sorted(REFUSALS))
+def test_template_placeholders_are_numbers_or_cards(table, key):
+    """Each placeholder is a card param (codes, drawn as card faces) or a number the engine passes."""
+    for name in re.findall(r"%\((\w+)\)s", REFUSALS[(table, key)]):
+        assert name in errors.CARD_PARAMS or name in {"points", "limit", "min", "deadwood"}, name
+    assert "{" not in REFUSALS[(table, key)]
+
+
+def _refusal_calls(path: Path):
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            if node.func.id in ("IllegalMove", "_illegal"):
+                yield node
+
+
+@pytest.mark.parametrize("path", sorted(ENGINE.glob("*.py")), ids=lambda p: p.name)
+def test_every_refusal_raised_uses_a_table_template(path):
+    """No raise site builds its own English sentence: a refusal names a key or takes a table's template."""
+    for call in _refusal_calls(path):
+        where = f"{path.name}:{call.lineno}"
+        if call.func.id == "_illegal":
+            module = {"manipulation.py": manipulation, "gin.py": gin}[path.name]
+            for arg in call.args:
+                if isinstance(arg, ast.Constant):
+                    assert arg.value in module.MESSAGES, f"{where}: unknown template key {arg.value!r}"
+            continue
+        message = call.args[1] if len(call.args) > 1 else None
+        assert not isinstance(message, (ast.Constant, ast.JoinedStr, ast.BinOp, ast.Call)), (
+            f"{where}: IllegalMove with a sentence of its own; add it to the engine's MESSAGES"
+        )
+        assert isinstance(message, (ast.Name, ast.Subscript)), where
+        if isinstance(message, ast.Subscript):
+            assert ast.unparse(message.value) in ("MESSAGES", "MELD_MESSAGES"), where
+
+
+def test_refusal_goes_through_gettext():
     plain = IllegalMove("not_your_turn", manipulation.MESSAGES["not_your_turn"])
-    assert refusal_text(plain, "manipulation") == f"[{plain.message}]"
-    detailed = IllegalMove("invalid_meld", "5♠ 6♠ 7♥: a sequence must be one suit.")
-    assert refusal_text(detailed, "manipulation") == detailed.message
-    assert calls == [plain.message]
+    assert plain.params is None and plain.to_dict() == {"code": "not_your_turn", "message": plain.message}
+    detailed = IllegalMove("invalid_meld", melds.MELD_MESSAGES["sequence_one_suit"], {"cards": ["5S", "6S", "7H"]})
+    assert detailed.message == "5♠ 6♠ 7♥: a sequence must be one suit."
+    calls = []
+    fake = {detailed.template: "[%(cards)s / one suit]"}
+
+    def gettext(text):
+        calls.append(text)
+        return fake.get(text, f"[{text}]")
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr("games.messages.gettext", gettext)
+        assert refusal_text(plain, "manipulation") == f"[{plain.message}]"
+        assert refusal_text(detailed, "manipulation") == "[5♠ 6♠ 7♥ / one suit]"
+        # The same refusal stored as JSON (a draft report) reads the same.
+        assert refusal_text(json.loads(json.dumps(detailed.to_dict())), "manipulation") == "[5♠ 6♠ 7♥ / one suit]"
+    assert calls == [plain.message, detailed.template, detailed.template]
 
 
-def test_unknown_language_falls_back_to_english():
-    with translation.override("ro"):
-        error = IllegalMove("must_draw", gin.MESSAGES["must_draw"])
-        assert refusal_text(error, "gin") == gin.MESSAGES["must_draw"]
+def test_cards_are_drawn_as_the_sites_faces_in_the_readers_language(monkeypatch):
+    """Ten, a bare joker and a declared joker: the words around the card come from the catalogue."""
+    words = {"Joker": "Jolly", "Joker (%(card)s)": "Jolly (%(card)s)"}
+    monkeypatch.setattr("games.messages.gettext", lambda s: words.get(s, s))
+    monkeypatch.setattr("games.selectors._", lambda s: words.get(s, s))
+    error = IllegalMove("invalid_meld", melds.MELD_MESSAGES["joker_not_fitting"], {"cards": ["TS", "JK", "JK=9H"]})
+    assert error.message == "10♠ Joker Joker (9♥): the joker's declared card does not fit this meld."
+    assert (
+        refusal_text(error, "manipulation") == "10♠ Jolly Jolly (9♥): the joker's declared card does not fit this meld."
+    )
+
+
+@pytest.mark.parametrize("language", ["ro", "fa", "ta", "co"])
+def test_a_language_without_a_catalogue_falls_back_to_english(language):
+    with translation.override(language):
+        plain = IllegalMove("must_draw", gin.MESSAGES["must_draw"])
+        assert refusal_text(plain, "gin") == gin.MESSAGES["must_draw"]
+        with pytest.raises(IllegalMove) as refused:
+            gin.settle_knock(
+                "AS 2S 3S 4S 7H 7D 7C 9C TC JC", "5S 7S QD KD QH 2H 3H 4D 6D 8D", knocker_melds=[["AS", "2S", "7H"]]
+            )
+        assert refused.value.code == "invalid_meld" and refused.value.params == {"cards": ["AS", "2S", "7H"]}
+        assert refusal_text(refused.value, "gin") == refused.value.message
+        assert refused.value.message.startswith("A♠ 2♠ 7♥: not a meld")
+
+
+def test_a_broken_translation_shows_the_english_sentence(monkeypatch):
+    monkeypatch.setattr("games.messages.gettext", lambda s: "%(kards)s ?")
+    error = IllegalMove("card_not_in_hand", gin.MESSAGES["card_not_in_hand"], {"cards": ["KD"]})
+    assert refusal_text(error, "gin") == "K♦ is not in your hand."
+
+
+def test_unknown_sentences_are_shown_as_they_are():
+    already = IllegalMove("not_your_turn", "Nu este rândul tău.")  # a service's own, translated sentence
+    assert refusal_text(already, "manipulation") == already.message
+    assert refusal_text({"code": "x", "message": "Old stored sentence."}, "manipulation") == "Old stored sentence."
+    assert (
+        refusal_text(IllegalMove("must_draw", gin.MESSAGES["must_draw"]), "manipulation") == gin.MESSAGES["must_draw"]
+    )
+
+
+def test_draft_report_errors_and_meld_reasons_carry_templates():
+    """check_table's report (stored as JSON with the draft) says each invalid meld through the table."""
+    state = manipulation.new_round(None, 2, random.Random(7))
+    seat = state.seat_to_act
+    state = manipulation.apply(state, seat, {"type": "draw"})
+    hand = state.hands[seat]
+    table = [[manipulation.card_ref(c) for c in hand[:2]]]
+    report = json.loads(json.dumps(manipulation.check_table(state, seat, table)))
+    first = report["melds"][0]
+    assert not first["valid"] and first["template"] == melds.MELD_MESSAGES["too_short"]
+    assert first["params"] == {"cards": [c.code for c in hand[:2]]}
+    assert refusal_text(first, "manipulation") == first["reason"]
+    assert any(e["code"] == "invalid_meld" for e in report["errors"])
+    for e in report["errors"]:
+        assert refusal_text(e, "manipulation") == e["message"]
+
+
+def test_refusal_params_stay_json_safe_and_message_is_the_template_filled():
+    errors_seen = []
+    for code, template in manipulation.MESSAGES.items():
+        params = {
+            name: ["5S", "JK=6S"] if name in errors.CARD_PARAMS else 12 for name in re.findall(r"%\((\w+)\)s", template)
+        }
+        error = IllegalMove(code, template, params or None)
+        assert json.loads(json.dumps(error.to_dict())) == error.to_dict()
+        assert "%(" not in error.message and "{" not in error.message
+        errors_seen.append(error)
+    assert any("5♠" in e.message for e in errors_seen)
+    assert Card.from_code("JK=6S").pretty() in " ".join(e.message for e in errors_seen)
