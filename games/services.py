@@ -294,6 +294,7 @@ def _deal(match: Match, spec, rules) -> None:
         Seat.objects.filter(match=match, index=index).update(role=role)
     _append_event(match, kind="deal", seat=None, action={"type": "deal", "round": number},
                   summary={"code": "deal", "round": number, "dealer": dealer})
+    _gin_bot_advice(match, spec, state)
 
 
 # ------------------------------------------------------------------ game play
@@ -337,7 +338,10 @@ def _apply(match: Match, seat_index: int, action: dict[str, Any], *, by_bot: boo
     ):
         match.turn_started_at = timezone.now()
     # Any accepted move ends the draft: a meld committed it, a draw or a knock abandoned it.
-    match.draft = None
+    # (Gin advice is no move of the captain's: his knock layout stays.)
+    if stored_action.get("type") != "suggest":
+        match.draft = None
+        _gin_bot_advice(match, spec, after)
     if spec.is_round_over(after):
         _close_round(match, spec, rules, after)
     _schedule(match, spec)
@@ -402,6 +406,8 @@ def _after_match_finished(match_id: int) -> None:
 
 def draft_update(*, match_id: int, user, table: Any, expected_version: Any) -> Match:
     """Store the acting player's unsaved arrangement, validated by the engine for display."""
+    if isinstance(table, dict):  # Gin: the knocker's layout (gin_knock_layout, at the end of this module)
+        return gin_knock_layout(match_id=match_id, user=user, layout=table, expected_version=expected_version)
     if not isinstance(table, list) or len(table) > 60 or any(not isinstance(m, list) or len(m) > 20 for m in table):
         raise ActionRefused("bad_draft", _("That arrangement is not a list of melds."))
     if any(not isinstance(c, str) or len(c) > 12 for m in table for c in m):
@@ -721,3 +727,99 @@ def run_until_human(*, match_id: int, max_steps: int = 10_000, deal: bool = True
             break
         steps += 1
     return steps
+
+
+# ------------------------------------------------------------- Gin (issue #6)
+
+
+def _gin_bot_advice(match: Match, spec, state) -> None:
+    """Three-player Gin: a bot advisor advises a human captain at each of his decisions (RULES C.2.4).
+
+    Called after every move but a suggestion, and after a deal: when the captain (human, not on
+    autopilot) is now to decide and the advisor is a bot, the advisor's ``suggest`` goes through the
+    engine and the log exactly like a human advisor's (audience: the team only), folded into the same
+    version as the move that brought the decision.
+    """
+    if match.variant != "gin_box" or state.advisor is None or state.seat_to_act != state.nondealer:
+        return
+    from games.engine.gin_bots import advice
+
+    seats = {s.index: s for s in Seat.objects.filter(match=match, index__in=(state.advisor, state.nondealer))}
+    advisor, captain = seats.get(state.advisor), seats.get(state.nondealer)
+    if advisor is None or captain is None or not advisor.is_bot or captain.is_bot or captain.autopilot:
+        return
+    suggestion = advice(state)
+    if suggestion is None:
+        return
+    action = {"type": "suggest", "suggestion": suggestion}
+    after = spec.apply(state, state.advisor, action)
+    _append_event(match, kind="action", seat=state.advisor, action=action,
+                  summary=spec.describe(state, after, state.advisor, action), by_bot=True)
+    match.state = {**match.state, "round": spec.dump(after)}
+
+
+GIN_LAYOUT_KEYS = {"card", "melds", "cancel"}
+
+
+def gin_knock_layout(*, match_id: int, user, layout: Any, expected_version: Any) -> Match:
+    """Gin: the layout the acting player prepares before knocking (RULES C.6.2), kept in ``Match.draft``.
+
+    ``{"card": id}`` opens it with a minimum-deadwood layout after discarding that card;
+    ``{"card": id, "melds": [[id, ...], ...]}`` stores the player's own (a group that is not a meld is
+    kept and shown with the reason; cards in no group are deadwood); ``{"cancel": true}`` drops it.
+    Only legal knock cards and cards of the player's own hand are accepted; the engine checks the
+    layout as it would check the knock (and checks it again on the knock).  Only the knocker sees the
+    draft, so it is saved without a version bump or broadcast: nobody learns a knock is being prepared.
+    """
+    from games.engine import gin
+
+    def ids(value: Any) -> bool:
+        return isinstance(value, list) and len(value) <= 11 and all(isinstance(c, str) and len(c) <= 12 for c in value)
+
+    if not isinstance(layout, dict) or not set(layout) <= GIN_LAYOUT_KEYS:
+        raise ActionRefused("bad_draft", _("That layout is not a card and a list of melds."))
+    cancel = layout.get("cancel") is True
+    card, melds = layout.get("card"), layout.get("melds")
+    if not cancel and (not isinstance(card, str) or len(card) > 12
+                       or (melds is not None and not (isinstance(melds, list) and len(melds) <= 11
+                                                      and all(ids(m) for m in melds)))):
+        raise ActionRefused("bad_draft", _("That layout is not a card and a list of melds."))
+    with transaction.atomic():
+        match = _locked(match_id)
+        _check_version(match, expected_version)
+        seat = _seat_of(match, user)
+        if seat is None:
+            raise ActionRefused("not_seated", _("You have no seat at this table."))
+        if match.status != MatchStatus.PLAYING or match.variant == "manipulation":
+            raise ActionRefused("not_playing", _("There is no hand in play."))
+        if cancel:
+            if (match.draft or {}).get("seat") == seat.index:
+                match.draft = None
+                match.save(update_fields=["draft"])
+            return match
+        spec = spec_for(match.variant)
+        state = spec.load(match.state["round"])
+        view = spec.view(state, seat.index)
+        if {"type": "knock", "card": card} not in view["legal_actions"]:
+            if state.seat_to_act != seat.index:
+                raise IllegalMove("not_your_turn", _("It is not your turn."))
+            raise ActionRefused("cannot_knock", _("You cannot knock discarding that card."))
+        rest = [c for c in view["hand"] if c != card]
+        edited = melds is not None
+        if melds is None:
+            melds = gin.best_melds(rest)[0]
+        melds = [list(m) for m in melds if m]
+        placed = [c for m in melds for c in m]
+        if not set(placed) <= set(rest):
+            raise ActionRefused("card_not_in_hand", _("That layout names a card that is not in your hand."))
+        if len(placed) != len(set(placed)):
+            raise ActionRefused("duplicate_card", _("A card can be in only one meld."))
+        try:  # the engine's own check of this knock; its outcome is not kept (it depends on the other hand)
+            spec.apply(state, seat.index, {"type": "knock", "card": card, "melds": melds})
+            report: dict[str, Any] = {"ok": True}
+        except RulesError as exc:
+            report = {"ok": False, "code": exc.code}
+        match.draft = {"seat": seat.index, "game": "gin_knock", "turn": state.turn, "card": card,
+                       "melds": melds, "edited": edited, "report": report}
+        match.save(update_fields=["draft"])
+        return match

@@ -5,7 +5,8 @@ otherwise passes / draws from the stock; discards the card that leaves the least
 card on ties); knocks — or goes gin — as soon as it may.  The captain's bot plays the team hand; the
 advisor's bot only suggests to the captain what ``basic`` would play (or does nothing).
 
-``choose_action`` returns a legal action dict, or None when the seat has nothing to do.
+``choose_action`` returns a legal action dict, or None when the seat has nothing to do.  ``advice`` is
+what a bot advisor tells a human captain, in the form a human advisor's suggestion takes.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 
 from . import gin
 from .errors import InvalidAction
-from .gin import IDS, VALUES, GinState, deadwood_mask, hand_mask, legal_actions
+from .gin import IDS, VALUES, GinState, card_index, deadwood_mask, hand_mask, legal_actions
 
 POLICIES = ("basic", "greedy", "random-legal")  # "greedy" = "basic" (already cheap), for parity
 
@@ -85,3 +86,28 @@ def choose_action(
             return None
         return (rng or random.Random(0)).choice(acts)
     return _basic(state, seat)
+
+
+def advice(state: GinState) -> dict[str, Any] | None:
+    """What a bot advisor suggests to the captain now (RULES C.2.4): the ``basic`` play, in the form of a
+    human advisor's suggestion — ``{"action": "take_upcard"}``, ``{"action": "discard", "card": "8S.0"}``,
+    ``{"action": "knock", "card": "KD.0", "gin": true}``.  None when advice is off at the table, the hand
+    is over, it is not the captain's turn, or the captain has only one thing he can do."""
+    if state.advisor is None or state.phase == "over" or not state.rules.advisor_can_advise:
+        return None
+    captain = state.nondealer
+    if state.seat_to_act != captain or len(legal_actions(state, captain)) < 2:
+        return None
+    play = _basic(state, captain)
+    if play is None:  # pragma: no cover - the captain to act always has a play
+        return None
+    out: dict[str, Any] = {"action": play["type"]}
+    if play.get("card"):
+        out["card"] = play["card"]
+    if play["type"] == "knock":
+        hm = hand_mask(state.hands[captain])
+        if play.get("card"):
+            hm &= ~(1 << card_index(play["card"]))
+        if deadwood_mask(hm) == 0:
+            out["gin"] = True
+    return out

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
+from collections import Counter
+
 import pytest
 
 from games import services
 from games.engine import bots as engine_bots
-from games.models import Match, MatchStatus, Round, RoundScore, Seat
+from games.models import Event, Match, MatchStatus, Round, RoundScore, Seat
 from games.replay import replay_current
 from games.variants import spec_for
 
@@ -68,3 +71,71 @@ def test_three_player_roles_rotate_and_the_advisor_never_plays(make_user, settin
     advisor = Seat.objects.get(match=match, role="advisor").index
     assert len(state.hands[advisor]) == 0  # the advisor holds no cards (C.2.4)
     assert state.seat_to_act != advisor
+
+
+def _box_table_with_bot_advisor(make_user, *, captain: int = 0):
+    """A three-player Gin table where the human in seat 0 is the captain and both other seats are bots."""
+    import random
+
+    from games.engine import gin
+    from games.engine.gin_scoring import GinMatch
+
+    alice = make_user("alice")
+    match = services.match_create(host=alice, variant="gin_box", seats_count=3, bots=2)
+    seed = next(s for s in range(1, 500)
+                if GinMatch.start(gin.GinRules(variant="box3"), random.Random(s)).captain == captain)
+    Match.objects.filter(pk=match.pk).update(seed=seed)
+    services.match_start(match_id=match.pk, user=alice)
+    return Match.objects.get(pk=match.pk), alice
+
+
+def test_a_bot_advisor_advises_a_human_captain_and_the_box_never_sees_it(make_user, settings):
+    """RULES C.2.4: the advisor's bot suggests at each of the captain's decisions, through the engine's
+    ``suggest`` and the log, like a human advisor; the box's view holds no advice."""
+    settings.RUMMYHUB_FIXED_SEED = "11"
+    match, alice = _box_table_with_bot_advisor(make_user)
+    spec = spec_for("gin_box")
+    state = spec.load(match.state["round"])
+    assert state.captain == 0 and state.seat_to_act == 0 and state.phase == "upcard"
+    # At the deal: advice on the upcard, in the human advisor's form, stored in the log by the bot.
+    captain_view = spec.view(state, 0)
+    [first] = captain_view["suggestions"]
+    assert first["seat"] == state.advisor and first["suggestion"]["action"] in ("take_upcard", "pass_upcard")
+    event = Event.objects.get(match=match, summary__code="suggest")
+    assert event.by_bot and event.seat == state.advisor and event.summary["audience"] == [0, state.advisor]
+    box_view = spec.view(state, state.box)
+    assert "suggestions" not in box_view and '"suggestion"' not in json.dumps(box_view)
+    assert "suggestions" not in spec.view(state, None)
+    # Play the captain through a few decisions: every decision with a real choice gets one piece of advice.
+    advised_phases = set()
+    for _ in range(30):
+        services.run_until_human(match_id=match.pk, deal=False)
+        match.refresh_from_db()
+        state = spec.load(match.state["round"])
+        if state.phase == "over":
+            break
+        assert state.seat_to_act == 0
+        view = spec.view(state, 0)
+        if len(view["legal_actions"]) > 1:
+            sug = view["suggestions"][-1]["suggestion"]
+            advised_phases.add(state.phase)
+            if state.phase == "discard":
+                assert sug["action"] in ("discard", "knock") and sug["card"] in view["hand"]
+                assert {"type": sug["action"], "card": sug["card"]} in view["legal_actions"]
+        box = spec.view(state, state.box)
+        assert "suggestions" not in box and '"suggestion"' not in json.dumps(box)
+        action = engine_bots.choose_action(state, 0, policy="basic")
+        services.turn_submit(match_id=match.pk, user=alice, action=action, expected_version=match.version)
+    assert "discard" in advised_phases
+    match.refresh_from_db()
+    assert replay_current(match) == match.state["round"]  # the advice replays like any logged action
+    per_turn = Counter((e.round_number, e.summary.get("code")) for e in Event.objects.filter(match=match))
+    assert per_turn[(1, "suggest")] >= 2
+
+
+def test_no_bot_advice_for_a_bot_captain_or_when_advice_is_off(make_user, settings):
+    settings.RUMMYHUB_FIXED_SEED = "11"
+    match, _alice = _box_table_with_bot_advisor(make_user, captain=1)  # a bot is captain, alice the box/advisor
+    assert not Event.objects.filter(match=match, summary__code="suggest").exists()
+    services.run_until_human(match_id=match.pk, deal=False)
+    assert not Event.objects.filter(match=match, summary__code="suggest").exists()
