@@ -7,6 +7,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from games import forms as table_forms
 from games import selectors as table_selectors
 
 
@@ -65,8 +66,37 @@ def event_text(summary: dict[str, Any] | None, action: dict[str, Any] | None, na
     return _("%(name)s: %(action)s") % {"name": name, "action": str(code).replace("_", " ")}
 
 
-def option_label(key: str) -> str:
+def options_text(variant: str, options: dict[str, Any]) -> list[tuple[str, Any]]:
+    """A match's house rules as (label, value) in the reader's language, in the lobby form's order.
+
+    The labels and choice names are the new-table form's own (games/forms.py); an option
+    the form does not know is shown by its key.
+    """
+    gin = variant in table_forms.GIN_VARIANTS
+    labels = table_forms.GIN_OPTION_LABELS if gin else table_forms.MANIPULATION_OPTION_LABELS
+    order = list(labels)
+    keys = sorted(options, key=lambda k: (order.index(k) if k in order else len(order), k))
+    return [(_option_label(labels, k), _option_value(gin, k, options[k])) for k in keys]
+
+
+def _option_label(labels: dict[str, tuple[Any, ...]], key: str) -> str:
+    if key in labels:
+        return str(labels[key][0])
     return key.replace("_", " ").capitalize()
+
+
+def _option_value(gin: bool, key: str, value: Any) -> Any:
+    if value is None:
+        return "—"
+    if gin and key in table_forms.GIN_CHOICES:
+        if isinstance(value, bool):  # end_bonuses: stored as a bool, chosen as on/off
+            value = "on" if value else "off"
+        return str(dict(table_forms.GIN_CHOICES[key]).get(value, value))
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    if isinstance(value, str):
+        return str(table_forms.CHOICE_LABELS.get(value, value))
+    return value
 
 
 def duration_text(seconds: float | None) -> str:

@@ -403,7 +403,7 @@ def match_detail(*, match: Match) -> dict[str, Any]:
         "match": match,
         "finished": match.status == MatchStatus.FINISHED,
         "seats": seats,
-        "options": [(display.option_label(k), v) for k, v in sorted((match.options or {}).items())],
+        "options": display.options_text(match.variant, match.options or {}),
         "rounds": table,
         "bonuses": end_bonuses(match, seats, rounds),
         "chart": chart_for(seats, table) if table else None,

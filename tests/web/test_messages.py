@@ -155,3 +155,39 @@ def test_refusal_params_stay_json_safe_and_message_is_the_template_filled():
         errors_seen.append(error)
     assert any("5♠" in e.message for e in errors_seen)
     assert Card.from_code("JK=6S").pretty() in " ".join(e.message for e in errors_seen)
+
+
+@pytest.mark.django_db
+def test_history_shows_house_rules_with_the_forms_labels(make_user, monkeypatch):
+    """A match page names its options as the new-table form does, values included (no raw keys)."""
+    from games import forms, services
+    from games.history import display
+    from games.history.selectors import match_detail
+
+    alice = make_user("alice")
+    options = {"freed_joker_reuse": "new_meld_only", "knock_in_final_lap": False, "jokers": 3}
+    match = services.match_create(host=alice, variant="manipulation", seats_count=3, bots=2, options=options)
+    shown = dict(match_detail(match=match)["options"])  # the table stores every option, defaults too
+    assert len(shown) == len(match.options) and not any("_" in label for label in shown)
+    assert (
+        shown.items()
+        >= {
+            str(forms.MANIPULATION_OPTION_LABELS["freed_joker_reuse"][0]): str(forms.CHOICE_LABELS["new_meld_only"]),
+            str(forms.MANIPULATION_OPTION_LABELS["knock_in_final_lap"][0]): "no",
+            str(forms.MANIPULATION_OPTION_LABELS["jokers"][0]): 3,
+        }.items()
+    )
+    gin_rules = display.options_text("oklahoma", {"end_bonuses": True, "big_gin": "gin+6", "knock_limit": 5})
+    assert gin_rules == [
+        ("Knock with at most (deadwood)", 5),
+        ("Big gin (eleven cards melded)", "gin bonus + 6"),
+        ("End-of-game bonuses (game, boxes, shutout)", "on"),
+    ]
+    assert display.options_text("gin", {"unheard_of": 1}) == [("Unheard of", 1)]
+    # The words go through the catalogue, and a language without one still reads.
+    monkeypatch.setattr("games.history.display._", lambda s: f"[{s}]")
+    assert display.options_text("manipulation", {"knock_in_final_lap": True})[0][1] == "[yes]"
+    with translation.override("co"):
+        assert display.options_text("manipulation", {"ace_in_sequences": "low_only"}) == [
+            ("Aces in sequences", "low only")
+        ]
