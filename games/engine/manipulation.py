@@ -751,9 +751,10 @@ def _analyse(state: ManipulationState, seat: int, proposed: tuple[tuple[Card, ..
 def check_table(state: ManipulationState, seat: int, table: object) -> dict[str, Any]:
     """Validate a DRAFT arrangement for the UI without raising.
 
-    Returns ``{"ok", "melds": [{"index", "cards", "valid", "kind", "code", "reason",
-    "joker_options"}], "errors": [{"code", "message"}], "played": [ids], "points"}``;
-    ``joker_options`` lists the codes (``"6H"``) a bare joker of that meld could stand for.
+    Returns ``{"ok", "melds": [{"index", "cards", "valid", "kind", "code", "reason", "template",
+    "params", "joker_options"}], "errors": [{"code", "message"}], "played": [ids], "points"}``;
+    ``joker_options`` lists the codes (``"6H"``) a bare joker of that meld could stand for.  A
+    reason or error that names cards also has its English ``template`` and ``params`` (see .errors).
     ``ok`` means the meld step would be accepted now (including whose turn it is).
     """
     try:
