@@ -222,8 +222,22 @@ def _groups_feasible(gs: tuple[int, ...], j: int) -> int:
 
 # ---------------------------------------------------------------------------- the DP for one configuration
 
+_SUIT_BITS = 16  # one suit's run state (n1, n2, n3, low) packed in 4 bits each
+_SUIT_MASK = (1 << _SUIT_BITS) - 1
+_SHORT_MASK = sum(0xFF << (_SUIT_BITS * s) for s in range(4))  # the n1 and n2 fields of every suit
+
 
 class _Problem:
+    """One joker configuration: forced/optional naturals, forced/optional wildcards.
+
+    The DP state after rank ``r`` is ``(runs, w)``: the open runs of every suit packed in one int and the
+    wildcards used so far.  The aces kept at rank 1 for the high end (``res``) only matter at rank 14, so
+    they are not part of the state: the value of a state is a *vector* over every possible reservation
+    (``res_of[k]``), computed once for all of them.  Reservations are capped by how many runs can end in
+    a high ace in that suit (a Q and a K, natural or wildcard, per run): a forced ace beyond the cap makes
+    the choice infeasible, optional aces beyond it are worth nothing (so capping keeps the value exact).
+    """
+
     def __init__(
         self,
         forced: dict[tuple[int, int], list[Card]],
@@ -248,7 +262,8 @@ class _Problem:
         self.joker_weight = joker_weight
         self.F = [[len(forced.get((r, s), ())) for s in range(4)] for r in range(15)]
         self.O = [[len(optional.get((r, s), ())) for s in range(4)] for r in range(15)]
-        self.memo: dict[tuple, tuple] = {}
+        self.memo: dict[int, list] = {}
+        self.opt_cache: dict[tuple, list] = {}
         self.budget: int | None = None
         self.spent = 0
         self.alpha: float = NEG
@@ -267,31 +282,34 @@ class _Problem:
         self.avail = avail
         # the last rank with any card: runs beyond it can only be wildcard tails
         self.top = max([r for r in range(1, 14) for s in range(4) if self.F[r][s] or self.O[r][s]] or [0])
+        # the reservations of aces for the high end: per suit (forced, optional) pairs, capped
+        self.cap = [min(avail[12][s], avail[13][s]) + self.J for s in range(4)]
+        self.res_pairs: list[list[tuple[int, int]]] = []
+        for s in range(4):
+            if self.high:
+                cap = self.cap[s]
+                pairs = [
+                    (f, o) for f in range(min(self.F[1][s], cap) + 1) for o in range(min(self.O[1][s], cap - f) + 1)
+                ]
+            else:
+                pairs = [(0, 0)]
+            self.res_pairs.append(pairs)
+        self.res_stride = [1, 0, 0, 0]
+        for s in range(1, 4):
+            self.res_stride[s] = self.res_stride[s - 1] * len(self.res_pairs[s - 1])
+        # res_of[k]: (f0, o0, f1, o1, f2, o2, f3, o3) with k = sum(index of suit s's pair * res_stride[s])
+        self.res_of = [
+            tuple(x for pair in reversed(combo) for x in pair) for combo in itertools.product(*reversed(self.res_pairs))
+        ]
+        self.L = len(self.res_of)
+        self.negv = [NEG] * self.L
+        self.root_choice: tuple | None = None
 
-    def solve(self) -> float:
-        """Exact optimum (value > ``self.alpha``), searched with shrinking aspiration levels.
+    # ------------------------------------------------------------------ helpers
 
-        Each pass asks for a value above ``level``: branches whose optimistic bound cannot reach it are
-        cut.  The first pass hopes nearly every playable hand card is laid; the slack triples until a
-        play is found or the floor ``self.alpha`` is reached.
-        """
-        start = ((0, 0, 0, 0),) * 4
-        zero = (0, 0, 0, 0, 0, 0, 0, 0)
-        top = self._bound(1, zero)
-        slack = 2 * (1 << 12)
-        while True:
-            level = max(top - slack, self.alpha)
-            # the memo is kept between passes: exact values stay exact and fail-low bounds stay true
-            val = self._f(1, start, zero, 0, level)
-            if val > level or level <= self.alpha:
-                return val if val > level else NEG
-            slack *= 3
-
-    def _bound(self, r: int, res: tuple) -> float:
-        b = self.ubr[r] + self.Jo * self.joker_weight
-        if res[1] or res[3] or res[5] or res[7]:
-            b += (res[1] + res[3] + res[5] + res[7]) * self.weight[1]
-        return b
+    def bound(self) -> float:
+        """An optimistic value: every optional card and wildcard laid."""
+        return self.ubr[1] + self.Jo * self.joker_weight
 
     def _end_value(self, w: int) -> float:
         left = self.J - w
@@ -300,146 +318,219 @@ class _Problem:
             return NEG
         return (used - self.Jf) * self.joker_weight
 
-    def _f(self, r: int, runs: tuple, res: tuple, w: int, alpha: float) -> float:
-        """Best value from rank ``r`` on, given the open runs per suit, the kept high aces and wildcards used.
-
-        A result ``> alpha`` is exact; a result ``<= alpha`` only says the value is at most that (fail-low).
-        """
-        key = (r, runs, res, w)
-        hit = self.memo.get(key)
-        if hit is not None and (hit[2] or hit[0] <= alpha):
-            return hit[0]
-        if self.budget is not None and self.spent + len(self.memo) > self.budget:
-            raise SearchBudgetExceeded(f"more than {self.budget} search states")
-        if r > self.last:
-            val: float = NEG if any(st[0] or st[1] for st in runs) else self._end_value(w)
-            self.memo[key] = (val, None, True)
-            return val
-        if r > self.top and not any(res) and all(st == (0, 0, 0, 0) for st in runs):
-            val = self._end_value(w)
-            self.memo[key] = (val, None, True)
-            return val
-        wild = self.J - w
+    def _opts(self, r: int, s: int, sc: int, wild: int) -> list[tuple]:
+        """Suit ``s``'s options at rank ``r`` (run state ``sc``), as ``(wild_needed, uo, g, y, code, kpart, raw)``."""
+        key = (r, s, sc, wild)
+        hit = self.opt_cache.get(key)
+        if hit is not None:
+            return hit
         reserve = r == 1 and self.high
-        per_suit = []
-        for s in range(4):
-            n1, n2, n3, low = runs[s]
-            if r == 14:
-                f, o = res[2 * s], res[2 * s + 1]
-            else:
-                f, o = self.F[r][s], self.O[r][s]
-            opts = _suit_options(
-                r,
-                self.min_rank,
-                n1,
-                n2,
-                n3,
-                low,
-                f,
-                o,
-                wild,
-                reserve,
-                self.avail[r + 1][s],
-                self.avail[r + 2][s],
-                r == self.last,
-            )
-            if not opts:
-                self.memo[key] = (NEG, None, True)
-                return NEG
-            per_suit.append(opts)
-        wr = self.weight[r] if r <= 13 else self.weight[1]
-        best: float = NEG
-        best_choice = None
-        o0, o1, o2, o3 = per_suit
-        memo_get = self.memo.get
-        r1 = r + 1
-        m1 = max(op[7] for op in o1)
-        m2 = max(op[7] for op in o2)
-        m3 = max(op[7] for op in o3)
-        # optimistic value of the ranks after this one (rank 1 may keep aces for rank 14: counted in ubr)
-        base = (
-            self._bound(r + 1, res)
-            if not reserve and r != 14
-            else self._bound(r + 1, (0,) * 8) + (sum(self.O[1]) * self.weight[1] if reserve else 0)
+        f, o = self.F[r][s], self.O[r][s]
+        raw = _suit_options(
+            r,
+            self.min_rank,
+            sc & 15,
+            sc >> 4 & 15,
+            sc >> 8 & 15,
+            sc >> 12 & 15,
+            f,
+            o,
+            wild,
+            reserve,
+            self.avail[r + 1][s],
+            self.avail[r + 2][s],
+            r == self.last,
         )
+        shift = _SUIT_BITS * s
+        out = []
+        for op in raw:
+            if op[14] > wild:
+                continue
+            kpart = 0
+            if reserve:
+                f_res = f - op[6]
+                cap = self.cap[s]
+                if f_res > cap:
+                    continue  # forced aces kept for a high end that cannot exist
+                o_res = min(o - op[7], cap - f_res)
+                kpart = self.res_stride[s] * self.res_pairs[s].index((f_res, o_res))
+            code = (op[0] | op[1] << 4 | op[2] << 8 | op[3] << 12) << shift
+            out.append((op[14], op[7], op[5], op[4], code, kpart, op))
+        self.opt_cache[key] = out
+        return out
+
+    def _moves(self, r: int, runs: int, w: int) -> list[tuple]:
+        """Every choice at rank ``r`` (1…13): ``(gain, runs', w', per-suit options, group wildcards, kpart)``."""
+        wild = self.J - w
+        per = []
+        for s in range(4):
+            ops = self._opts(r, s, runs >> (_SUIT_BITS * s) & _SUIT_MASK, wild)
+            if not ops:
+                return []
+            per.append(ops)
+        wr = self.weight[r]
+        out = []
+        append = out.append
+        o0, o1, o2, o3 = per
         for c0 in o0:
-            d0 = c0[14]
-            if d0 > wild:
-                continue
-            k0 = c0[7]
-            floor = alpha if alpha > best else best
-            if (k0 + m1 + m2 + m3) * wr + base <= floor:
-                continue
+            d0 = c0[0]
             for c1 in o1:
-                d1 = d0 + c1[14]
+                d1 = d0 + c1[0]
                 if d1 > wild:
                     continue
-                k1 = k0 + c1[7]
-                floor = alpha if alpha > best else best
-                if (k1 + m2 + m3) * wr + base <= floor:
-                    continue
-                g01 = c0[5] + c1[5]
-                x01 = c0[5] if c0[5] > c1[5] else c1[5]
+                g01 = c0[2] + c1[2]
+                x01 = c0[2] if c0[2] > c1[2] else c1[2]
                 for c2 in o2:
-                    d2 = d1 + c2[14]
+                    d2 = d1 + c2[0]
                     if d2 > wild:
                         continue
-                    k2 = k1 + c2[7]
-                    floor = alpha if alpha > best else best
-                    if (k2 + m3) * wr + base <= floor:
-                        continue
-                    g012 = g01 + c2[5]
-                    x012 = x01 if x01 > c2[5] else c2[5]
+                    g012 = g01 + c2[2]
+                    x012 = x01 if x01 > c2[2] else c2[2]
                     for c3 in o3:
-                        if d2 + c3[14] > wild:
+                        if d2 + c3[0] > wild:
                             continue
-                        gain = (k2 + c3[7]) * wr
-                        floor = alpha if alpha > best else best
-                        if gain + base <= floor:
-                            continue
-                        y = c0[4] + c1[4] + c2[4] + c3[4]
-                        gsum = g012 + c3[5]
-                        maxg = x012 if x012 > c3[5] else c3[5]
-                        js = _GROUP_JOKERS[gsum][maxg] if gsum else _NO_GROUP
-                        if not js or js[0] > wild - y:
-                            continue
-                        new_runs = (c0[15], c1[15], c2[15], c3[15])
-                        if reserve:
-                            F1, O1 = self.F[1], self.O[1]
-                            new_res = (
-                                F1[0] - c0[6],
-                                O1[0] - c0[7],
-                                F1[1] - c1[6],
-                                O1[1] - c1[7],
-                                F1[2] - c2[6],
-                                O1[2] - c2[7],
-                                F1[3] - c3[6],
-                                O1[3] - c3[7],
-                            )
-                        elif r == 14:
-                            new_res = (0, 0, 0, 0, 0, 0, 0, 0)
+                        y = c0[3] + c1[3] + c2[3] + c3[3]
+                        gsum = g012 + c3[2]
+                        if gsum:
+                            js = _GROUP_JOKERS[gsum][x012 if x012 > c3[2] else c3[2]]
+                            if not js or js[0] > wild - y:
+                                continue
                         else:
-                            new_res = res
+                            js = _NO_GROUP
+                        gain = (c0[1] + c1[1] + c2[1] + c3[1]) * wr
+                        st = c0[4] | c1[4] | c2[4] | c3[4]
+                        kp = c0[5] + c1[5] + c2[5] + c3[5]
+                        w1 = w + y
                         for j in js:
                             if j > wild - y:
                                 break
-                            floor = (alpha if alpha > best else best) - gain
-                            hit = memo_get((r1, new_runs, new_res, w + y + j))
-                            if hit is not None and (hit[2] or hit[0] <= floor):
-                                sub = hit[0]
-                            else:
-                                sub = self._f(r1, new_runs, new_res, w + y + j, floor)
-                            if sub == NEG:
-                                continue
-                            v = gain + sub
-                            if v > best:
-                                best = v
-                                best_choice = ((c0, c1, c2, c3), j)
-        if best > alpha or alpha == NEG:
-            self.memo[key] = (best, best_choice, True)
-            return best
-        self.memo[key] = (alpha, None, False)
-        return alpha
+                            append((gain, st, w1 + j, (c0, c1, c2, c3), j, kp))
+        return out
+
+    def _rank14_moves(self, runs: int, w: int, k: int) -> list[tuple]:
+        """Choices at rank 14 (the high aces kept by reservation ``k``): ``(value to the end, options)``."""
+        res = self.res_of[k]
+        wild = self.J - w
+        per = []
+        for s in range(4):
+            sc = runs >> (_SUIT_BITS * s) & _SUIT_MASK
+            raw = _suit_options(
+                14, self.min_rank, sc & 15, sc >> 4 & 15, sc >> 8 & 15, sc >> 12 & 15,
+                res[2 * s], res[2 * s + 1], wild, False, 0, 0, True,
+            )  # fmt: skip
+            ops = [op for op in raw if op[14] <= wild]
+            if not ops:
+                return []
+            per.append(ops)
+        out = []
+        w1 = self.weight[1]
+        for combo in itertools.product(*per):
+            y = combo[0][4] + combo[1][4] + combo[2][4] + combo[3][4]
+            if y > wild:
+                continue
+            end = self._end_value(w + y)
+            if end == NEG:
+                continue
+            out.append(((combo[0][7] + combo[1][7] + combo[2][7] + combo[3][7]) * w1 + end, combo))
+        return out
+
+    # ------------------------------------------------------------------ the DP
+
+    def solve(self) -> float:
+        """Exact optimum over every reservation of high aces (``NEG`` when no legal arrangement exists)."""
+        if not self.high:
+            val = self._f(1, 0, 0)[0]
+            self.root_choice = None
+            return val
+        best: float = NEG
+        memo = self.memo
+        for gain, st, w2, combo, j, k in self._moves(1, 0, 0):
+            child = memo.get((st << 8) | (w2 << 4) | 2)
+            if child is None:
+                child = self._f(2, st, w2)
+            v = gain + child[k]
+            if v > best:
+                best = v
+                self.root_choice = (st, w2, combo, j, k)
+        return best
+
+    def _f(self, r: int, runs: int, w: int) -> list:
+        """Values from rank ``r`` on (vector over the reservations), given the open runs and wildcards used."""
+        memo = self.memo
+        key = (runs << 8) | (w << 4) | r
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        if self.budget is not None and self.spent + len(memo) > self.budget:
+            raise SearchBudgetExceeded(f"more than {self.budget} search states")
+        negv = self.negv
+        if r > self.last:  # only without high aces (L == 1)
+            vec = negv if runs & _SHORT_MASK else [self._end_value(w)]
+        elif r == 14:
+            vec = []
+            for k in range(self.L):
+                moves = self._rank14_moves(runs, w, k)
+                vec.append(max(m[0] for m in moves) if moves else NEG)
+            if max(vec) == NEG:
+                vec = negv
+        elif r > self.top and not runs:
+            # no natural card left: nothing happens until the high aces (a run of wildcards may end in one)
+            if self.high:
+                vec = self._f(14, 0, w)
+            else:
+                end = self._end_value(w)
+                vec = negv if end == NEG else [end]
+        else:
+            r1 = r + 1
+            best = None
+            for gain, st, w2, _combo, _j, _kp in self._moves(r, runs, w):
+                child = memo.get((st << 8) | (w2 << 4) | r1)
+                if child is None:
+                    child = self._f(r1, st, w2)
+                if child is negv:
+                    continue
+                if best is None:
+                    best = [x + gain for x in child] if gain else list(child)
+                elif gain:
+                    best = [a if a >= x + gain else x + gain for a, x in zip(best, child)]
+                else:
+                    best = [a if a >= x else x for a, x in zip(best, child)]
+            vec = negv if best is None or max(best) == NEG else best
+        memo[key] = vec
+        return vec
+
+    def _path(self) -> list[tuple[int, tuple, int]]:
+        """The choices ``(rank, per-suit options, group wildcards)`` of an optimum, rank by rank."""
+        steps: list[tuple[int, tuple, int]] = []
+        if self.high:
+            assert self.root_choice is not None
+            runs, w, combo, j, k = self.root_choice
+            steps.append((1, tuple(c[6] for c in combo), j))
+            r = 2
+        else:
+            runs, w, k, r = 0, 0, 0, 1
+        while r <= self.last:
+            if r == 14:
+                moves = self._rank14_moves(runs, w, k)
+                target = self._f(14, runs, w)[k]
+                combo14 = next(m[1] for m in moves if m[0] == target)
+                steps.append((14, combo14, 0))
+                break
+            if r > self.top and not runs:
+                if not self.high:
+                    break
+                r = 14
+                continue
+            target = self._f(r, runs, w)[k]
+            for gain, st, w2, combo, j, _kp in self._moves(r, runs, w):
+                if gain + self._f(r + 1, st, w2)[k] == target:
+                    steps.append((r, tuple(c[6] for c in combo), j))
+                    runs, w = st, w2
+                    break
+            else:  # pragma: no cover - the memo always holds a move reaching its value
+                raise AssertionError("solver: no move reaches the memoised value")
+            r += 1
+        return steps
 
     # ------------------------------------------------------------------ rebuild the melds
     def rebuild(self) -> tuple[list[list[Card]], list[Card]]:
@@ -452,22 +543,14 @@ class _Problem:
         open_runs: list[list[list[Card]]] = [[] for _ in range(4)]  # per suit: runs (lists of cards)
         reserved: dict[int, list[Card]] = {s: [] for s in range(4)}
         low_runs: set[int] = set()  # id() of runs that started with a low ace
-        runs = ((0, 0, 0, 0),) * 4
-        res = (0, 0, 0, 0, 0, 0, 0, 0)
         w = 0
-        r = 1
 
         def take_wild(rank: int, suit: int) -> Card:
             card = wilds.pop(0)
             return card.declare(1 if rank == 14 else rank, suit)
 
-        while r <= self.last:
-            _val, choice, _exact = self.memo[(r, runs, res, w)]
-            if choice is None:
-                break
-            combo, j = choice
+        for r, combo, j in self._path():
             group_cards: list[list[Card]] = [[] for _ in range(4)]
-            new_res = list(res)
             for s in range(4):
                 (_n1, _n2, _n3, _low, y, g, uf, uo, e3, a, b, c, extra, xe, _need, _st) = combo[s]
                 if r == 14:
@@ -480,7 +563,6 @@ class _Problem:
                     used_optional.extend(ol[:uo])
                     if r == 1 and self.high:
                         reserved[s] = fl[uf:] + ol[uo:]
-                        new_res[2 * s], new_res[2 * s + 1] = len(fl) - uf, len(ol) - uo
                 t = a + b + c
                 new_nat, ext_nat, grp_nat = nat[:t], nat[t : t + xe], nat[t + xe :]
                 group_cards[s] = grp_nat
@@ -512,10 +594,7 @@ class _Problem:
                 w += y
             if r <= 13:
                 melds.extend(self._build_groups(group_cards, j, wilds, r))
-            runs = tuple(op[:4] for op in combo)
-            res = (0, 0, 0, 0, 0, 0, 0, 0) if r == 14 else tuple(new_res)
             w += j
-            r += 1
         for s in range(4):
             melds.extend(open_runs[s])
         left = self.J - w
@@ -645,7 +724,7 @@ def best_play(
                 optional[key] = list(cs[req:])
             const += req * weight[key[0]]
         prob = _Problem(forced, optional, list(freed_dp), jokers_avail, ace_mode, weight, joker_weight)
-        bound = const + prob._bound(1, (0,) * 8)
+        bound = const + prob.bound()
         req_cards = [c for key, cs in hand_avail.items() for c in cs[: required.get(key, 0)]]
         prepared.append((bound, len(prepared), prob, const, pre_melds, req_cards + pre_played))
 
