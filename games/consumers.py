@@ -17,7 +17,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.http import Http404
 from django.template.loader import render_to_string
 
-from games import selectors, services
+from games import boardcache, selectors, services
 from games.models import ChatMessage
 from rummyhub.realtime import LOBBY_GROUP, override_scope_language, table_group
 
@@ -93,11 +93,13 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     # ----- group messages --------------------------------------------------
     async def table_changed(self, event):
-        if event.get("version", 0) > self.sent_version:
-            await self.push_board()
+        version = event.get("version", 0)
+        if version > self.sent_version:
+            await self.push_board(version=version)
 
     async def table_presence(self, event):
         """A seat's first socket opened or its last one closed: just its online dot changes."""
+        boardcache.forget(self.match_id)  # a later push of this version must show the new dot
         if event.get("seat") == self.seat_index:
             return  # while this socket is open, this viewer's own dot is "online" anyway
         with override_scope_language(self.scope):
@@ -116,25 +118,25 @@ class TableConsumer(AsyncWebsocketConsumer):
             html = render_to_string("games/table.html#chat-message", {"message": message, "oob": True})
         await self.send(text_data=html)
 
-    async def push_board(self, force: bool = False):
+    async def push_board(self, force: bool = False, version: int = -1):
+        """Render and send this viewer's board: at ``version`` or later, or (``force``) as it is now."""
         # Renders only read: they run on the thread pool, in parallel, not on the one
         # thread-sensitive executor that every write of this process queues on.
-        html, version = await database_sync_to_async(self._render, thread_sensitive=False)()
+        html, version = await database_sync_to_async(self._render, thread_sensitive=False)(version, force)
         if html is None or (not force and version <= self.sent_version):
             return
         self.sent_version = version
         await self.send(text_data=html)
 
-    def _render(self):
-        from games.models import Match
-
-        match = Match.objects.filter(pk=self.match_id).first()
-        if match is None:
+    def _render(self, min_version: int, fresh: bool):
+        # The sockets of one table in this process share one load of the version's data.
+        data = boardcache.board_data_for(self.match_id, min_version=min_version, fresh=fresh)
+        if data is None:
             return None, -1
         with override_scope_language(self.scope):
-            ctx = selectors.table_context(match, self.user)
+            ctx = selectors.table_context(data.match, self.user, data)
             ctx["oob"] = True
-            return render_to_string("games/table.html#table-board", ctx), match.version
+            return render_to_string("games/table.html#table-board", ctx), data.version
 
     def _render_dots(self) -> str:
         with override_scope_language(self.scope):

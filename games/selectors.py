@@ -150,12 +150,56 @@ class SeatInfo:
     user_id: int | None
 
 
-def table_context(match: Match, user) -> dict[str, Any]:
-    seats = list(Seat.objects.filter(match=match).select_related("user").order_by("index"))
+@dataclass(frozen=True)
+class BoardData:
+    """Everything a table board is rendered from, loaded once for one version of one match.
+
+    Shared read-only by every viewer's render of that version (the socket pushes of one
+    process reuse it, see ``games.boardcache``); each viewer's own projection is made from it
+    by :func:`table_context`, so sharing it shares no secret.
+    """
+
+    match: Match
+    seats: list[Seat]
+    state: Any  # the engine's round state, or None between matches
+    events: list[Event]  # the last LOG_LENGTH, oldest first
+    rounds: list[Round]  # finished rounds, their scores prefetched
+    rematch: Match | None
+
+    @property
+    def version(self) -> int:
+        return self.match.version
+
+
+LOG_LENGTH = 40
+
+
+def board_data(match: Match) -> BoardData:
+    """Load a board's data: four queries (seats, log, finished rounds with their scores) after the match row."""
+    spec = spec_for(match.variant)
+    rounds: list[Round] = []
+    if match.status != MatchStatus.OPEN and not (match.status == MatchStatus.PLAYING and match.round_number <= 1):
+        rounds = list(Round.objects.filter(match=match, finished_at__isnull=False).prefetch_related("scores"))
+    return BoardData(
+        match=match,
+        seats=list(Seat.objects.filter(match=match).select_related("user").order_by("index")),
+        state=spec.load(match.state["round"]) if match.state.get("round") else None,
+        events=list(Event.objects.filter(match=match).order_by("-seq")[:LOG_LENGTH])[::-1],
+        rounds=rounds,
+        rematch=Match.objects.filter(rematch_of=match).first() if match.status == MatchStatus.FINISHED else None,
+    )
+
+
+def table_context(match: Match, user, data: BoardData | None = None) -> dict[str, Any]:
+    """One viewer's board: from ``data`` when given (it must be this match's), else loaded now."""
+    if data is None:
+        data = board_data(match)
+    match = data.match
+    seats = data.seats
     me = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
     my_index = me.index if me else None
     spec = spec_for(match.variant)
-    state = spec.load(match.state["round"]) if match.state.get("round") else None
+    state = data.state
     view = spec.view(state, my_index) if state is not None else None
     tally = match.state.get("tally") or {}
     now = timezone.now()
@@ -204,9 +248,11 @@ def table_context(match: Match, user) -> dict[str, Any]:
         "can_join": match.status == MatchStatus.OPEN and me is None and any(s.is_empty for s in seats),
         "has_free_seats": any(s.is_empty for s in seats),
         "timer": _timer(match, now),
-        # Lazy: evaluated only when a template uses them (the board caches its log and
-        # score tables per version, and only the page shows the chat).
-        "log": SimpleLazyObject(lambda: _log(match, seats, my_index)),
+        # Lazy: built only when the board's per-version cache of the log misses.
+        "log": SimpleLazyObject(lambda: _log(data.events, seats, my_index)),
+        # The log's cache key: one rendering for every viewer unless an entry is for some seats only.
+        "log_audience": my_index if any("audience" in e.summary for e in data.events) else "all",
+        # Lazy: only the page shows the chat.
         "chat": SimpleLazyObject(
             lambda: list(ChatMessage.objects.filter(match=match).select_related("user").order_by("-created_at")[:50])[
                 ::-1
@@ -219,10 +265,10 @@ def table_context(match: Match, user) -> dict[str, Any]:
         from games.gin_table import gin_context
 
         ctx.update(gin_context(match=match, view=view, me=me, state=state, seats=seats))
-    ctx["round_results"] = SimpleLazyObject(lambda: _round_results(match, seats))
+    ctx["round_results"] = SimpleLazyObject(lambda: _round_results(data.rounds, seats))
     if match.status == MatchStatus.FINISHED:
         ctx["final"] = sorted(seat_infos, key=lambda s: -(s.final_total or 0))
-        ctx["rematch"] = Match.objects.filter(rematch_of=match).first()
+        ctx["rematch"] = data.rematch
     return ctx
 
 
@@ -320,8 +366,7 @@ def _manipulation_context(match: Match, view: dict, me: Seat | None, state) -> d
     }
 
 
-def _round_results(match: Match, seats: list[Seat]) -> list[dict[str, Any]]:
-    rounds = list(Round.objects.filter(match=match, finished_at__isnull=False).prefetch_related("scores"))
+def _round_results(rounds: list[Round], seats: list[Seat]) -> list[dict[str, Any]]:
     out = []
     running = [0] * len(seats)
     for rnd in rounds:
@@ -386,10 +431,9 @@ def _card_text(ref: str | None) -> str:
     return face.get("rank", "") + face.get("suit", "")
 
 
-def _log(match: Match, seats: list[Seat], viewer: int | None) -> list[dict[str, Any]]:
+def _log(events: list[Event], seats: list[Seat], viewer: int | None) -> list[dict[str, Any]]:
     """The last moves, as public sentences; an entry with an ``audience`` is shown only to those seats."""
     names = {s.index: s.display_name for s in seats}
-    events = list(Event.objects.filter(match=match).order_by("-seq")[:40])[::-1]
     return [
         {"seq": e.seq, "text": log_text(e.summary, names.get(e.seat, "")), "by_bot": e.by_bot}
         for e in events

@@ -12,7 +12,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games import selectors, services
+from games import boardcache, selectors, services
 from games.engine.errors import RulesError
 from games.forms import TableCreateForm
 from games.messages import refusal_text
@@ -87,7 +87,9 @@ def _respond(request, match_id, error: Exception | None = None, status: int = 20
         if error is not None:
             messages.error(request, _message(error, match))
         return redirect("games:table", match_id=match_id)
-    ctx = selectors.table_context(match, request.user)
+    data = selectors.board_data(match)
+    boardcache.remember(data)  # the pushes of this version to the other sockets here reuse this load
+    ctx = selectors.table_context(match, request.user, data)
     if error is not None:
         ctx["error"] = {"code": getattr(error, "code", "error"), "message": _message(error, match)}
     return render(request, "games/table.html#table-board", ctx, status=status)

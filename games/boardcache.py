@@ -1,0 +1,82 @@
+"""One load of a board's data per version per process, shared by the socket pushes.
+
+When a table changes, every socket of that table in this process renders its own
+viewer's board.  Without sharing, each render loads the same match row, seats,
+log and round scores and parses the same engine snapshot.  ``board_data_for``
+hands every render of a burst the same :class:`~games.selectors.BoardData`:
+the first caller loads it, callers arriving meanwhile wait for that load, later
+ones reuse it while it is fresh.
+
+The data is per match and version, never per viewer (each viewer's projection
+is still made by ``selectors.table_context``), so sharing it shares no secret.
+A few seat fields change without a version bump (the online dot, the player's
+own hand order); entries therefore live only ``TTL`` seconds, a presence change
+drops the match's entry (:func:`forget`), and a forced render (reconnect,
+resync, the page itself) always loads afresh and refreshes the entry.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict
+
+from games import selectors
+from games.models import Match
+
+TTL = 2.0  # seconds an entry serves later pushes of the same version
+MAX_ENTRIES = 1024
+
+_lock = threading.Lock()
+_entries: OrderedDict[int, tuple[float, selectors.BoardData]] = OrderedDict()
+_loading: dict[int, threading.Event] = {}
+
+
+def board_data_for(match_id: int, *, min_version: int = -1, fresh: bool = False) -> selectors.BoardData | None:
+    """This match's board data at ``min_version`` or later (None if the match is gone)."""
+    while True:
+        with _lock:
+            entry = _entries.get(match_id)
+            if (
+                not fresh
+                and entry is not None
+                and entry[1].version >= min_version
+                and time.monotonic() - entry[0] < TTL
+            ):
+                _entries.move_to_end(match_id)
+                return entry[1]
+            pending = _loading.get(match_id)
+            if pending is None:
+                pending = _loading[match_id] = threading.Event()
+                break
+        # Someone else is loading this match: wait for it, then look again.
+        pending.wait(timeout=5)
+        fresh = False
+    try:
+        match = Match.objects.filter(pk=match_id).select_related("host").first()
+        data = selectors.board_data(match) if match is not None else None
+        if data is None:
+            forget(match_id)
+        else:
+            remember(data)
+        return data
+    finally:
+        with _lock:
+            _loading.pop(match_id, None)
+        pending.set()
+
+
+def remember(data: selectors.BoardData) -> None:
+    """Keep a fresh load (also one made elsewhere, like the mover's own response) for the pushes that follow."""
+    with _lock:
+        current = _entries.get(data.match.pk)
+        if current is None or current[1].version <= data.version:
+            _entries[data.match.pk] = (time.monotonic(), data)
+            _entries.move_to_end(data.match.pk)
+            while len(_entries) > MAX_ENTRIES:
+                _entries.popitem(last=False)
+
+
+def forget(match_id: int) -> None:
+    with _lock:
+        _entries.pop(match_id, None)
