@@ -191,3 +191,29 @@ def test_history_shows_house_rules_with_the_forms_labels(make_user, monkeypatch)
         assert display.options_text("manipulation", {"ace_in_sequences": "low_only"}) == [
             ("Aces in sequences", "low only")
         ]
+
+
+@pytest.mark.django_db
+def test_the_draft_shows_meld_reasons_and_errors_in_the_readers_language(make_user, settings, monkeypatch):
+    """The Manipulation table's draft: each invalid meld's reason and the error list go through the catalogue."""
+    from games import selectors, services
+    from games.models import Match
+    from games.variants import spec_for
+
+    settings.RUMMYHUB_FIXED_SEED = "3"
+    alice, bob = make_user("alice"), make_user("bob")
+    match = services.match_create(host=alice, variant="manipulation", seats_count=2)
+    services.seat_join(match_id=match.pk, user=bob)
+    services.match_start(match_id=match.pk, user=alice)
+    match = Match.objects.get(pk=match.pk)
+    state = spec_for("manipulation").load(match.state["round"])
+    mover = [alice, bob][state.seat_to_act]
+    match = services.turn_submit(match_id=match.pk, user=mover, action={"type": "draw"}, expected_version=match.version)
+    hand = spec_for("manipulation").load(match.state["round"]).hands[state.seat_to_act]
+    two = [[hand[0].id, hand[1].id]]
+    match = services.draft_update(match_id=match.pk, user=mover, table=two, expected_version=match.version)
+    monkeypatch.setattr("games.messages.gettext", lambda s: f"[{s}]")
+    ctx = selectors.table_context(Match.objects.get(pk=match.pk), mover)
+    english = melds.MELD_MESSAGES["too_short"] % {"cards": f"{hand[0].pretty()} {hand[1].pretty()}"}
+    assert ctx["melds"][0]["reason"] == f"[{english}]"
+    assert f"[{english}]" in [e["message"] for e in ctx["draft_errors"]]
