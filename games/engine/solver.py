@@ -224,6 +224,7 @@ def _groups_feasible(gs: tuple[int, ...], j: int) -> int:
 
 _SUIT_BITS = 16  # one suit's run state (n1, n2, n3, low) packed in 4 bits each
 _SUIT_MASK = (1 << _SUIT_BITS) - 1
+_HALF_MASK = (1 << (2 * _SUIT_BITS)) - 1
 _SHORT_MASK = sum(0xFF << (_SUIT_BITS * s) for s in range(4))  # the n1 and n2 fields of every suit
 
 
@@ -264,6 +265,7 @@ class _Problem:
         self.O = [[len(optional.get((r, s), ())) for s in range(4)] for r in range(15)]
         self.memo: dict[int, list] = {}
         self.opt_cache: dict[tuple, list] = {}
+        self.half_cache: dict[tuple, list] = {}
         self.budget: int | None = None
         self.spent = 0
         self.alpha: float = NEG
@@ -359,52 +361,70 @@ class _Problem:
         self.opt_cache[key] = out
         return out
 
+    def _half(self, r: int, h: int, hs: int, wild: int) -> list:
+        """Suits ``2h`` and ``2h + 1`` together at rank ``r``: ``(d, uo, g, maxg, y, code, kpart, (opt, opt))``.
+
+        For the second half (``h == 1``) the entries come in buckets ``(g, maxg, min y, entries)`` so that
+        the group feasibility is tested once per bucket.
+        """
+        key = (r, h, hs, wild)
+        hit = self.half_cache.get(key)
+        if hit is not None:
+            return hit
+        oa = self._opts(r, 2 * h, hs & _SUIT_MASK, wild)
+        ob = self._opts(r, 2 * h + 1, hs >> _SUIT_BITS, wild)
+        out = []
+        for ca in oa:
+            for cb in ob:
+                d = ca[0] + cb[0]
+                if d > wild:
+                    continue
+                ga, gb = ca[2], cb[2]
+                out.append((d, ca[1] + cb[1], ga + gb, ga if ga > gb else gb, ca[3] + cb[3], ca[4] | cb[4], ca[5] + cb[5], (ca, cb)))
+        if h:
+            buckets: dict[tuple[int, int], list] = {}
+            for e in out:
+                buckets.setdefault((e[2], e[3]), []).append(e)
+            out = [(g, x, min(e[4] for e in lst), lst) for (g, x), lst in buckets.items()]
+        self.half_cache[key] = out
+        return out
+
     def _moves(self, r: int, runs: int, w: int) -> list[tuple]:
         """Every choice at rank ``r`` (1…13): ``(gain, runs', w', per-suit options, group wildcards, kpart)``."""
         wild = self.J - w
-        per = []
-        for s in range(4):
-            ops = self._opts(r, s, runs >> (_SUIT_BITS * s) & _SUIT_MASK, wild)
-            if not ops:
-                return []
-            per.append(ops)
+        A = self._half(r, 0, runs & _HALF_MASK, wild)
+        if not A:
+            return []
+        B = self._half(r, 1, runs >> (2 * _SUIT_BITS), wild)
         wr = self.weight[r]
         out = []
         append = out.append
-        o0, o1, o2, o3 = per
-        for c0 in o0:
-            d0 = c0[0]
-            for c1 in o1:
-                d1 = d0 + c1[0]
-                if d1 > wild:
-                    continue
-                g01 = c0[2] + c1[2]
-                x01 = c0[2] if c0[2] > c1[2] else c1[2]
-                for c2 in o2:
-                    d2 = d1 + c2[0]
-                    if d2 > wild:
+        for a in A:
+            da, ua, ga, xa, ya, sta, kpa, pa = a
+            left = wild - da
+            for gb, xb, minyb, lst in B:
+                gsum = ga + gb
+                if gsum:
+                    js = _GROUP_JOKERS[gsum][xa if xa > xb else xb]
+                    if not js or js[0] > wild - ya - minyb:
                         continue
-                    g012 = g01 + c2[2]
-                    x012 = x01 if x01 > c2[2] else c2[2]
-                    for c3 in o3:
-                        if d2 + c3[0] > wild:
-                            continue
-                        y = c0[3] + c1[3] + c2[3] + c3[3]
-                        gsum = g012 + c3[2]
-                        if gsum:
-                            js = _GROUP_JOKERS[gsum][x012 if x012 > c3[2] else c3[2]]
-                            if not js or js[0] > wild - y:
-                                continue
-                        else:
-                            js = _NO_GROUP
-                        gain = (c0[1] + c1[1] + c2[1] + c3[1]) * wr
-                        st = c0[4] | c1[4] | c2[4] | c3[4]
-                        kp = c0[5] + c1[5] + c2[5] + c3[5]
-                        w1 = w + y
-                        for j in js:
-                            if j > wild - y:
-                                break
-                            append((gain, st, w1 + j, (c0, c1, c2, c3), j, kp))
+                else:
+                    js = _NO_GROUP
+                j0 = js[0]
+                for b in lst:
+                    if b[0] > left:
+                        continue
+                    y = ya + b[4]
+                    if j0 > wild - y:
+                        continue
+                    gain = (ua + b[1]) * wr
+                    st = sta | b[5]
+                    kp = kpa + b[6]
+                    w1 = w + y
+                    for j in js:
+                        if j > wild - y:
+                            break
+                        append((gain, st, w1 + j, pa + b[7], j, kp))
         return out
 
     def _rank14_moves(self, runs: int, w: int, k: int) -> list[tuple]:
