@@ -98,20 +98,97 @@ def arrangements(hand: list[str], limit: int, *, most: int = MAX_ARRANGEMENTS) -
     return out
 
 
-def _knock_options(view: dict[str, Any]) -> list[dict[str, Any]]:
-    """For every card the viewer may knock with: the proposed melds and the resulting deadwood."""
+def _knock_options(view: dict[str, Any], *, editing: str | None = None) -> list[dict[str, Any]]:
+    """Every card the viewer may knock with (RULES C.6.1) and the least deadwood it leaves; picking one
+    opens the layout editor on it (``editing``: the card the editor is open for)."""
     hand = list(view.get("hand") or [])
     out = []
     for act in view.get("legal_actions", []):
         if act["type"] != "knock" or "card" not in act:
-            continue
-        rest = [c for c in hand if c != act["card"]]
-        arrs = arrangements(rest, view["knock_limit"])
-        if not arrs:
-            continue
-        out.append({"card": card_face(act["card"]), "deadwood": arrs[0]["deadwood"], "arrangements": arrs,
-                    "is_gin": arrs[0]["deadwood"] == 0})
+            continue  # a knock without a discard (big gin) is not offered on the board
+        dw = gin.deadwood([c for c in hand if c != act["card"]])
+        out.append({"card": card_face(act["card"]), "deadwood": dw, "is_gin": dw == 0,
+                    "current": act["card"] == editing,
+                    "open": json.dumps({"card": act["card"]})})
     return out
+
+
+def _meld_problem(ids: list[str]) -> str:
+    """Why a group of the knocker's cards is not a Gin meld (RULES C.1.2), in the player's words."""
+    idx = [gin.card_index(c) for c in ids]
+    if len(idx) < 3:
+        return _("Not a meld: a meld needs at least three cards.")
+    ranks, suits = {i % 13 for i in idx}, {i // 13 for i in idx}
+    if len(suits) == 1:
+        if 0 in ranks and 12 in ranks:
+            return _("Not a meld: the ace is low only (A-2-3 is a run, Q-K-A is not).")
+        return _("Not a meld: a run needs three or more cards in sequence.")
+    if len(ranks) == 1:  # pragma: no cover - one pack: a group of one rank has at most four cards
+        return _("Not a meld: a set has three or four cards.")
+    return _("Not a meld: a set is three or four cards of one rank; a run is three or more cards in "
+             "sequence in one suit.")
+
+
+def _knock_editor(draft: dict[str, Any] | None, view: dict[str, Any], my_index: int | None,
+                  order: list[str]) -> dict[str, Any] | None:
+    """The knocker's layout being edited (``Match.draft``, stored by ``services.gin_knock_layout``): his
+    melds with their kind or why they are not melds, his deadwood and whether he may knock with it.
+    Only for the player to act whose draft it is, on this turn, with cards of his own hand (checked
+    again here: a stale or foreign draft is ignored)."""
+    if not draft or draft.get("game") != "gin_knock" or my_index is None or draft.get("seat") != my_index:
+        return None
+    card = draft.get("card")
+    if draft.get("turn") != view.get("turn") or {"type": "knock", "card": card} not in view.get("legal_actions", []):
+        return None
+    rest = [c for c in view.get("hand") or [] if c != card]
+    melds = [list(m) for m in draft.get("melds") or [] if m]
+    placed = [c for m in melds for c in m]
+    if not set(placed) <= set(rest) or len(placed) != len(set(placed)):
+        return None
+    groups, invalid_points = [], 0
+    for i, m in enumerate(melds):
+        kind = gin.meld_kind(m)
+        if not kind:
+            invalid_points += sum(gin.VALUES[gin.card_index(c)] for c in m)
+        ordered = sorted(m, key=lambda c: (gin.card_index(c) % 13, gin.card_index(c) // 13))
+        groups.append({"index": i, "number": i + 1, "cards": [card_face(c) for c in ordered], "kind": kind,
+                       "kind_label": {"set": _("set"), "run": _("run")}.get(kind or "", ""),
+                       "reason": None if kind else _meld_problem(m)})
+    dead = [c for c in _sorted(rest, order) if c not in placed]
+    deadwood = invalid_points + sum(gin.VALUES[gin.card_index(c)] for c in dead)
+    limit = view.get("knock_limit", 10)
+    report = draft.get("report") or {}
+    ok = bool(report.get("ok"))
+    invalid = [g["number"] for g in groups if not g["kind"]]
+    args = {"d": deadwood, "k": limit}
+    if ok and deadwood == 0:
+        status = _("Gin: every card is in a meld.")
+    elif ok:
+        status = _("You can knock with this layout: deadwood %(d)d (the limit is %(k)d).") % args
+    elif invalid:
+        status = _("Not every group is a meld: move those cards into melds or onto the deadwood.")
+    elif deadwood > limit and view.get("gin_only"):
+        status = _("Only gin ends this hand: every card must be in a meld.")
+    elif deadwood > limit:
+        status = _("Deadwood %(d)d is more than the knock limit %(k)d: you cannot knock with this layout.") % args
+    else:  # pragma: no cover - the engine refused for a reason the board does not know
+        status = _("You cannot knock with this layout.")
+    return {
+        "card": card_face(card),
+        "groups": groups,
+        "deadwood_cards": [card_face(c) for c in dead],
+        "deadwood": deadwood,
+        "limit": limit,
+        "ok": ok,
+        "is_gin": ok and deadwood == 0,
+        "status": status,
+        "edited": bool(draft.get("edited")),
+        # an untouched proposal is confirmed without melds: the engine then picks, among the
+        # minimum-deadwood layouts, the one that leaves the opponent the fewest lay-offs (C.6.2)
+        "melds_json": json.dumps(melds) if draft.get("edited") else "",
+        "proposal": json.dumps({"card": card}),
+        "cancel": json.dumps({"cancel": True}),
+    }
 
 
 def _discard_options(view: dict[str, Any]) -> list[dict[str, Any]]:
@@ -131,6 +208,9 @@ def _suggestion_text(sug: dict[str, Any]) -> str:
     if kind == "discard" and sug.get("card"):
         face = card_face(sug["card"])
         return _("discard %(card)s") % {"card": face.get("label", "")}
+    if kind == "knock" and sug.get("card") and sug.get("gin"):
+        face = card_face(sug["card"])
+        return _("go gin, discarding %(card)s") % {"card": face.get("label", "")}
     if kind == "knock" and sug.get("card"):
         face = card_face(sug["card"])
         return _("knock, discarding %(card)s") % {"card": face.get("label", "")}
@@ -346,6 +426,8 @@ def gin_context(*, match, view: dict[str, Any], me, state, seats) -> dict[str, A
             rotation = rotation_text(out["roles"], out.get("winner"), names)
 
     discards = _discard_options(view) if "discard" in actions else []
+    # The knock layout editor: only in the knocker's own board, only on his turn (C.6.2).
+    editor = _knock_editor(match.draft, view, my_index, order) if my_turn and "knock" in actions else None
     role_draw = _role_draw(view.get("role_draw") or tally.get("role_draw"), names) if three else None
     first_upcard = view.get("first_upcard")
     return {
@@ -373,7 +455,9 @@ def gin_context(*, match, view: dict[str, Any], me, state, seats) -> dict[str, A
             "can_draw_discard": "draw_discard" in actions,
             "can_pass": "pass" in actions,
             "can_discard": "discard" in actions,
-            "knock_options": _knock_options(view) if "knock" in actions else [],
+            "knock_options": _knock_options(view, editing=editor["card"]["id"] if editor else None)
+            if "knock" in actions else [],
+            "knock_editor": editor,
             "discard_options": discards,
             "best_discard": min((o["deadwood"] for o in discards), default=None),
             "discard_top": card_face(view["discard_top"]) if view.get("discard_top") else None,

@@ -1,8 +1,10 @@
 // RummyHub Gin board: draw by drag (stock or discard pile into the hand) or click,
 // discard by drag onto the pile or pick-and-press, hand order by drag (kept on the
-// server: hand_sort custom), knock layouts opened by picking the card, and the
-// advisor's card suggestions. Every move is one of the board's real forms: this
-// file only fills and submits them. No rule is decided here.
+// server: hand_sort custom), the knock layout editor (cards dragged, or selected and
+// moved with "Move here", between melds, a new meld and the deadwood; every change is
+// sent to the server, which checks it and answers with the board), and the advisor's
+// card suggestions. Every move is one of the board's real forms: this file only fills
+// and submits them. No rule is decided here.
 (function () {
   "use strict";
 
@@ -41,6 +43,85 @@
   }
 
   function resync() { if (socket) socket.send(JSON.stringify({ type: "resync" })); }
+
+  // ---- the knock layout editor --------------------------------------------------
+  var focusAfterSwap = null; // card id (or "move") to focus on the re-rendered board
+
+  function editor() { return document.getElementById("gin-knock-editor"); }
+
+  // The layout shown: every meld row and the new-meld row, in order (empty ones dropped);
+  // cards in the deadwood row are in no meld.
+  function collectLayout(ed) {
+    var melds = [];
+    ed.querySelectorAll('.gin-layout-group[data-group="meld"], .gin-layout-group[data-group="new"]').forEach(function (list) {
+      var ids = [];
+      list.querySelectorAll(".card[data-id]").forEach(function (c) { ids.push(c.dataset.id); });
+      if (ids.length) melds.push(ids);
+    });
+    return { card: ed.dataset.card, melds: melds };
+  }
+
+  function sendLayout() {
+    var ed = editor();
+    if (!ed) return;
+    htmx.ajax("POST", page().dataset.draftUrl, {
+      target: "#table-board", swap: "outerHTML", headers: csrfHeaders(),
+      values: { table: JSON.stringify(collectLayout(ed)), version: document.getElementById("table-board").dataset.version }
+    });
+  }
+
+  function initEditor() {
+    var ed = editor();
+    if (!ed || typeof Sortable === "undefined") return;
+    ed.querySelectorAll(".gin-layout-group").forEach(function (list) {
+      var options = base({ group: "gin-layout", draggable: ".card[data-id]" });
+      var ended = options.onEnd;
+      options.onEnd = function (evt) {
+        ended(evt);
+        if (evt.from === evt.to) return; // the order inside a row does not matter
+        focusAfterSwap = evt.item.dataset.id;
+        sendLayout();
+      };
+      sortables.push(Sortable.create(list, options));
+    });
+  }
+
+  // Keyboard and tap: select cards (aria-pressed), then "Move here" on a row. Captured
+  // before any other click handler, so a selection is only this editor's.
+  document.addEventListener("click", function (event) {
+    var ed = editor();
+    if (!ed || !ed.contains(event.target)) return;
+    var face = event.target.closest(".card-face[aria-pressed]");
+    if (face) {
+      event.stopPropagation();
+      face.setAttribute("aria-pressed", face.getAttribute("aria-pressed") === "true" ? "false" : "true");
+      return;
+    }
+    var move = event.target.closest("[data-move-here]");
+    if (move) {
+      event.stopPropagation();
+      var picked = ed.querySelectorAll('.card-face[aria-pressed="true"]');
+      var target = move.parentElement.querySelector(".gin-layout-group");
+      if (!picked.length || !target) return;
+      picked.forEach(function (f) { target.appendChild(f.closest(".card")); });
+      focusAfterSwap = picked[0].closest(".card").dataset.id;
+      sendLayout();
+    }
+  }, true);
+
+  document.addEventListener("keydown", function (event) {
+    var ed = editor();
+    if (event.key !== "Escape" || !ed || !ed.contains(event.target)) return;
+    ed.querySelectorAll('.card-face[aria-pressed="true"]').forEach(function (f) { f.setAttribute("aria-pressed", "false"); });
+  });
+
+  function restoreFocus() {
+    if (!focusAfterSwap) return;
+    var ed = editor();
+    var face = ed && ed.querySelector('.card[data-id="' + focusAfterSwap + '"] .card-face');
+    focusAfterSwap = null;
+    if (face) face.focus();
+  }
 
   function base(extra) {
     var o = {
@@ -84,6 +165,7 @@
         })));
       });
     }
+    initEditor();
     var pile = document.getElementById("gin-discard");
     if (canDiscard && pile) {
       sortables.push(Sortable.create(pile, base({
@@ -113,7 +195,6 @@
       select(card, "#gin-hand");
       var sel = b.querySelector("[data-discard-select]");
       if (sel) sel.value = card.dataset.id;
-      b.querySelectorAll("[data-knock-card]").forEach(function (d) { d.open = d.dataset.knockCard === card.dataset.id; });
     } else if (list.id === "gin-captain-hand") {
       select(card, "#gin-captain-hand");
       // A click on one of the captain's cards suggests discarding it.
@@ -144,7 +225,7 @@
 
   function refresh() {
     var b = gb();
-    if (b && !b.dataset.ginReady) { b.dataset.ginReady = "1"; initSortables(); markSuggestion(b); }
+    if (b && !b.dataset.ginReady) { b.dataset.ginReady = "1"; initSortables(); markSuggestion(b); restoreFocus(); }
   }
   ["htmx:afterSettle", "htmx:oobAfterSwap", "htmx:wsAfterMessage", "htmx:load"].forEach(function (name) {
     document.addEventListener(name, refresh);

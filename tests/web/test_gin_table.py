@@ -324,3 +324,183 @@ def test_dead_hand_is_announced(client, make_user):
     page = client.get(reverse("games:table", args=[match.pk])).content.decode()
     assert round_state(match).result.kind == "dead"
     assert "Dead hand" in page and "deals again" in page
+
+
+# ----------------------------------------------------------------------- the knock layout editor (C.6.2)
+
+EDIT_HAND = "5H 6H 7H 8H 5S 5D AS 2S 3S KD".split()  # + the upcard KC; knock discarding KD
+
+
+def knock_fixture(client, make_user, *, humans: int = 1):
+    """The captain (seat 0, alice) has taken the upcard KC and may knock discarding KD: the proposed
+    layout is 5H 5S 5D · 6H 7H 8H · AS 2S 3S with KC as deadwood (10)."""
+    match, users = start_box_table(make_user, captain=0, humans=humans)
+    state = round_state(match)
+    hands = [[], [], []]
+    hands[state.nondealer] = EDIT_HAND
+    hands[state.dealer] = "2H 3H 4C 5C 9D TD JS QS QH QD".split()
+    dealt = gin.deal_from_cards(state.rules, hands, "KC", roles=(state.dealer, state.nondealer, state.advisor))
+    match.state = {**match.state, "round": gin.to_dict(dealt)}
+    match.save(update_fields=["state"])
+    client.force_login(users[0])
+    client.post(reverse("games:act", args=[match.pk]), {"action": "take_upcard", "version": match.version}, **HX)
+    match.refresh_from_db()
+    assert round_state(match).phase == "discard"
+    return match, users
+
+
+def post_layout(client, match, layout, **extra):
+    return client.post(reverse("games:draft", args=[match.pk]),
+                       {"table": json.dumps(layout), "version": match.version, **extra}, **HX)
+
+
+def ids(cards: str) -> list[str]:
+    return [c + ".0" for c in cards.split()]
+
+
+def editor_html(page: str) -> str:
+    assert 'id="gin-knock-editor"' in page
+    return page.split('id="gin-knock-editor"', 1)[1].split("</section>", 1)[0]
+
+
+def groups_of(page: str) -> list[list[str]]:
+    ed = editor_html(page)
+    return [re.findall(r'data-id="([^"]+)"', part.split("</ol>", 1)[0])
+            for part in ed.split('class="cards-row')[1:]]
+
+
+def test_knock_editor_opens_with_the_proposed_layout_for_the_knocker_only(client, make_user):
+    match, (alice, bob, carol) = knock_fixture(client, make_user, humans=3)
+    version = match.version
+    page = client.get(reverse("games:table", args=[match.pk])).content.decode()
+    assert 'data-knock-card="KD.0"' in page and 'id="gin-knock-editor"' not in page
+    response = post_layout(client, match, {"card": "KD.0"})
+    page = response.content.decode()
+    assert response.status_code == 200
+    melds, new, dead = (lambda g: (g[:-2], g[-2], g[-1]))(groups_of(page))
+    assert sorted(map(sorted, melds)) == sorted(map(sorted, [ids("5H 5S 5D"), ids("6H 7H 8H"), ids("AS 2S 3S")]))
+    assert new == [] and dead == ["KC.0"]
+    ed = editor_html(page)
+    assert "Deadwood: 10 (knock limit 10)" in ed and 'data-layout-ok="true"' in ed
+    assert "This is the proposed layout" in ed
+    confirm = ed.split('id="gin-knock-confirm"', 1)[1].split("</form>", 1)[0]
+    assert 'name="melds" value=""' in confirm and "disabled" not in confirm
+    assert 'aria-pressed="false"' in ed and "Move here" in ed
+    match.refresh_from_db()
+    # Kept on the server (a reload shows it) but without a version bump: nobody else is told.
+    assert match.version == version and match.draft["card"] == "KD.0" and match.draft["edited"] is False
+    assert 'id="gin-knock-editor"' in client.get(reverse("games:table", args=[match.pk])).content.decode()
+    # Nobody else sees the editor: not the box, not the advisor (who sees the captain's hand), not a spectator.
+    state = round_state(match)
+    others = {Seat.objects.get(match=match, index=state.box).user, Seat.objects.get(match=match, index=state.advisor).user,
+              make_user("dave")}
+    for user in others:
+        client.force_login(user)
+        other = client.get(reverse("games:table", args=[match.pk])).content.decode()
+        assert "gin-knock-editor" not in other and "Lay out your cards" not in other and "gin-layout" not in other
+    # A human advisor's suggestion does not take the captain's draft away.
+    client.force_login(Seat.objects.get(match=match, index=state.advisor).user)
+    client.post(reverse("games:act", args=[match.pk]), {
+        "action": "suggest", "suggestion": json.dumps({"action": "knock"}), "version": match.version}, **HX)
+    match.refresh_from_db()
+    assert match.draft and match.draft["card"] == "KD.0"
+
+
+def test_knock_editor_valid_edit_is_confirmed_with_that_layout(client, make_user):
+    match, _ = knock_fixture(client, make_user)
+    post_layout(client, match, {"card": "KD.0"})
+    layout = [ids("AS 2S 3S"), ids("5S 5H 5D"), ids("8H 7H 6H")]
+    page = post_layout(client, match, {"card": "KD.0", "melds": layout}).content.decode()
+    ed = editor_html(page)
+    assert 'data-layout-ok="true"' in ed and "Meld 2 (set)" in ed and "Meld 3 (run)" in ed
+    assert "This is the proposed layout" not in ed and "Back to the proposed layout" in ed
+    melds_field = html.unescape(re.search(r'name="melds" value="([^"]*)"', ed)[1])
+    assert json.loads(melds_field) == layout
+    match.refresh_from_db()
+    response = client.post(reverse("games:act", args=[match.pk]), {
+        "action": "knock", "card": "KD.0", "melds": melds_field, "version": match.version}, **HX)
+    assert response.status_code == 200 and "gin-result" in response.content.decode()
+    result = round_state(match).result
+    assert result.knocker == 0 and result.settlement.knocker_deadwood == 10
+    assert sorted(map(sorted, result.settlement.knocker_melds)) == sorted(map(sorted, layout))
+    match.refresh_from_db()
+    assert match.draft is None
+
+
+def test_knock_editor_shows_an_invalid_meld_with_its_reason(client, make_user):
+    match, _ = knock_fixture(client, make_user)
+    post_layout(client, match, {"card": "KD.0"})
+    # 5H moved from the set onto the run: the run is longer, the two fives left are no meld.
+    page = post_layout(client, match, {"card": "KD.0", "melds": [ids("5S 5D"), ids("5H 6H 7H 8H"), ids("AS 2S 3S")]})
+    ed = editor_html(page.content.decode())
+    assert page.status_code == 200
+    assert 'class="meld-box meld-invalid"' in ed and "Not a meld: a meld needs at least three cards." in ed
+    assert "Deadwood: 20 (knock limit 10)" in ed and "Not every group is a meld" in ed
+    assert 'data-layout-ok="false"' in ed
+    assert re.search(r'data-action="knock" disabled', ed)
+    match.refresh_from_db()
+    assert match.draft["report"] == {"ok": False, "code": "invalid_meld"}
+    page = post_layout(client, match, {"card": "KD.0", "melds": [ids("QH KH AH")]}).content.decode()  # not in hand
+    assert "data-error-code" in page
+    ace = post_layout(client, match, {"card": "KD.0", "melds": [ids("AS 2S 3S 5S")]}).content.decode()
+    assert "Not a meld: a run needs three or more cards in sequence." in editor_html(ace)
+
+
+def test_knock_editor_deadwood_over_the_limit_is_refused_on_confirm(client, make_user):
+    match, _ = knock_fixture(client, make_user)
+    layout = [ids("5H 6H 7H 8H"), ids("AS 2S 3S")]  # 5S 5D KC: deadwood 20
+    page = post_layout(client, match, {"card": "KD.0", "melds": layout}).content.decode()
+    ed = editor_html(page)
+    assert "Deadwood 20 is more than the knock limit 10" in ed and 'data-layout-ok="false"' in ed
+    match.refresh_from_db()
+    before = (match.version, match.state["round"])
+    response = client.post(reverse("games:act", args=[match.pk]), {
+        "action": "knock", "card": "KD.0", "melds": json.dumps(layout), "version": match.version}, **HX)
+    assert response.status_code == 400 and 'data-error-code="knock_too_high"' in response.content.decode()
+    match.refresh_from_db()
+    assert (match.version, match.state["round"]) == before and round_state(match).phase == "discard"
+    assert match.draft["melds"] == layout  # the layout stays to be fixed
+    assert 'id="gin-knock-editor"' in response.content.decode()
+
+
+@pytest.mark.parametrize("layout", [
+    {"card": "KD.0", "melds": [["5H.0", "6H.0", "7H.0"], ["QH.0", "QD.0", "QS.0"]]},  # the box's cards
+    {"card": "KD.0", "melds": [["5H.0", "6H.0", "ZZ.9"]]},
+    {"card": "KD.0", "melds": [["5H.0", "6H.0", "7H.0"], ["7H.0", "8H.0", "9H.0"]]},  # a card twice
+    {"card": "KD.0", "melds": [["KD.0", "KC.0", "5H.0"]]},  # the knock card itself
+    {"card": "KC.0"},  # the card just taken from the pile (C.5.3)
+    {"card": "QH.0"},  # a card of the box
+    {"card": "KD.0", "melds": "5H 6H 7H"},
+    {"card": "KD.0", "melds": [[5, 6, 7]]},
+    {"card": "KD.0", "extra": 1},
+    ["KD.0"],
+])
+def test_knock_editor_refuses_forged_layouts_and_changes_nothing(client, make_user, layout):
+    match, _ = knock_fixture(client, make_user)
+    post_layout(client, match, {"card": "KD.0"})
+    match.refresh_from_db()
+    before = (match.version, match.draft, match.state)
+    response = post_layout(client, match, layout)
+    assert response.status_code == 400 and "data-error-code" in response.content.decode()
+    match.refresh_from_db()
+    assert (match.version, match.draft, match.state) == before
+
+
+def test_knock_editor_only_on_the_players_turn_and_gone_after_another_move(client, make_user):
+    match, (alice, bob, carol) = knock_fixture(client, make_user, humans=3)
+    state = round_state(match)
+    box_user = Seat.objects.get(match=match, index=state.box).user
+    client.force_login(box_user)
+    response = post_layout(client, match, {"card": "2H.0"})
+    assert response.status_code == 400 and 'data-error-code="not_your_turn"' in response.content.decode()
+    client.force_login(alice)
+    post_layout(client, match, {"card": "KD.0"})
+    response = post_layout(client, match, {"cancel": True})
+    assert 'id="gin-knock-editor"' not in response.content.decode()
+    match.refresh_from_db()
+    assert match.draft is None
+    post_layout(client, match, {"card": "KD.0", "melds": [ids("AS 2S 3S")]})
+    match.refresh_from_db()
+    client.post(reverse("games:act", args=[match.pk]), {"action": "discard", "card": "KD.0", "version": match.version}, **HX)
+    match.refresh_from_db()
+    assert match.draft is None
