@@ -155,3 +155,50 @@ async def test_oklahoma_frames_show_the_first_upcard_to_all_and_no_hidden_card(m
     assert frames >= 60
     for communicator, _ in viewers:
         await communicator.disconnect()
+
+
+def setup_bot_advisor_table(make_user, settings):
+    """alice captain (seat 0), bob box (seat 1), a bot advisor (seat 2); the captain can knock at once."""
+    settings.RUMMYHUB_FIXED_SEED = "21"
+    alice, bob = make_user("alice"), make_user("bob")
+    match = services.match_create(host=alice, variant="gin_box", seats_count=3)
+    services.seat_join(match_id=match.pk, user=bob, index=1)
+    services.seat_add_bot(match_id=match.pk, user=alice, index=2)
+    seed = next(s for s in range(1, 1000)
+                if GinMatch.start(gin.GinRules(variant="box3"), random.Random(s)).roles == (1, 0, 2))
+    Match.objects.filter(pk=match.pk).update(seed=seed)
+    services.match_start(match_id=match.pk, user=alice)
+    match.refresh_from_db()
+    dealt = gin.deal_from_cards(gin.GinRules(variant="box3"),
+                                [["5H", "6H", "7H", "8H", "5S", "5D", "AS", "2S", "3S", "KD"],
+                                 ["2H", "3H", "4C", "5C", "9D", "TD", "JS", "QS", "QH", "QD"], []],
+                                "KC", roles=(1, 0, 2))
+    match.state = {**match.state, "round": gin.to_dict(dealt)}
+    match.save(update_fields=["state"])
+    return match, [alice, bob], make_user("dave")
+
+
+async def test_bot_advice_and_the_knock_layout_never_reach_the_box_or_spectators(make_user, settings):
+    match, (alice, bob), dave = await database_sync_to_async(setup_bot_advisor_table)(make_user, settings)
+    cookies = [await database_sync_to_async(session_cookie_for)(u) for u in (alice, bob, dave)]
+    viewers = [(connect(match.pk, c), s) for c, s in zip(cookies, [0, 1, None], strict=True)]
+    for communicator, _ in viewers:
+        assert (await communicator.connect())[0]
+    await drain_to_current(viewers, match.pk, check_frame)
+    current = await database_sync_to_async(Match.objects.get)(pk=match.pk)
+    await sync_to_async(services.turn_submit)(match_id=match.pk, user=alice, expected_version=current.version,
+                                              action={"type": "take_upcard"})
+    await drain_to_current(viewers, match.pk, check_frame)  # the bot's advice came with this move
+    assert await database_sync_to_async(suggestions_for)(match.pk, 0) >= 1
+    assert await database_sync_to_async(suggestions_for)(match.pk, 1) == 0
+    # The captain prepares his knock: stored for him, told to nobody (no frame at all).
+    current = await database_sync_to_async(Match.objects.get)(pk=match.pk)
+    await sync_to_async(services.draft_update)(match_id=match.pk, user=alice, expected_version=current.version,
+                                               table={"card": "KD.0", "melds": [["5H.0", "6H.0", "7H.0", "8H.0"]]})
+    for communicator, _ in viewers:
+        assert await communicator.receive_nothing(timeout=0.3)
+    await sync_to_async(services.turn_submit)(match_id=match.pk, user=alice, expected_version=current.version,
+                                              action={"type": "knock", "card": "KD.0"})
+    await drain_to_current(viewers, match.pk, check_frame)
+    for communicator, _ in viewers:
+        await communicator.disconnect()
