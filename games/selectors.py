@@ -15,8 +15,9 @@ from django.db.models import Count, Q
 from django.http import Http404
 from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from games import services
 from games.engine.cards import RANK_NAMES, SUIT_NAMES, Card
@@ -77,6 +78,31 @@ def card_face(ref: str, *, hidden: bool = False) -> dict[str, Any]:
         points=card.points(),
     )
     return face
+
+
+_CARD_HTML: dict[tuple[str, bool, str | None], str] = {}
+_CARD_HTML_MAX = 20_000  # (card id or joker declaration) × language: a few thousand at most
+
+
+def cards_html(refs: list[str]) -> SafeString:
+    """The ``card`` partial for each ref ("" = face down), joined; each card is rendered once per language.
+
+    A board draws up to a hundred cards per viewer per push; the markup of one card in one
+    language never changes, so it is kept instead of re-running the template every time.
+    """
+    from django.template.loader import render_to_string
+
+    lang = get_language()
+    out = []
+    for ref in refs:
+        key = (ref, not ref, lang)
+        html = _CARD_HTML.get(key)
+        if html is None:
+            html = render_to_string("games/table.html#card", {"c": card_face(ref, hidden=not ref)})
+            if len(_CARD_HTML) < _CARD_HTML_MAX:
+                _CARD_HTML[key] = html
+        out.append(html)
+    return mark_safe("".join(out))  # each piece is the autoescaped partial
 
 
 def _joker_option(code: str) -> dict[str, str]:
@@ -315,7 +341,8 @@ def _manipulation_context(match: Match, view: dict, me: Seat | None, state) -> d
         melds.append(
             {
                 "index": i,
-                "cards": [card_face(ref, hidden=not ref) for ref in meld],
+                "ids": [Card.from_code(ref).id if ref else "" for ref in meld],  # "" = face down
+                "cards_html": cards_html(meld),
                 "valid": report.get("valid", True),
                 "reason": refusal_text(report, "manipulation") if drafting and report.get("reason") else None,
                 "joker_options": [_joker_option(code) for code in report.get("joker_options", [])] if drafting else [],
@@ -324,7 +351,7 @@ def _manipulation_context(match: Match, view: dict, me: Seat | None, state) -> d
             }
         )
     order = me.hand_order if me else []
-    hand = [card_face(cid) for cid in _sorted_hand(hand_ids, order)]
+    hand = cards_html(_sorted_hand(hand_ids, order))
     phase = view.get("phase")
     draws = view.get("draws_this_turn", 0)
     prompt = ""

@@ -68,6 +68,10 @@ def value_points(rank: int) -> int:
     return rank if rank < 10 else 10
 
 
+_PARSED: dict[tuple[str, int | None], Card] = {}
+_PARSED_MAX = 8192  # codes that parse are few (deck indices are small); the bound stops hostile input growing it
+
+
 @dataclass(frozen=True, slots=True, order=True)
 class Card:
     """One physical card.
@@ -91,6 +95,17 @@ class Card:
             return code
         if not isinstance(code, str):
             raise InvalidAction(f"A card must be a code string, not {type(code).__name__}.", code="bad_card")
+        # Cards are immutable and a game only ever names a few hundred codes: parse each once.
+        known = _PARSED.get((code, deck))
+        if known is not None:
+            return known
+        card = cls._parse(code, deck)
+        if len(_PARSED) < _PARSED_MAX:
+            _PARSED[(code, deck)] = card
+        return card
+
+    @classmethod
+    def _parse(cls, code: str, deck: int | None) -> Card:
         text = code.strip().upper()
         m = _CODE_RE.match(text)
         if not m:

@@ -193,7 +193,7 @@ def test_draft_is_kept_across_reloads_and_reports_each_invalid_meld(client, make
     assert response.status_code == 200
     assert b"meld-invalid" in response.content and b"at least 3 cards" in response.content
     reloaded = client.get(reverse("games:table", args=[match.pk]))
-    assert reloaded.context["drafting"] and [c["id"] for c in reloaded.context["melds"][0]["cards"]] == table[0]
+    assert reloaded.context["drafting"] and reloaded.context["melds"][0]["ids"] == table[0]
     # Reset brings the table back to the start of the step.
     match.refresh_from_db()
     client.post(reverse("games:act", args=[match.pk]), {"action": "reset", "version": match.version}, **HX)
