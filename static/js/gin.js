@@ -115,9 +115,14 @@
     ed.querySelectorAll('.card-face[aria-pressed="true"]').forEach(function (f) { f.setAttribute("aria-pressed", "false"); });
   });
 
+  var editorShown = null; // the knock card of the editor on the previous board
+
   function restoreFocus() {
-    if (!focusAfterSwap) return;
     var ed = editor();
+    var card = ed ? ed.dataset.card : null;
+    if (ed && card !== editorShown && ed.scrollIntoView) ed.scrollIntoView({ block: "nearest" }); // just opened
+    editorShown = card;
+    if (!focusAfterSwap) return;
     var face = ed && ed.querySelector('.card[data-id="' + focusAfterSwap + '"] .card-face');
     focusAfterSwap = null;
     if (face) face.focus();

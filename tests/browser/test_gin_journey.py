@@ -1,6 +1,7 @@
 """Three-player Gin in the browser (RULES C): a human captain plays a whole hand against two bots, drawing
-and discarding by drag and by click, and knocks or sees the hand end; and an advisor's suggestion reaches
-the captain (two browser contexts).  Screenshots go to artifacts/."""
+and discarding by drag and by click, and knocks or sees the hand end; lays out a knock in the layout
+editor (a drag, then a keyboard move) and confirms it; and an advisor's suggestion reaches the captain
+(two browser contexts).  Screenshots go to artifacts/."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from games import services
 from games.engine import bots as engine_bots
 from games.engine import gin
 from games.engine.gin_scoring import GinMatch
@@ -126,12 +128,10 @@ def test_captain_plays_a_whole_hand_against_two_bots(browser, live_daphne, artif
             page.locator(f'#gin-hand .card[data-id="{action["card"]}"] .card-face').click()
             page.locator('#gin-discard-form [data-action="discard"]').click()
         elif kind == "knock":
-            page.locator(f'#gin-hand .card[data-id="{action["card"]}"] .card-face').click()
-            panel = page.locator(f'details[data-knock-card="{action["card"]}"]')
-            expect(panel).to_have_attribute("open", "")
-            expect(panel).to_contain_text("Proposed:")
+            page.locator(f'[data-knock-card="{action["card"]}"]').click()
+            expect(page.locator("#gin-knock-editor")).to_contain_text("This is the proposed layout")
             page.screenshot(path=str(artifacts / "gin-3-knock-layout.png"), full_page=True)
-            panel.locator('[data-action="knock"]').click()
+            page.locator('#gin-knock-confirm [data-action="knock"]').click()
             knocked = True
         elif kind == "draw_discard":
             page.locator("#gin-discard .card-face").click()  # a click on the pile takes its top card
@@ -200,8 +200,9 @@ def click_move(page, action) -> None:
         page.locator(f'#gin-hand .card[data-id="{action["card"]}"] .card-face').click()
         if kind == "discard":
             page.locator('#gin-discard-form [data-action="discard"]').click()
-        else:
-            page.locator(f'details[data-knock-card="{action["card"]}"] [data-action="knock"]').click()
+        else:  # open the layout editor on that card, then confirm its proposed layout
+            page.locator(f'[data-knock-card="{action["card"]}"]').click()
+            page.locator('#gin-knock-confirm [data-action="knock"]').click()
     else:
         page.locator(f'#gin-board [data-action="{kind}"]').first.click()
 
@@ -254,4 +255,67 @@ def test_two_player_game_to_the_end_and_rematch(browser, live_daphne, artifacts,
     page.get_by_role("button", name="Rematch with the same seats").click()
     expect(page).not_to_have_url(re.compile(rf"/tables/{match_id}/$"))
     expect(page.locator("#board-title")).to_contain_text(str(match.get_variant_display()))
+    context.close()
+
+
+def test_captain_edits_the_knock_layout_by_drag_and_keyboard_and_confirms(browser, live_daphne, artifacts,
+                                                                          make_user):
+    """RULES C.6.2: the knocker's best layout is proposed and can be changed before confirming; every
+    change is checked by the server (a group that is no meld is shown with the reason)."""
+    alice = make_user("alice")
+    match = services.match_create(host=alice, variant="gin_box", seats_count=3, bots=2)
+    Match.objects.filter(pk=match.pk).update(seed=seed_for(captain=0))
+    services.match_start(match_id=match.pk, user=alice)
+    match.refresh_from_db()
+    state = spec_for(match.variant).load(match.state["round"])
+    hands = [[], [], []]
+    hands[0] = "5H 6H 7H 8H 5S 5D AS 2S 3S KD".split()
+    hands[state.box] = "2H 3H 4C 5C 9D TD JS QS QH QD".split()
+    dealt = gin.deal_from_cards(state.rules, hands, "KC", roles=(state.box, 0, state.advisor))
+    match.state = {**match.state, "round": gin.to_dict(dealt)}
+    match.save(update_fields=["state"])
+
+    context, page = signed_in(browser, live_daphne, alice)
+    page.goto(f"{live_daphne.url}/tables/{match.pk}/")
+    version = board_version(page)
+    page.locator('#gin-board [data-action="take_upcard"]').click()
+    wait_past(page, version)
+    page.locator('[data-knock-card="KD.0"]').click()
+    editor = page.locator("#gin-knock-editor")
+    expect(editor).to_contain_text("Deadwood: 10 (knock limit 10)")
+    expect(editor.locator("#gin-layout-status")).to_have_attribute("data-layout-ok", "true")
+    page.screenshot(path=str(artifacts / "gin-knock-editor-1-proposed.png"), full_page=True)
+
+    # Drag 5♥ from the set of fives onto the run: the run grows, the two fives left are no meld.
+    run = editor.locator('.gin-layout-group[data-group="meld"]', has=page.locator('[data-id="6H.0"]'))
+    run.scroll_into_view_if_needed()
+    drag(page, editor.locator('.card[data-id="5H.0"]'), run)
+    expect(editor).to_contain_text("Not a meld: a meld needs at least three cards.")
+    expect(editor).to_contain_text("Deadwood: 20 (knock limit 10)")
+    expect(editor.locator('[data-action="knock"]')).to_be_disabled()
+    expect(editor.locator(".meld-invalid")).to_have_count(1)
+    page.screenshot(path=str(artifacts / "gin-knock-editor-2-invalid-meld.png"), full_page=True)
+
+    # With the keyboard: select 5♥, then "Move here" on the two fives.
+    editor.locator('.card[data-id="5H.0"] .card-face').press("Enter")
+    expect(editor.locator('.card[data-id="5H.0"] .card-face')).to_have_attribute("aria-pressed", "true")
+    editor.locator(".meld-invalid [data-move-here]").press("Enter")
+    expect(editor.locator(".meld-invalid")).to_have_count(0)
+    expect(editor).to_contain_text("Deadwood: 10 (knock limit 10)")
+    expect(editor.locator('.card[data-id="5H.0"] .card-face')).to_be_focused()
+    expect(editor.locator('[data-action="knock"]')).to_be_enabled()
+    page.screenshot(path=str(artifacts / "gin-knock-editor-3-fixed.png"), full_page=True)
+
+    version = board_version(page)
+    editor.locator('[data-action="knock"]').click()
+    wait_past(page, version)
+    expect(page.locator(".gin-result")).to_contain_text("knocked with 10")
+    expect(page.locator(".gin-result")).to_contain_text("after lay-offs")
+    page.screenshot(path=str(artifacts / "gin-knock-editor-4-result.png"), full_page=True)
+    match.refresh_from_db()
+    result = spec_for(match.variant).load(match.state["round"]).result
+    assert result.knocker == 0 and result.settlement.knocker_deadwood == 10
+    assert sorted(result.settlement.knocker_melds[0] + result.settlement.knocker_melds[1]
+                  + result.settlement.knocker_melds[2]) == sorted(
+        ["5H.0", "6H.0", "7H.0", "8H.0", "5S.0", "5D.0", "AS.0", "2S.0", "3S.0"])
     context.close()
