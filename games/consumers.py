@@ -16,6 +16,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.http import Http404
 from django.template.loader import render_to_string
+from django.utils.translation import gettext, gettext_noop
 
 from games import boardcache, selectors, services
 from games.models import ChatMessage
@@ -75,20 +76,21 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def receive(self, text_data=None, bytes_data=None):
         if bytes_data is not None or text_data is None or len(text_data) > MAX_FRAME:
-            await self.send_error("bad_frame", "Messages on this socket are small JSON requests.")
+            await self.send_error("bad_frame", gettext_noop("Messages on this socket are small JSON requests."))
             return
         try:
             message = json.loads(text_data)
         except ValueError:
             message = None
         if not isinstance(message, dict) or message.get("type") != "resync":
-            await self.send_error("bad_frame", "Unknown request; moves are sent with the page's buttons.")
+            await self.send_error("bad_frame", gettext_noop("Unknown request; moves are sent with the page's buttons."))
             return
         await self.push_board(force=True)
 
     async def send_error(self, code: str, message: str):
+        """``message`` is marked with gettext_noop; it is translated here, in the viewer's language."""
         with override_scope_language(self.scope):
-            html = render_to_string("games/table.html#socket-error", {"code": code, "message": message})
+            html = render_to_string("games/table.html#socket-error", {"code": code, "message": gettext(message)})
         await self.send(text_data=html)
 
     # ----- group messages --------------------------------------------------

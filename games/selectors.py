@@ -147,8 +147,11 @@ def lobby_tables(*, user) -> dict[str, list[Match]]:
         .exclude(seats__user=user)
         .order_by("-started_at")[:20]
     )
+    from games.history.display import options_text  # display imports this module
+
     for m in open_tables + mine + live:
         m.free = m.seats_count - m.taken
+        m.options_summary = "; ".join(f"{label}: {value}" for label, value in options_text(m.variant, m.options or {}))
     return {"open_tables": open_tables, "my_tables": mine, "live_tables": live}
 
 
