@@ -151,7 +151,10 @@ def lobby_tables(*, user) -> dict[str, list[Match]]:
 
     for m in open_tables + mine + live:
         m.free = m.seats_count - m.taken
-        m.options_summary = "; ".join(f"{label}: {value}" for label, value in options_text(m.variant, m.options or {}))
+        # The stored options are the whole rule set: the lobby names only what differs from the defaults.
+        defaults = spec_for(m.variant).option_defaults(m.seats_count)
+        m.house_rules = {k: v for k, v in (m.options or {}).items() if k in defaults and defaults[k] != v}
+        m.options_summary = "; ".join(f"{label}: {value}" for label, value in options_text(m.variant, m.house_rules))
     return {"open_tables": open_tables, "my_tables": mine, "live_tables": live}
 
 

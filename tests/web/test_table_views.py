@@ -45,7 +45,7 @@ def test_lobby_names_house_rules_with_the_forms_labels_not_option_keys(alice_cli
     services.match_create(host=make_user("bob"), variant="manipulation", seats_count=3, options={"knock_limit": 3})
     page = alice_client.get(reverse("games:lobby")).content.decode()
     assert 'title="Knock with at most (points): 3"' in page
-    assert "knock_limit=3" not in page
+    assert "knock_limit=3" not in page and "1 house rule<" in page
 
 
 def test_lobby_lists_open_public_tables_and_htmx_gets_the_partial(alice_client, make_user):
