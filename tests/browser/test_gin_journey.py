@@ -306,6 +306,17 @@ def test_captain_edits_the_knock_layout_by_drag_and_keyboard_and_confirms(browse
     expect(editor.locator('[data-action="knock"]')).to_be_enabled()
     page.screenshot(path=str(artifacts / "gin-knock-editor-3-fixed.png"), full_page=True)
 
+    # The layout is kept on the server: a reload (here in Persian, right to left) shows it as edited.
+    rtl, rtl_page = signed_in(browser, live_daphne, alice)
+    rtl.add_cookies([{"name": "django_language", "value": "fa", "url": live_daphne.url}])
+    rtl_page.goto(f"{live_daphne.url}/tables/{match.pk}/")
+    expect(rtl_page.locator("html")).to_have_attribute("dir", "rtl")
+    fives = rtl_page.locator('#gin-knock-editor .gin-layout-group:has([data-id="5S.0"])')
+    expect(fives.locator('[data-id="5H.0"]')).to_have_count(1)
+    expect(rtl_page.locator("#gin-knock-editor .meld-invalid")).to_have_count(0)
+    rtl_page.screenshot(path=str(artifacts / "gin-knock-editor-3-rtl-reload.png"), full_page=True)
+    rtl.close()
+
     version = board_version(page)
     editor.locator('[data-action="knock"]').click()
     wait_past(page, version)
