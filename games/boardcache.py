@@ -32,8 +32,14 @@ _entries: OrderedDict[int, tuple[float, selectors.BoardData]] = OrderedDict()
 _loading: dict[int, threading.Event] = {}
 
 
-def board_data_for(match_id: int, *, min_version: int = -1, fresh: bool = False) -> selectors.BoardData | None:
-    """This match's board data at ``min_version`` or later (None if the match is gone)."""
+def board_data_for(
+    match_id: int, *, min_version: int = -1, fresh: bool = False, created_at=None
+) -> selectors.BoardData | None:
+    """This match's board data at ``min_version`` or later (None if the match is gone).
+
+    ``created_at`` (the match the caller knows) guards against a reused id: an entry of
+    another match that had the same id (a reset database) never counts.
+    """
     while True:
         with _lock:
             entry = _entries.get(match_id)
@@ -41,6 +47,7 @@ def board_data_for(match_id: int, *, min_version: int = -1, fresh: bool = False)
                 not fresh
                 and entry is not None
                 and entry[1].version >= min_version
+                and (created_at is None or entry[1].match.created_at == created_at)
                 and time.monotonic() - entry[0] < TTL
             ):
                 _entries.move_to_end(match_id)
@@ -70,7 +77,7 @@ def remember(data: selectors.BoardData) -> None:
     """Keep a fresh load (also one made elsewhere, like the mover's own response) for the pushes that follow."""
     with _lock:
         current = _entries.get(data.match.pk)
-        if current is None or current[1].version <= data.version:
+        if current is None or current[1].version <= data.version or current[1].match.created_at != data.match.created_at:
             _entries[data.match.pk] = (time.monotonic(), data)
             _entries.move_to_end(data.match.pk)
             while len(_entries) > MAX_ENTRIES:

@@ -46,12 +46,13 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         session = self.scope.get("session") or {}
         try:
-            await database_sync_to_async(selectors.access_match_for_user)(
+            match = await database_sync_to_async(selectors.access_match_for_user)(
                 match_id=self.match_id, user=self.user, invite=session.get(f"invite-{self.match_id}")
             )
         except Http404:
             await self.close(code=4404)
             return
+        self.match_created = match.created_at
         await self.accept()
         self.seat_index = await database_sync_to_async(selectors.seat_index_of)(match_id=self.match_id, user=self.user)
         await self.channel_layer.group_add(table_group(self.match_id), self.channel_name)
@@ -132,7 +133,8 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     def _render(self, min_version: int, fresh: bool):
         # The sockets of one table in this process share one load of the version's data.
-        data = boardcache.board_data_for(self.match_id, min_version=min_version, fresh=fresh)
+        data = boardcache.board_data_for(self.match_id, min_version=min_version, fresh=fresh,
+                                         created_at=self.match_created)
         if data is None:
             return None, -1
         with override_scope_language(self.scope):

@@ -1,0 +1,108 @@
+"""The per-process board data cache behind the socket pushes (games/boardcache.py)."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from games import boardcache, selectors, services
+from games.models import Match
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def empty_cache():
+    with boardcache._lock:
+        boardcache._entries.clear()
+    yield
+    with boardcache._lock:
+        boardcache._entries.clear()
+
+
+@pytest.fixture
+def counted_loads(monkeypatch):
+    """Count (and slow down a little) the real loads, so concurrent callers overlap."""
+    loads = []
+    real = selectors.board_data
+
+    def load(match):
+        loads.append(match.version)
+        time.sleep(0.05)
+        return real(match)
+
+    monkeypatch.setattr(selectors, "board_data", load)
+    return loads
+
+
+def started(make_user):
+    alice, bob = make_user("alice"), make_user("bob")
+    match = services.match_create(host=alice, variant="manipulation", seats_count=2)
+    services.seat_join(match_id=match.pk, user=bob)
+    services.match_start(match_id=match.pk, user=alice)
+    return Match.objects.get(pk=match.pk), alice, bob
+
+
+def test_one_load_serves_every_push_of_a_version(make_user, counted_loads):
+    match, _alice, _bob = started(make_user)
+    first = boardcache.board_data_for(match.pk, min_version=match.version)
+    again = boardcache.board_data_for(match.pk, min_version=match.version)
+    assert first is again and first.version == match.version
+    assert counted_loads == [match.version]
+
+
+def test_concurrent_callers_wait_for_the_one_load(make_user, counted_loads):
+    match, _alice, _bob = started(make_user)
+    results = []
+
+    def push():
+        results.append(boardcache.board_data_for(match.pk, min_version=match.version))
+
+    threads = [threading.Thread(target=push) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(counted_loads) == 1
+    assert len(results) == 6 and all(r is results[0] for r in results)
+
+
+def test_a_newer_version_a_forced_render_or_a_presence_change_loads_again(make_user, counted_loads):
+    match, alice, bob = started(make_user)
+    boardcache.board_data_for(match.pk, min_version=match.version)
+    mover = [alice, bob][match.state["round"]["seat_to_act"]]
+    services.turn_submit(match_id=match.pk, user=mover, action={"type": "draw"}, expected_version=match.version)
+    newer = boardcache.board_data_for(match.pk, min_version=match.version + 1)
+    assert newer.version == match.version + 1
+    forced = boardcache.board_data_for(match.pk, min_version=-1, fresh=True)
+    assert forced is not newer
+    boardcache.forget(match.pk)
+    boardcache.board_data_for(match.pk)
+    assert counted_loads == [match.version, match.version + 1, match.version + 1, match.version + 1]
+
+
+def test_an_entry_of_another_match_with_the_same_id_never_counts(make_user, counted_loads):
+    match, _alice, _bob = started(make_user)
+    data = boardcache.board_data_for(match.pk)
+    stale = Match(pk=match.pk, created_at=match.created_at.replace(year=2000), version=10_000)
+    boardcache.remember(selectors.BoardData(stale, [], None, [], [], None))
+    assert boardcache.board_data_for(match.pk, created_at=match.created_at).match.created_at == match.created_at
+    assert data.version == match.version and len(counted_loads) == 2
+
+
+def test_entries_expire(make_user, counted_loads, monkeypatch):
+    match, _alice, _bob = started(make_user)
+    boardcache.board_data_for(match.pk)
+    monkeypatch.setattr(boardcache, "TTL", 0.0)
+    boardcache.board_data_for(match.pk)
+    assert len(counted_loads) == 2
+
+
+def test_a_gone_match_is_none_and_leaves_no_entry(make_user):
+    match, _alice, _bob = started(make_user)
+    boardcache.board_data_for(match.pk)
+    Match.objects.filter(pk=match.pk).delete()
+    assert boardcache.board_data_for(match.pk, fresh=True) is None
+    assert match.pk not in boardcache._entries
