@@ -344,7 +344,9 @@ def _apply(match: Match, seat_index: int, action: dict[str, Any], *, by_bot: boo
         _gin_bot_advice(match, spec, after)
     if spec.is_round_over(after):
         _close_round(match, spec, rules, after)
-    _schedule(match, spec)
+        _schedule(match, spec)
+    else:
+        _schedule(match, spec, state=after)  # the state just stored: no second parse
     _bump(match, *fields)
 
 
@@ -604,8 +606,11 @@ def is_connected(seat: Seat, now=None) -> bool:
 # -------------------------------------------------------------------- the clock
 
 
-def _schedule(match: Match, spec) -> None:
-    """Set ``match.deadline``: when the next automatic step (bot, timer, next round) is due."""
+def _schedule(match: Match, spec, state=None) -> None:
+    """Set ``match.deadline``: when the next automatic step (bot, timer, next round) is due.
+
+    ``state``: the engine state of ``match.state["round"]`` when the caller has it parsed already.
+    """
     now = timezone.now()
     match.deadline = None
     if match.status == MatchStatus.BETWEEN_ROUNDS:
@@ -614,7 +619,8 @@ def _schedule(match: Match, spec) -> None:
         return
     if match.status != MatchStatus.PLAYING or not match.state.get("round"):
         return
-    state = spec.load(match.state["round"])
+    if state is None:
+        state = spec.load(match.state["round"])
     acting = spec.acting_seats(state)
     if not acting:
         return
