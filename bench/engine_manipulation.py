@@ -1,24 +1,31 @@
 """Manipulation Rummy engine benchmark (not part of the test run).
 
-Run: ``.venv/bin/python bench/engine_manipulation.py [--positions N] [--rounds N]``
+Run: ``.venv/bin/python bench/engine_manipulation.py [--positions N] [--rounds N] [--no-baseline]``
 
 Prints:
 1. the time to validate a full two-deck meld step (106 cards on the table, two joker substitutions),
    against a naive validator (every joker identity tried by brute force) measured in the same run;
-2. the exact solver's p50/p90/p99 (CPU time) over generated mid-game two-deck positions (fixed seed:
-   table of 2–14 melds, hand of 5–20 cards, jokers), and its ratio against the brute-force exact-cover
-   search of the tests on small positions;
+2. the exact solver's p50/p90/p99/max (CPU time) over two fixed position sets:
+   * generated mid-game two-deck positions (fixed seed: table of 2–14 melds, hand of 5–20 cards, jokers),
+   * 40 small positions, where the brute-force exact cover of the tests is feasible;
+   each against a baseline measured in the same run: the previous solver (``BASELINE_COMMIT``, read with
+   ``git show``; its optimum must be the same on every position — an independent cross-check) and, on the
+   small set, the brute force.  The position sets are generated with the baseline solver, so they are the
+   same sets as before the solver changed (without git: the current solver, and no baseline);
 3. bot-vs-bot rounds per second (basic, greedy, random-legal).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import random
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
+from types import ModuleType
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -30,6 +37,31 @@ from games.engine.melds import classify
 from games.engine.solver import best_play
 
 clock = time.process_time
+ROOT = Path(__file__).resolve().parent.parent
+# the solver before issue #3's work (aspiration passes, high-ace reservations in the state)
+BASELINE_COMMIT = "5bcf90dd2c40450898f4320a3093fbad00a3c4a3"
+
+
+def load_baseline() -> ModuleType | None:
+    """The solver module as it was at ``BASELINE_COMMIT`` (None without git or the commit)."""
+    try:
+        src = subprocess.run(
+            ["git", "show", f"{BASELINE_COMMIT}:games/engine/solver.py"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    name = "games.engine._solver_baseline"
+    spec = importlib.util.spec_from_loader(name, loader=None)
+    assert spec is not None
+    mod = importlib.util.module_from_spec(spec)
+    mod.__package__ = "games.engine"
+    sys.modules[name] = mod
+    exec(compile(src, f"<solver at {BASELINE_COMMIT[:7]}>", "exec"), mod.__dict__)
+    return mod
 
 
 def c(code: str) -> Card:
@@ -138,14 +170,14 @@ def naive_step_ok(state: ManipulationState, table: list[list[str]]) -> bool:
     return all(classify(m) is not None for m in new)
 
 
-def generate_positions(n: int, seed: int = 20261130) -> list[tuple[list[list[Card]], list[Card]]]:
+def generate_positions(n: int, seed: int = 20261130, solve=best_play) -> list[tuple[list[list[Card]], list[Card]]]:
     rng = random.Random(seed)
     out = []
     while len(out) < n:
         deck = make_deck(2, 2)
         rng.shuffle(deck)
         k = rng.randint(6, 50)
-        laid = best_play([], deck[:k])
+        laid = solve([], deck[:k])
         table = laid.table_cards
         if not 2 <= len(table) <= 14:
             continue
@@ -161,49 +193,80 @@ def pct(values: list[float], p: float) -> float:
     return s[min(len(s) - 1, int(p * len(s)))]
 
 
-def bench_solver(n: int) -> None:
-    positions = generate_positions(n)
-    jokered = sum(1 for t, h in positions if any(x.is_joker for m in t for x in m) or any(x.is_joker for x in h))
-    times = []
+def timed(solve, positions) -> tuple[list[float], list[tuple[int, int]]]:
+    """CPU milliseconds and (points, cards) of ``solve`` on every position."""
+    ms, results = [], []
     for table, hand in positions:
         t0 = clock()
-        best_play(table, hand)
-        times.append(clock() - t0)
-    ms = [t * 1000 for t in times]
-    print(
-        f"solver over {n} mid-game positions (seed fixed; {jokered} with jokers; "
-        f"avg {statistics.mean(len(t) for t, _ in positions):.1f} melds, "
-        f"{statistics.mean(len(h) for _, h in positions):.1f} hand cards): "
-        f"p50 {pct(ms, 0.5):.2f} ms  p90 {pct(ms, 0.9):.2f} ms  p99 {pct(ms, 0.99):.2f} ms  max {max(ms):.1f} ms"
-    )
-    # baseline: brute-force exact cover (from the tests) on small positions
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "engine"))
-    from test_solver import brute_force  # type: ignore[import-not-found]
+        play = solve(table, hand)
+        ms.append((clock() - t0) * 1000)
+        results.append((play.points, len(play.played)))
+    return ms, results
 
+
+def summary(ms: list[float]) -> str:
+    return f"p50 {pct(ms, 0.5):.2f} ms  p90 {pct(ms, 0.9):.2f} ms  p99 {pct(ms, 0.99):.2f} ms  max {max(ms):.1f} ms"
+
+
+def compare(name: str, ms: list[float], res: list, base_ms: list[float], base_res: list) -> None:
+    same = sum(1 for a, b in zip(res, base_res, strict=True) if a == b)
+    print(
+        f"  {name}: {summary(base_ms)}  (total {sum(base_ms):.0f} ms; current solver "
+        f"{sum(base_ms) / sum(ms):.1f}x faster in total, p99 {pct(base_ms, 0.99) / pct(ms, 0.99):.1f}x, "
+        f"max {max(base_ms) / max(ms):.1f}x); same optimum on {same}/{len(res)}"
+    )
+    if same != len(res):
+        bad = [i for i, (a, b) in enumerate(zip(res, base_res, strict=True)) if a != b]
+        print(f"  !! optimum differs from the baseline on positions {bad[:20]}")
+
+
+def small_positions(solve) -> list[tuple[list[list[Card]], list[Card]]]:
     rng = random.Random(7)
-    small = []
+    small: list[tuple[list[list[Card]], list[Card]]] = []
     while len(small) < 40:
         deck = [x for x in make_deck(2, 0) if x.rank <= 7 and x.suit < 3]
         rng.shuffle(deck)
-        laid = best_play([], deck[:9])
+        laid = solve([], deck[:9])
         if not laid.table_cards:
             continue
         used = {(x.rank, x.suit, x.deck) for m in laid.table_cards for x in m}
         rest = [x for x in deck if (x.rank, x.suit, x.deck) not in used]
         small.append((laid.table_cards, rest[:5] + [Card.joker(0)] * (len(small) % 2)))
-    t0 = clock()
-    for t, h in small:
-        best_play(t, h)
-    dp = clock() - t0
-    t0 = clock()
-    for t, h in small:
-        brute_force(t, h, ManipulationRules())
-    bf = clock() - t0
-    size = statistics.mean(sum(map(len, t)) + len(h) for t, h in small)
+    return small
+
+
+def bench_solver(n: int, baseline: ModuleType | None) -> None:
+    gen = baseline.best_play if baseline is not None else best_play
+    positions = generate_positions(n, solve=gen)
+    jokered = sum(1 for t, h in positions if any(x.is_joker for m in t for x in m) or any(x.is_joker for x in h))
+    ms, res = timed(best_play, positions)
     print(
-        f"solver vs brute-force exact cover on 40 small positions ({size:.1f} cards): "
-        f"{dp / 40 * 1000:.2f} ms vs {bf / 40 * 1000:.2f} ms per position (ratio {bf / dp:.1f}x)"
+        f"solver over {n} mid-game positions (seed fixed; {jokered} with jokers; "
+        f"avg {statistics.mean(len(t) for t, _ in positions):.1f} melds, "
+        f"{statistics.mean(len(h) for _, h in positions):.1f} hand cards): {summary(ms)}  (total {sum(ms):.0f} ms)"
     )
+    if baseline is not None:
+        compare(f"previous solver ({BASELINE_COMMIT[:7]})", ms, res, *timed(baseline.best_play, positions))
+    else:
+        print("  (no baseline: git or the baseline commit is not available; sets made with the current solver)")
+
+    # small positions: against the brute-force exact cover of the tests (and the previous solver)
+    sys.path.insert(0, str(ROOT / "tests" / "engine"))
+    from test_solver import brute_force  # type: ignore[import-not-found]
+
+    small = small_positions(gen)
+    ms, res = timed(best_play, small)
+    size = statistics.mean(sum(map(len, t)) + len(h) for t, h in small)
+    print(f"solver over 40 small positions ({size:.1f} cards, half with a joker in hand): {summary(ms)}")
+    if baseline is not None:
+        compare(f"previous solver ({BASELINE_COMMIT[:7]})", ms, res, *timed(baseline.best_play, small))
+    bf_ms, bf_res = [], []
+    for t, h in small:
+        t0 = clock()
+        v = brute_force(t, h, ManipulationRules())
+        bf_ms.append((clock() - t0) * 1000)
+        bf_res.append(divmod(v, 1 << 12))
+    compare("brute-force exact cover", ms, res, bf_ms, bf_res)
 
 
 def bench_bots(rounds: int) -> None:
@@ -226,10 +289,11 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--positions", type=int, default=150)
     ap.add_argument("--rounds", type=int, default=20)
+    ap.add_argument("--no-baseline", action="store_true", help="skip the previous solver")
     args = ap.parse_args()
     print(f"(CPU time of this process; Python {sys.version.split()[0]})")
     bench_validation()
-    bench_solver(args.positions)
+    bench_solver(args.positions, None if args.no_baseline else load_baseline())
     bench_bots(args.rounds)
 
 
