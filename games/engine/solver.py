@@ -438,6 +438,46 @@ class _Problem:
                         append((gain, st, w1 + j, pa + b[7], j, kp))
         return out
 
+    def _rank14(self, runs: int, w: int) -> list:
+        """The values at rank 14 for every reservation, suit by suit (wildcards the only coupling)."""
+        wild = self.J - w
+        cur: dict[tuple[int, int], float] = {(0, 0): 0}
+        w1 = self.weight[1]
+        for s in range(4):
+            sc = runs >> (_SUIT_BITS * s) & _SUIT_MASK
+            stride = self.res_stride[s]
+            per_pair = []
+            for p, (f, o) in enumerate(self.res_pairs[s]):
+                raw = _suit_options(
+                    14, self.min_rank, sc & 15, sc >> 4 & 15, sc >> 8 & 15, sc >> 12 & 15, f, o, wild, False, 0, 0, True
+                )
+                best_y: dict[int, int] = {}
+                for op in raw:
+                    if op[14] <= wild and best_y.get(op[4], -1) < op[7]:
+                        best_y[op[4]] = op[7]
+                if best_y:
+                    per_pair.append((p * stride, best_y))
+            nxt: dict[tuple[int, int], float] = {}
+            for (kp, y), g in cur.items():
+                for kq, best_y in per_pair:
+                    for ys, uo in best_y.items():
+                        y2 = y + ys
+                        if y2 > wild:
+                            continue
+                        key = (kp + kq, y2)
+                        v = g + uo * w1
+                        if nxt.get(key, NEG) < v:
+                            nxt[key] = v
+            cur = nxt
+            if not cur:
+                return self.negv
+        vec = [NEG] * self.L
+        for (k, y), g in cur.items():
+            end = self._end_value(w + y)
+            if end != NEG and g + end > vec[k]:
+                vec[k] = g + end
+        return vec
+
     def _rank14_moves(self, runs: int, w: int, k: int) -> list[tuple]:
         """Choices at rank 14 (the high aces kept by reservation ``k``): ``(value to the end, options)``."""
         res = self.res_of[k]
@@ -498,10 +538,7 @@ class _Problem:
         if r > self.last:  # only without high aces (L == 1)
             vec = negv if runs & _SHORT_MASK else [self._end_value(w)]
         elif r == 14:
-            vec = []
-            for k in range(self.L):
-                moves = self._rank14_moves(runs, w, k)
-                vec.append(max(m[0] for m in moves) if moves else NEG)
+            vec = self._rank14(runs, w)
             if max(vec) == NEG:
                 vec = negv
         elif r > self.top and not runs:
