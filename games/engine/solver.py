@@ -438,6 +438,45 @@ class _Problem:
                         append((gain, st, w1 + j, pa + b[7], j, kp))
         return out
 
+    def _children(self, r: int, runs: int, w: int) -> dict[int, float]:
+        """The states after rank ``r`` (1…13, as memo keys) and the best gain to reach each (see ``_moves``)."""
+        wild = self.J - w
+        A = self._half(r, 0, runs & _HALF_MASK, wild)
+        if not A:
+            return {}
+        B = self._half(r, 1, runs >> (2 * _SUIT_BITS), wild)
+        wr = self.weight[r]
+        r1 = r + 1
+        out: dict[int, float] = {}
+        get = out.get
+        for da, ua, ga, xa, ya, sta, _kpa, _pa in A:
+            left = wild - da
+            for gb, xb, minyb, lst in B:
+                gsum = ga + gb
+                if gsum:
+                    js = _GROUP_JOKERS[gsum][xa if xa > xb else xb]
+                    if not js or js[0] > wild - ya - minyb:
+                        continue
+                else:
+                    js = _NO_GROUP
+                j0 = js[0]
+                for b in lst:
+                    if b[0] > left:
+                        continue
+                    y = ya + b[4]
+                    if j0 > wild - y:
+                        continue
+                    gain = (ua + b[1]) * wr
+                    base = ((sta | b[5]) << 8) | r1
+                    wy = w + y
+                    for j in js:
+                        if j > wild - y:
+                            break
+                        ck = base | ((wy + j) << 4)
+                        if get(ck, NEG) < gain:
+                            out[ck] = gain
+        return out
+
     def _rank14(self, runs: int, w: int) -> list:
         """The values at rank 14 for every reservation, suit by suit (wildcards the only coupling)."""
         wild = self.J - w
@@ -551,10 +590,10 @@ class _Problem:
         else:
             r1 = r + 1
             best = None
-            for gain, st, w2, _combo, _j, _kp in self._moves(r, runs, w):
-                child = memo.get((st << 8) | (w2 << 4) | r1)
+            for ck, gain in self._children(r, runs, w).items():
+                child = memo.get(ck)
                 if child is None:
-                    child = self._f(r1, st, w2)
+                    child = self._f(r1, ck >> 8, ck >> 4 & 15)
                 if child is negv:
                     continue
                 if best is None:
