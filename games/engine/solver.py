@@ -13,24 +13,25 @@ joker).  A freed joker is a forced wildcard, a hand joker an optional
 wildcard.  The search enumerates how many table jokers of each identity are
 freed (freeing dominates keeping when no hand card is needed for it).  With
 option ``freed_joker_reuse = new_meld_only`` the new melds holding the freed
-jokers (hand cards only) are enumerated and the rest is solved by the DP; that
-enumeration uses one copy of each hand card value and the first hand jokers,
-so with two or more freed jokers it may miss a play (exact for one).
-
-The search is exact but uses aspiration passes: each pass only explores
-branches whose optimistic bound (all remaining playable hand cards laid) can
-beat a level just below the bound; the slack grows until a play is found.
+jokers (hand cards only) are enumerated exactly, for any number of freed
+jokers — as shapes over the multiset of hand values and the number of hand
+jokers, declared so that every freed joker really changes identity — and the
+rest is solved by the DP (one case per distinct set of hand cards used).
 
 Core: a dynamic programme over ranks (after van Rijn, Takes & Vis, "The
 complexity of Rummikub problems"): ranks 1…13 (and 14 for a high ace, each
 physical ace used low or high once), state = per suit the number of open runs
-of length 1, 2 and ≥3, the aces kept for the high end, and the number of
-wildcards used so far.  At each rank and suit it chooses how many cards are
-used, how many extend or start runs and how many go to groups, whose
-feasibility at that rank is a closed formula.  Wildcards extend open runs,
-start runs as a prefix before a natural card, fill groups, or — three or more
-— form melds of their own.  Memoised on the state; the melds are rebuilt from
-the recorded choices.
+of length 1, 2 and ≥3 (packed in one int) and the number of wildcards used so
+far.  At each rank and suit it chooses how many cards are used, how many
+extend or start runs and how many go to groups, whose feasibility at that rank
+is a closed formula.  Wildcards extend open runs, start runs as a prefix
+before a natural card, fill groups, or — three or more — form melds of their
+own.  The aces kept at rank 1 for the high end only matter at rank 14, so they
+are not part of the state: a state's value is a vector over every reservation
+(capped by the Q-K-A runs the suit can hold), computed once for all of them.
+Plain memoised DP, no pruning inside a case (a bound only orders the joker
+cases and skips those that cannot beat the best found); the melds are rebuilt
+by walking the memo along one optimal path.
 """
 
 from __future__ import annotations
@@ -267,8 +268,6 @@ class _Problem:
         self.opt_cache: dict[tuple, list] = {}
         self.half_cache: dict[tuple, list] = {}
         self.budget: int | None = None
-        self.spent = 0
-        self.alpha: float = NEG
         self.Jo = len(wild_optional)
         # ubr[r]: total weight of the optional cards of ranks r..13 (an optimistic bound)
         self.ubr = [0] * 17
@@ -571,7 +570,7 @@ class _Problem:
         hit = memo.get(key)
         if hit is not None:
             return hit
-        if self.budget is not None and self.spent + len(memo) > self.budget:
+        if self.budget is not None and len(memo) > self.budget:
             raise SearchBudgetExceeded(f"more than {self.budget} search states")
         negv = self.negv
         if r > self.last:  # only without high aces (L == 1)
@@ -878,11 +877,10 @@ def best_play(
     for bound, _i, prob, const, pre_melds, extra_played in prepared:
         if bound <= best_val:
             break
-        prob.alpha = best_val - const
         if max_states is not None:
             prob.budget = max_states - spent
         val = prob.solve()
-        spent += prob.spent + len(prob.memo)
+        spent += len(prob.memo)
         if val == NEG:
             continue
         val += const
