@@ -229,6 +229,12 @@ _HALF_MASK = (1 << (2 * _SUIT_BITS)) - 1
 _SHORT_MASK = sum(0xFF << (_SUIT_BITS * s) for s in range(4))  # the n1 and n2 fields of every suit
 
 
+# option lists shared between problems (pure functions of their keys); cleared when they grow too big
+_CACHE_LIMIT = 100_000
+_OPTS_CACHE: dict[tuple, list] = {}
+_HALF_CACHE: dict[tuple, tuple] = {}
+
+
 class _Problem:
     """One joker configuration: forced/optional naturals, forced/optional wildcards.
 
@@ -267,6 +273,7 @@ class _Problem:
         self.memo: dict[int, list] = {}
         self.opt_cache: dict[tuple, list] = {}
         self.half_cache: dict[tuple, list] = {}
+        self.shared = False  # use the module-level option caches (worth it when many cases share cards)
         self.budget: int | None = None
         self.Jo = len(wild_optional)
         # ubr[r]: total weight of the optional cards of ranks r..13 (an optimistic bound)
@@ -327,6 +334,35 @@ class _Problem:
             return hit
         reserve = r == 1 and self.high
         f, o = self.F[r][s], self.O[r][s]
+        if not self.shared:
+            out = self._make_opts(r, s, sc, wild, f, o, reserve)
+            self.opt_cache[key] = out
+            return out
+        # shared by every problem with the same cards there (many cases under new_meld_only)
+        gkey = (
+            key,
+            self.min_rank,
+            f,
+            o,
+            self.avail[r + 1][s],
+            self.avail[r + 2][s],
+            r == self.last,
+            (self.cap[s], self.res_stride[s], tuple(self.res_pairs[s])) if reserve else None,
+        )
+        hit = _OPTS_CACHE.get(gkey)
+        if hit is not None:
+            self.opt_cache[key] = hit
+            return hit
+        out = self._make_opts(r, s, sc, wild, f, o, reserve)
+        if len(_OPTS_CACHE) > _CACHE_LIMIT:
+            _OPTS_CACHE.clear()
+            _HALF_CACHE.clear()
+        _OPTS_CACHE[gkey] = out
+        self.opt_cache[key] = out
+        return out
+
+    def _make_opts(self, r: int, s: int, sc: int, wild: int, f: int, o: int, reserve: bool) -> list[tuple]:
+        """The entries of :meth:`_opts` from :func:`_suit_options` (rank 1: aces kept as a reservation index)."""
         raw = _suit_options(
             r,
             self.min_rank,
@@ -357,7 +393,6 @@ class _Problem:
                 kpart = self.res_stride[s] * self.res_pairs[s].index((f_res, o_res))
             code = (op[0] | op[1] << 4 | op[2] << 8 | op[3] << 12) << shift
             out.append((op[14], op[7], op[5], op[4], code, kpart, op))
-        self.opt_cache[key] = out
         return out
 
     def _half(self, r: int, h: int, hs: int, wild: int) -> list:
@@ -372,6 +407,12 @@ class _Problem:
             return hit
         oa = self._opts(r, 2 * h, hs & _SUIT_MASK, wild)
         ob = self._opts(r, 2 * h + 1, hs >> _SUIT_BITS, wild)
+        if self.shared:
+            gkey = (id(oa), id(ob), h, wild)  # the entry keeps oa and ob alive, so the ids stay theirs
+            ghit = _HALF_CACHE.get(gkey)
+            if ghit is not None:
+                self.half_cache[key] = ghit[2]
+                return ghit[2]
         out = []
         for ca in oa:
             for cb in ob:
@@ -396,6 +437,10 @@ class _Problem:
             for e in out:
                 buckets.setdefault((e[2], e[3]), []).append(e)
             out = [(g, x, min(e[4] for e in lst), lst) for (g, x), lst in buckets.items()]
+        if self.shared:
+            if len(_HALF_CACHE) > _CACHE_LIMIT:
+                _HALF_CACHE.clear()
+            _HALF_CACHE[gkey] = (oa, ob, out)
         self.half_cache[key] = out
         return out
 
@@ -829,10 +874,11 @@ def best_play(
             if cs[req:]:
                 optional[key] = list(cs[req:])
             const += req * weight[key[0]]
-        prob = _Problem(forced, optional, list(freed_dp), jokers_avail, ace_mode, weight, joker_weight)
-        bound = const + prob.bound()
+        # the same bound as _Problem.bound(); the problem itself is built only if the case is searched
+        bound = const + sum(len(cs) * weight[key[0]] for key, cs in optional.items()) + len(jokers_avail) * joker_weight
+        args = (forced, optional, list(freed_dp), jokers_avail, ace_mode, weight, joker_weight)
         req_cards = [c for key, cs in hand_avail.items() for c in cs[: required.get(key, 0)]]
-        prepared.append((bound, len(prepared), prob, const, pre_melds, req_cards + pre_played))
+        prepared.append((bound, len(prepared), args, const, pre_melds, req_cards + pre_played))
 
     def requirements(
         freed: list[Card], hand_avail: dict[tuple[int, int], list[Card]], used_naturals: list[Card]
@@ -874,9 +920,11 @@ def best_play(
             prepare_case([], hand_rest, jokers_rest, required, kept, pre_melds, played)
     # best bound first (ties: more freed jokers first); a case whose bound cannot beat the best so far is skipped
     prepared.sort(key=lambda item: (-item[0], item[1]))
-    for bound, _i, prob, const, pre_melds, extra_played in prepared:
+    for bound, _i, args, const, pre_melds, extra_played in prepared:
         if bound <= best_val:
             break
+        prob = _Problem(*args)
+        prob.shared = len(prepared) > 8
         if max_states is not None:
             prob.budget = max_states - spent
         val = prob.solve()
