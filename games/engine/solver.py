@@ -904,8 +904,20 @@ def best_play(
         kept = [jk for jk in table_jokers if jk not in freed]
         if not (new_meld_only and freed):
             required = requirements(freed, hand_nat, [])
-            if required is not None:
-                prepare_case(freed, hand_nat, hand_jokers, required, kept, [], [])
+            if required is None:
+                continue
+            hand_case = hand_nat
+            if not new_meld_only:
+                # A hand natural identical to a kept joker, played beyond the substitutes, could free that
+                # joker instead (the joker taking the natural's place, same identity): the case with one
+                # more joker freed holds that play, so here such naturals stay in hand.
+                for ident, jks in by_ident.items():
+                    req = required.get(ident, 0)
+                    if sum(1 for jk in freed if jk.declared == ident) < len(jks) and len(hand_nat.get(ident, ())) > req:
+                        if hand_case is hand_nat:
+                            hand_case = dict(hand_nat)
+                        hand_case[ident] = hand_nat[ident][:req]
+            prepare_case(freed, hand_case, hand_jokers, required, kept, [], [])
             continue
         # option freed_joker_reuse = new_meld_only: the freed jokers go into new melds made of hand cards
         for pre_melds in _freed_meld_sets(freed, hand_nat, hand_jokers, ace_mode):
