@@ -3,9 +3,11 @@
 N tables of 4 scripted clients over real websockets against one daphne process (or two, on
 PostgreSQL + Redis, each table's seats 0,1 on process A and 2,3 on process B).  Every
 ``--interval`` seconds each table makes one move: the seat whose board says
-``data-my-turn="true"`` POSTs ``/tables/<id>/act/`` (action=draw while the board offers Draw,
-else end_turn) with the version it last received.  Latency of a move = from writing the POST to
-the moment ALL 4 sockets of that table have received a board frame with
+``data-my-turn="true"`` sends it (action=draw while the board offers Draw, else end_turn) with
+the version it last received — as the page does while its socket is open, a command frame on
+its socket (``--via socket``, the default; the mover's board comes back on the socket), or as the
+form POST to ``/tables/<id>/act/`` of a page without a socket (``--via post``).  Latency of a move
+= from sending it to the moment ALL 4 sockets of that table have received a board frame with
 ``data-version`` ≥ the new version (the mover's own HTTP response does not count).
 
 The relay baseline (bench/relay_asgi.py: join a group per table, relay every received frame to
@@ -335,6 +337,7 @@ class Sock:
     version: int = -1
     my_turn: bool = False
     actions: tuple[str, ...] = ()
+    stale_seen: int = 0
 
 
 @dataclass
@@ -410,6 +413,8 @@ async def reader(mode: str, table: Table, sock: Sock, stats: Stats, stopping: as
                 version = int(m.group(1))
                 if version < sock.version:
                     continue  # an older render overtaken by a newer one
+                if STALE_RE.search(frame):
+                    sock.stale_seen += 1
                 turn = MY_TURN_RE.search(frame)
                 sock.my_turn = bool(turn and turn.group(1) == "true")
                 sock.actions = tuple(ACTION_RE.findall(frame))
@@ -443,6 +448,26 @@ async def connect(mode: str, table: Table, sock: Sock, stats: Stats, sem: asynci
             return False
 
 
+STALE_RE = re.compile(r'data-error-code="stale_version"')
+
+
+async def socket_move(table: Table, sock: Sock, action: str, stats: Stats, args) -> None:
+    """The move as the page sends it while its socket is open: a command frame; the answer is the mover's board."""
+    version = max(s.version for s in table.socks)
+    table.pending = pending = Pending(target=version + 1, t0=time.perf_counter())
+    try:
+        await sock.ws.send(json.dumps({"type": "command", "kind": "act",
+                                       "fields": {"action": action, "version": str(version)}}))
+    except Exception as exc:  # counted
+        stats.errors[f"send: {type(exc).__name__}"] += 1
+        table.pending = None
+        return
+    await finish(table, pending, stats, args)
+    if sock.stale_seen:
+        stats.stale += sock.stale_seen
+        sock.stale_seen = 0
+
+
 async def app_move(table: Table, stats: Stats, args) -> None:
     acting = [s for s in table.socks if s.my_turn]
     if len(acting) != 1:
@@ -452,6 +477,9 @@ async def app_move(table: Table, stats: Stats, args) -> None:
     action = "draw" if "draw" in sock.actions else "end_turn" if "end_turn" in sock.actions else None
     if action is None:
         stats.no_move += 1
+        return
+    if args.via == "socket":
+        await socket_move(table, sock, action, stats, args)
         return
     version = max(s.version for s in table.socks)
     for attempt in range(2):  # a 409 answers with the current board: retry once from its version, as htmx would
@@ -563,7 +591,7 @@ async def run_mode(mode: str, args, specs: list[TableSpec], servers: Servers) ->
     rng = random.Random(7)
     spy = None
     if mode == "app" and args.pyspy:
-        spy = subprocess.Popen([str(VENV_BIN / "py-spy"), "record", "-d", str(int(args.seconds)), "-o", args.pyspy,
+        spy = subprocess.Popen([str(VENV_BIN / "py-spy"), "record", *(["--gil"] if args.pyspy_gil else []), "-d", str(int(args.seconds)), "-o", args.pyspy,
                                 "--pid", str(servers.procs[0].pid), "--nonblocking",
                                 "-f", "flamegraph" if args.pyspy.endswith(".svg") else "raw"],
                                stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
@@ -604,6 +632,7 @@ async def run_mode(mode: str, args, specs: list[TableSpec], servers: Servers) ->
 def print_results(results: list[dict], args, db_label: str) -> None:
     relay = next((r for r in results if r["mode"] == "relay"), None)
     print(f"\nws_load: {db_label}, channel layer {'Redis' if args.redis else 'in-memory'}, "
+          f"app moves sent {'over the socket' if args.via == 'socket' else 'as HTTP POSTs'}, "
           f"a move per table every {args.interval:g} s, {args.seconds:g} s measured per mode, "
           f"{os.cpu_count()} CPUs, load average before {LOAD_BEFORE}")
     head = (f"{'mode':<6} {'procs':>5} {'tables':>6} {'sockets':>7} {'moves':>6} {'moves/s':>7} {'p50 ms':>7} "
@@ -674,6 +703,10 @@ def main() -> int:
                         help="ASGI application of the app mode (e.g. an experiment wrapping it; PYTHONPATH is passed on)")
     parser.add_argument("--render-cost", action="store_true",
                         help="first time one board push in this process (queries, ms warm / new connection)")
+    parser.add_argument("--via", choices=("socket", "post"), default="socket",
+                        help="how a move is sent: over the table socket, as the page does while it is open "
+                             "(default), or as the form POST of a page without a socket")
+    parser.add_argument("--pyspy-gil", action="store_true", help="py-spy samples only the thread holding the GIL")
     parser.add_argument("--pyspy", metavar="SVG", help="py-spy record the (first) app daphne over the window (.svg: flame graph, else collapsed stacks)")
     args = parser.parse_args()
     args.modes = [m.strip() for m in args.modes.split(",") if m.strip()]

@@ -18,11 +18,11 @@ from django.http import Http404
 from django.template.loader import render_to_string
 from django.utils.translation import gettext, gettext_noop
 
-from games import boardcache, selectors, services
+from games import boardcache, commands, selectors, services
 from games.models import ChatMessage
 from rummyhub.realtime import LOBBY_GROUP, override_scope_language, table_group
 
-MAX_FRAME = 4096  # the page only ever sends {"type": "resync"}
+MAX_FRAME = 32 * 1024  # {"type": "resync"}, or a command: a draft of 106 cards is ~2 KB
 
 
 def _query_version(scope) -> int:
@@ -83,10 +83,32 @@ class TableConsumer(AsyncWebsocketConsumer):
             message = json.loads(text_data)
         except ValueError:
             message = None
-        if not isinstance(message, dict) or message.get("type") != "resync":
+        kind = message.get("type") if isinstance(message, dict) else None
+        if kind == "resync":
+            await self.push_board(force=True)
+        elif kind == "command" and isinstance(message.get("fields"), dict):
+            await self.run_command(str(message.get("kind")), message["fields"])
+        else:
             await self.send_error("bad_frame", gettext_noop("Unknown request; moves are sent with the page's buttons."))
-            return
-        await self.push_board(force=True)
+
+    async def run_command(self, kind: str, fields: dict):
+        """A move sent over the socket: the same checks and services as the page's forms.
+
+        Success needs no answer of its own beyond this viewer's fresh board (the group
+        push brings everyone else theirs); a refusal shows its reason on this viewer's
+        board only and changes nothing.
+        """
+        error = await database_sync_to_async(self._run_command, thread_sensitive=False)(kind, fields)
+        await self.push_board(force=True, error=error)
+
+    def _run_command(self, kind: str, fields: dict):
+        with override_scope_language(self.scope):
+            try:
+                service, kwargs = commands.command_for(kind, fields)
+                service(match_id=self.match_id, user=self.user, **kwargs)
+            except commands.REFUSALS as exc:
+                return exc
+        return None
 
     async def send_error(self, code: str, message: str):
         """``message`` is marked with gettext_noop; it is translated here, in the viewer's language."""
@@ -121,17 +143,21 @@ class TableConsumer(AsyncWebsocketConsumer):
             html = render_to_string("games/table.html#chat-message", {"message": message, "oob": True})
         await self.send(text_data=html)
 
-    async def push_board(self, force: bool = False, version: int = -1):
-        """Render and send this viewer's board: at ``version`` or later, or (``force``) as it is now."""
+    async def push_board(self, force: bool = False, version: int = -1, error: Exception | None = None):
+        """Render and send this viewer's board: at ``version`` or later, or (``force``) as it is now.
+
+        A forced board is a reply to this socket (a resync, a command, its refusal): the page shows
+        it even when its version is not newer than the board it has.
+        """
         # Renders only read: they run on the thread pool, in parallel, not on the one
         # thread-sensitive executor that every write of this process queues on.
-        html, version = await database_sync_to_async(self._render, thread_sensitive=False)(version, force)
+        html, version = await database_sync_to_async(self._render, thread_sensitive=False)(version, force, error)
         if html is None or (not force and version <= self.sent_version):
             return
         self.sent_version = version
         await self.send(text_data=html)
 
-    def _render(self, min_version: int, fresh: bool):
+    def _render(self, min_version: int, fresh: bool, error: Exception | None = None):
         # The sockets of one table in this process share one load of the version's data.
         data = boardcache.board_data_for(self.match_id, min_version=min_version, fresh=fresh,
                                          created_at=self.match_created)
@@ -140,6 +166,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         with override_scope_language(self.scope):
             ctx = selectors.table_context(data.match, self.user, data)
             ctx["oob"] = True
+            ctx["reply"] = fresh
+            if error is not None:
+                ctx["error"] = {"code": getattr(error, "code", "error"),
+                                "message": commands.error_text(error, data.match.variant)}
             return render_to_string("games/table.html#table-board", ctx), data.version
 
     def _render_dots(self) -> str:

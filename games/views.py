@@ -3,8 +3,6 @@ a plain browser is redirected to the table.  Pushes to the other players go over
 
 from __future__ import annotations
 
-import json
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
@@ -12,14 +10,12 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games import boardcache, selectors, services
-from games.engine.errors import RulesError
+from games import boardcache, commands, selectors, services
 from games.forms import TableCreateForm
-from games.messages import refusal_text
 from games.models import Match, Variant
 from games.tournaments.selectors import user_tournament_tables
 
-MAX_BODY = 64 * 1024  # a draft of 106 cards is ~2 KB; anything this large is refused
+MAX_BODY = commands.MAX_BODY
 
 
 def home(request):
@@ -73,10 +69,7 @@ def table(request, match_id):
 
 
 def _message(error: Exception, match: Match) -> str:
-    """What the player reads: engine refusals through the translation catalogue when they can be."""
-    if isinstance(error, RulesError):
-        return refusal_text(error, "manipulation" if match.variant == Variant.MANIPULATION else "gin")
-    return getattr(error, "message", str(error))
+    return commands.error_text(error, match.variant)
 
 
 def _respond(request, match_id, error: Exception | None = None, status: int = 200):
@@ -102,7 +95,7 @@ def _command(request, match_id, service, **kwargs) -> HttpResponse:
         service(match_id=match_id, user=request.user, **kwargs)
     except services.StaleVersion as exc:
         return _respond(request, match_id, exc, status=409)
-    except (services.ActionRefused, RulesError) as exc:
+    except commands.REFUSALS as exc:
         return _respond(request, match_id, exc, status=400 if request.htmx else 200)
     return _respond(request, match_id)
 
@@ -144,63 +137,27 @@ def table_start(request, match_id):
     return _command(request, match_id, services.match_start)
 
 
-ACTION_TYPES = {
-    # Manipulation (RULES B.5)
-    "draw", "meld", "knock", "end_turn",
-    # Gin (RULES C.4-C.6, D)
-    "take_upcard", "pass_upcard", "draw_stock", "draw_discard", "discard", "suggest", "pass",
-}
-
-
-def _action_from_post(post) -> dict | None:
-    """A form's fields as an engine action; the engine validates everything else."""
-    kind = post.get("action", "")
-    if kind not in ACTION_TYPES:
-        return None
-    action: dict = {"type": kind}
-    if post.get("card"):
-        action["card"] = post["card"]
-    for key in ("melds", "suggestion"):
-        if post.get(key):
-            try:
-                action[key] = json.loads(post[key])
-            except ValueError:
-                return None
-    return action
+def _form_command(request, match_id, kind: str) -> HttpResponse:
+    if len(request.body) > MAX_BODY:
+        return _respond(request, match_id, services.ActionRefused("too_large", _("That request is too large.")), status=413)
+    fields = {key: request.POST.get(key, "") for key in request.POST if key != "csrfmiddlewaretoken"}
+    try:
+        service, kwargs = commands.command_for(kind, fields)
+    except services.ActionRefused as exc:
+        return _respond(request, match_id, exc, status=413 if exc.code == "too_large" else 400)
+    return _command(request, match_id, service, **kwargs)
 
 
 @login_required
 @require_POST
 def table_act(request, match_id):
-    if len(request.body) > MAX_BODY:
-        return _respond(request, match_id, services.ActionRefused("too_large", _("That request is too large.")), status=413)
-    kind = request.POST.get("action", "")
-    if kind == "reset":
-        return _command(request, match_id, services.draft_reset, expected_version=request.POST.get("version"))
-    if kind == "sort":
-        try:
-            order = json.loads(request.POST["order"]) if "order" in request.POST else None
-        except ValueError:
-            order = None
-        return _command(request, match_id, services.hand_sort, mode=request.POST.get("mode", "suit"), order=order)
-    action = _action_from_post(request.POST)
-    if action is None:
-        return _respond(request, match_id, services.ActionRefused("bad_action", _("That is not a move of this game.")), status=400)
-    return _command(request, match_id, services.turn_submit, action=action,
-                    expected_version=request.POST.get("version"))
+    return _form_command(request, match_id, "act")
 
 
 @login_required
 @require_POST
 def table_draft(request, match_id):
-    if len(request.body) > MAX_BODY:
-        return _respond(request, match_id, services.ActionRefused("too_large", _("That request is too large.")), status=413)
-    try:
-        table = json.loads(request.POST.get("table", ""))
-    except ValueError:
-        table = None
-    return _command(request, match_id, services.draft_update, table=table,
-                    expected_version=request.POST.get("version"))
+    return _form_command(request, match_id, "draft")
 
 
 @login_required

@@ -8,6 +8,7 @@
   var dragging = false;
   var staleWhileDragging = false;
   var socket = null;
+  var socketOpen = false;
   var sortables = [];
 
   function page() { return document.querySelector(".table-page"); }
@@ -117,16 +118,48 @@
 
   // Keep pushes from replacing the board in the middle of a drag.
   // A pushed board no newer than the one shown (e.g. the push that follows this
-  // player's own command, whose response already showed it) is skipped.
+  // player's own command, whose response already showed it) is skipped, unless
+  // it is the reply to this page's own request (data-reply: a refusal, a sort).
   var VERSION = /id="table-board"[^>]*data-version="(\d+)"/;
+  var REPLY = /id="table-board"[^>]*data-reply="true"/;
   document.addEventListener("htmx:wsBeforeMessage", function (event) {
-    var match = VERSION.exec(event.detail.message || "");
+    var message = event.detail.message || "";
+    var match = VERSION.exec(message);
     if (!match) return;
     if (dragging) { staleWhileDragging = true; event.preventDefault(); return; }
     var b = board();
-    if (b && Number(match[1]) <= Number(b.dataset.version)) event.preventDefault();
+    if (b && !REPLY.test(message) && Number(match[1]) <= Number(b.dataset.version)) event.preventDefault();
   });
-  document.addEventListener("htmx:wsOpen", function (event) { socket = event.detail.socketWrapper; });
+  document.addEventListener("htmx:wsOpen", function (event) { socket = event.detail.socketWrapper; socketOpen = true; });
+  document.addEventListener("htmx:wsClose", function () { socketOpen = false; });
+
+  // While the table's socket is open, the page's moves (the act and draft forms, drags,
+  // sorting) go over it instead of HTTP: the server runs the same checks and services
+  // and answers with this viewer's board. Without a socket they are ordinary posts.
+  var busyTimer = null;
+  function markBusy() {
+    var b = board();
+    if (!b) return;
+    b.setAttribute("aria-busy", "true");
+    clearTimeout(busyTimer);
+    // No answer in time (a half-open connection): ask for the board again; the ws
+    // extension queues the request until the socket is back.
+    busyTimer = setTimeout(function () { if (board() && board().getAttribute("aria-busy") === "true") resync(); }, 6000);
+  }
+  document.addEventListener("htmx:configRequest", function (event) {
+    var p = page();
+    if (!p || !socket || !socketOpen || event.detail.verb !== "post") return;
+    var path = event.detail.path;
+    var kind = path === p.dataset.actUrl ? "act" : path === p.dataset.draftUrl ? "draft" : null;
+    if (!kind) return;
+    var fields = {};
+    event.detail.formData.forEach(function (value, key) {
+      if (key !== "csrfmiddlewaretoken") fields[key] = String(value);
+    });
+    event.preventDefault();
+    socket.send(JSON.stringify({ type: "command", kind: kind, fields: fields }));
+    markBusy();
+  });
 
   function applyFourColour(on) { document.body.classList.toggle("four-colour", on); }
   document.addEventListener("change", function (event) {

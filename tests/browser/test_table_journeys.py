@@ -98,6 +98,9 @@ def test_two_players_see_a_meld_built_live(browser, live_daphne, artifacts, make
     mover, other = mover_ctx.new_page(), other_ctx.new_page()
     login(mover, live_daphne.url, mover_name)
     login(other, live_daphne.url, other_name)
+    # With its socket open the page sends every move over it, not as an HTTP post.
+    posts = []
+    mover.on("request", lambda r: posts.append(r.url) if r.method == "POST" and "/tables/" in r.url else None)
     mover.goto(url)
     other.goto(url)
     settled_after_connect(mover, online=2)
@@ -132,6 +135,8 @@ def test_two_players_see_a_meld_built_live(browser, live_daphne, artifacts, make
     expect(other.locator(".log-list")).to_contain_text(f"{mover_name} melded 3 cards")
     expect(mover.locator("#hand .card")).to_have_count(8)
     other.screenshot(path=str(artifacts / "table-b-4-other-sees-meld.png"), full_page=True)
+    assert posts == []
+    expect(mover.locator("#table-board")).not_to_have_attribute("aria-busy", "true")
     mover_ctx.close()
     other_ctx.close()
 
