@@ -798,6 +798,8 @@ def best_play(
     if objective not in ("points", "cards"):
         raise InvalidAction(f"Unknown objective {objective!r}.", code="bad_objective")
     melds, hand_cards = _parse_inputs(table, hand)
+    if sum(c.is_joker for m in melds for c in m) + sum(c.is_joker for c in hand_cards) > 8:
+        raise InvalidAction("At most 8 jokers can be searched.", code="bad_table")  # the DP packs counts in 4 bits
     ace_mode = ace_mode_of(rules)
     joker_value = _opt(rules, "joker_value", 25)
     substitute_from = _opt(rules, "joker_substitute_from", "hand_or_table")
