@@ -98,17 +98,29 @@ class TableConsumer(AsyncWebsocketConsumer):
         push brings everyone else theirs); a refusal shows its reason on this viewer's
         board only and changes nothing.
         """
-        error = await database_sync_to_async(self._run_command, thread_sensitive=False)(kind, fields)
-        await self.push_board(force=True, error=error)
+        error, moved_to = await database_sync_to_async(self._run_command, thread_sensitive=False)(kind, fields)
+        if moved_to is not None:
+            # The command made a new version: this reply shares that version's one load with
+            # the group push to the other sockets here.
+            await self.push_board(version=moved_to, reply=True)
+        else:
+            # A refusal, or a change without a new version (the player's own hand order, a Gin
+            # knock layout): this viewer's board as it is now.
+            await self.push_board(force=True, error=error)
 
-    def _run_command(self, kind: str, fields: dict):
+    def _run_command(self, kind: str, fields: dict) -> tuple[Exception | None, int | None]:
+        """(the refusal, or None; the version the command made, when it made one)."""
         with override_scope_language(self.scope):
             try:
                 service, kwargs = commands.command_for(kind, fields)
-                service(match_id=self.match_id, user=self.user, **kwargs)
+                result = service(match_id=self.match_id, user=self.user, **kwargs)
             except commands.REFUSALS as exc:
-                return exc
-        return None
+                return exc, None
+        expected = str(kwargs.get("expected_version") or "")
+        version = getattr(result, "version", None)
+        if version is not None and expected.isdigit() and version > int(expected):
+            return None, version
+        return None, None
 
     async def send_error(self, code: str, message: str):
         """``message`` is marked with gettext_noop; it is translated here, in the viewer's language."""
@@ -143,21 +155,24 @@ class TableConsumer(AsyncWebsocketConsumer):
             html = render_to_string("games/table.html#chat-message", {"message": message, "oob": True})
         await self.send(text_data=html)
 
-    async def push_board(self, force: bool = False, version: int = -1, error: Exception | None = None):
+    async def push_board(self, force: bool = False, version: int = -1, error: Exception | None = None,
+                         reply: bool = False):
         """Render and send this viewer's board: at ``version`` or later, or (``force``) as it is now.
 
-        A forced board is a reply to this socket (a resync, a command, its refusal): the page shows
-        it even when its version is not newer than the board it has.
+        A forced board or a ``reply`` answers this socket (a resync, a command, its refusal): the page
+        shows it even when its version is not newer than the board it has.
         """
         # Renders only read: they run on the thread pool, in parallel, not on the one
         # thread-sensitive executor that every write of this process queues on.
-        html, version = await database_sync_to_async(self._render, thread_sensitive=False)(version, force, error)
-        if html is None or (not force and version <= self.sent_version):
+        html, version = await database_sync_to_async(self._render, thread_sensitive=False)(
+            version, force, error, force or reply
+        )
+        if html is None or (not (force or reply) and version <= self.sent_version):
             return
         self.sent_version = version
         await self.send(text_data=html)
 
-    def _render(self, min_version: int, fresh: bool, error: Exception | None = None):
+    def _render(self, min_version: int, fresh: bool, error: Exception | None = None, reply: bool = False):
         # The sockets of one table in this process share one load of the version's data.
         data = boardcache.board_data_for(self.match_id, min_version=min_version, fresh=fresh,
                                          created_at=self.match_created)
@@ -166,7 +181,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         with override_scope_language(self.scope):
             ctx = selectors.table_context(data.match, self.user, data)
             ctx["oob"] = True
-            ctx["reply"] = fresh
+            ctx["reply"] = reply
             if error is not None:
                 ctx["error"] = {"code": getattr(error, "code", "error"),
                                 "message": commands.error_text(error, data.match.variant)}
