@@ -168,6 +168,11 @@ else:
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+# The table board's per-version fragments (log, scores): rendered by every socket of a table
+# in this process within milliseconds, so a process-local cache; a network round trip per
+# render would cost more than the fragment.
+CACHES["board"] = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "board",
+                   "OPTIONS": {"MAX_ENTRIES": 5000}}
 
 # -------------------------------------------------------------------- auth
 AUTH_PASSWORD_VALIDATORS = [
