@@ -55,13 +55,15 @@ def board_data_for(
             pending = _loading.get(match_id)
             if pending is None:
                 pending = _loading[match_id] = threading.Event()
+                previous = entry[1] if entry is not None else None
                 break
         # Someone else is loading this match: wait for it, then look again.
         pending.wait(timeout=5)
         fresh = False
     try:
         match = Match.objects.filter(pk=match_id).select_related("host").first()
-        data = selectors.board_data(match) if match is not None else None
+        # An older entry of this match still saves reading its log again (events are append-only).
+        data = selectors.board_data(match, previous=previous) if match is not None else None
         if data is None:
             forget(match_id)
         else:
@@ -82,6 +84,13 @@ def remember(data: selectors.BoardData) -> None:
             _entries.move_to_end(data.match.pk)
             while len(_entries) > MAX_ENTRIES:
                 _entries.popitem(last=False)
+
+
+def latest(match_id: int) -> selectors.BoardData | None:
+    """The newest data kept for this match, however old (a base for an incremental load)."""
+    with _lock:
+        entry = _entries.get(match_id)
+    return entry[1] if entry is not None else None
 
 
 def forget(match_id: int) -> None:

@@ -194,7 +194,7 @@ class BoardData:
     match: Match
     seats: list[Seat]
     state: Any  # the engine's round state, or None between matches
-    events: list[Event]  # the last LOG_LENGTH, oldest first
+    events: list[LogEvent]  # the last LOG_LENGTH, oldest first
     rounds: list[Round]  # finished rounds, their scores prefetched
     rematch: Match | None
 
@@ -206,8 +206,35 @@ class BoardData:
 LOG_LENGTH = 40
 
 
-def board_data(match: Match) -> BoardData:
-    """Load a board's data: four queries (seats, log, finished rounds with their scores) after the match row."""
+@dataclass(frozen=True, slots=True)
+class LogEvent:
+    """The part of an :class:`~games.models.Event` the board's log shows."""
+
+    seq: int
+    seat: int | None
+    summary: dict[str, Any]
+    by_bot: bool
+
+
+LOG_FIELDS = ("seq", "seat", "summary", "by_bot")
+
+
+def _log_events(match: Match, previous: BoardData | None) -> list[LogEvent]:
+    """The last LOG_LENGTH events; after ``previous`` (an older load of this match) only the new ones are read.
+
+    Events are append-only with increasing ``seq`` (DESIGN §4), so the older ones never change.
+    """
+    query = Event.objects.filter(match=match)
+    if previous is not None and previous.match.created_at == match.created_at and previous.events:
+        known = list(previous.events)
+        new = query.filter(seq__gt=known[-1].seq).order_by("seq").values_list(*LOG_FIELDS)
+        return (known + [LogEvent(*row) for row in new])[-LOG_LENGTH:]
+    rows = query.order_by("-seq").values_list(*LOG_FIELDS)[:LOG_LENGTH]
+    return [LogEvent(*row) for row in rows][::-1]
+
+
+def board_data(match: Match, previous: BoardData | None = None) -> BoardData:
+    """Load a board's data: seats, the log (only its new events after ``previous``), finished rounds."""
     spec = spec_for(match.variant)
     rounds: list[Round] = []
     if match.status != MatchStatus.OPEN and not (match.status == MatchStatus.PLAYING and match.round_number <= 1):
@@ -216,7 +243,7 @@ def board_data(match: Match) -> BoardData:
         match=match,
         seats=list(Seat.objects.filter(match=match).select_related("user").order_by("index")),
         state=spec.load(match.state["round"]) if match.state.get("round") else None,
-        events=list(Event.objects.filter(match=match).order_by("-seq")[:LOG_LENGTH])[::-1],
+        events=_log_events(match, previous),
         rounds=rounds,
         rematch=Match.objects.filter(rematch_of=match).first() if match.status == MatchStatus.FINISHED else None,
     )
@@ -464,7 +491,7 @@ def _card_text(ref: str | None) -> str:
     return face.get("rank", "") + face.get("suit", "")
 
 
-def _log(events: list[Event], seats: list[Seat], viewer: int | None) -> list[dict[str, Any]]:
+def _log(events: list[LogEvent], seats: list[Seat], viewer: int | None) -> list[dict[str, Any]]:
     """The last moves, as public sentences; an entry with an ``audience`` is shown only to those seats."""
     names = {s.index: s.display_name for s in seats}
     return [

@@ -307,7 +307,8 @@ def turn_submit(*, match_id: int, user, action: dict[str, Any], expected_version
     with transaction.atomic():
         match = _locked(match_id)
         _check_version(match, expected_version)
-        seat = _seat_of(match, user)
+        seats = list(Seat.objects.filter(match=match).order_by("index"))  # the mover's, and the next one's
+        seat = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
         if seat is None:
             raise ActionRefused("not_seated", _("You have no seat at this table."))
         if match.status != MatchStatus.PLAYING:
@@ -317,13 +318,14 @@ def turn_submit(*, match_id: int, user, action: dict[str, Any], expected_version
             if draft.get("seat") != seat.index:
                 raise ActionRefused("no_draft", _("Arrange the table first, then press Meld."))
             action = {"type": "meld", "table": draft.get("table", [])}
-        _apply(match, seat.index, action, by_bot=False)
+        _apply(match, seat.index, action, by_bot=False, seats=seats)
         if seat.missed_turns or seat.autopilot:
             Seat.objects.filter(pk=seat.pk).update(missed_turns=0, autopilot=False)
         return match
 
 
-def _apply(match: Match, seat_index: int, action: dict[str, Any], *, by_bot: bool) -> None:
+def _apply(match: Match, seat_index: int, action: dict[str, Any], *, by_bot: bool, seats=None) -> None:
+    """Apply one move; ``seats``: the match's seats when the caller has read them under the lock."""
     spec = spec_for(match.variant)
     rules = _rules(match)
     before = spec.load(match.state["round"])
@@ -346,7 +348,7 @@ def _apply(match: Match, seat_index: int, action: dict[str, Any], *, by_bot: boo
         _close_round(match, spec, rules, after)
         _schedule(match, spec)
     else:
-        _schedule(match, spec, state=after)  # the state just stored: no second parse
+        _schedule(match, spec, state=after, seats=seats)  # the state just stored: no second parse
     _bump(match, *fields)
 
 
@@ -606,10 +608,11 @@ def is_connected(seat: Seat, now=None) -> bool:
 # -------------------------------------------------------------------- the clock
 
 
-def _schedule(match: Match, spec, state=None) -> None:
+def _schedule(match: Match, spec, state=None, seats=None) -> None:
     """Set ``match.deadline``: when the next automatic step (bot, timer, next round) is due.
 
-    ``state``: the engine state of ``match.state["round"]`` when the caller has it parsed already.
+    ``state``: the engine state of ``match.state["round"]`` when the caller has it parsed already;
+    ``seats``: the match's seats when the caller has read them in this transaction.
     """
     now = timezone.now()
     match.deadline = None
@@ -624,7 +627,7 @@ def _schedule(match: Match, spec, state=None) -> None:
     acting = spec.acting_seats(state)
     if not acting:
         return
-    seat = Seat.objects.get(match=match, index=acting[0])
+    seat = next((s for s in seats or () if s.index == acting[0]), None) or Seat.objects.get(match=match, index=acting[0])
     started = match.turn_started_at or now
     if seat.is_bot or seat.autopilot:
         match.deadline = now + timedelta(seconds=settings.RUMMYHUB_BOT_DELAY)

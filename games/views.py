@@ -80,7 +80,7 @@ def _respond(request, match_id, error: Exception | None = None, status: int = 20
         if error is not None:
             messages.error(request, _message(error, match))
         return redirect("games:table", match_id=match_id)
-    data = selectors.board_data(match)
+    data = selectors.board_data(match, previous=boardcache.latest(match.pk))
     boardcache.remember(data)  # the pushes of this version to the other sockets here reuse this load
     ctx = selectors.table_context(match, request.user, data)
     if error is not None:

@@ -9,6 +9,7 @@ import pytest
 
 from games import boardcache, selectors, services
 from games.models import Match
+from games.variants import spec_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -28,10 +29,10 @@ def counted_loads(monkeypatch):
     loads = []
     real = selectors.board_data
 
-    def load(match):
+    def load(match, previous=None):
         loads.append(match.version)
         time.sleep(0.05)
-        return real(match)
+        return real(match, previous=previous)
 
     monkeypatch.setattr(selectors, "board_data", load)
     return loads
@@ -81,6 +82,20 @@ def test_a_newer_version_a_forced_render_or_a_presence_change_loads_again(make_u
     boardcache.forget(match.pk)
     boardcache.board_data_for(match.pk)
     assert counted_loads == [match.version, match.version + 1, match.version + 1, match.version + 1]
+
+
+def test_a_later_load_reads_only_the_new_events_and_equals_a_full_load(make_user):
+    match, alice, bob = started(make_user)
+    old = boardcache.board_data_for(match.pk)
+    for _ in range(3):
+        now = Match.objects.get(pk=match.pk)
+        mover = [alice, bob][now.state["round"]["seat_to_act"]]
+        state = spec_for("manipulation").load(now.state["round"])
+        kind = "draw" if any(a["type"] == "draw" for a in spec_for("manipulation").view(state, state.seat_to_act)["legal_actions"]) else "end_turn"
+        services.turn_submit(match_id=match.pk, user=mover, action={"type": kind}, expected_version=now.version)
+    newer = boardcache.board_data_for(match.pk, min_version=old.version + 3)
+    full = selectors.board_data(Match.objects.get(pk=match.pk))
+    assert newer.events == full.events and len(newer.events) == len(old.events) + 3
 
 
 def test_an_entry_of_another_match_with_the_same_id_never_counts(make_user, counted_loads):
