@@ -105,7 +105,7 @@ def _knock_options(view: dict[str, Any], *, editing: str | None = None) -> list[
     out = []
     for act in view.get("legal_actions", []):
         if act["type"] != "knock" or "card" not in act:
-            continue  # a knock without a discard (big gin) is not offered on the board
+            continue  # a knock without a discard (big gin) has its own button (can_big_gin)
         dw = gin.deadwood([c for c in hand if c != act["card"]])
         out.append({"card": card_face(act["card"]), "deadwood": dw, "is_gin": dw == 0,
                     "current": act["card"] == editing,
@@ -458,6 +458,8 @@ def gin_context(*, match, view: dict[str, Any], me, state, seats) -> dict[str, A
             "knock_options": _knock_options(view, editing=editor["card"]["id"] if editor else None)
             if "knock" in actions else [],
             "knock_editor": editor,
+            # Big gin (RULES D.1.6, option big_gin): all eleven cards in melds, knock without discarding.
+            "can_big_gin": {"type": "knock"} in view.get("legal_actions", []),
             "discard_options": discards,
             "best_discard": min((o["deadwood"] for o in discards), default=None),
             "discard_top": card_face(view["discard_top"]) if view.get("discard_top") else None,

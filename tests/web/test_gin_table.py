@@ -217,6 +217,49 @@ def test_knock_layout_is_proposed_and_a_chosen_one_is_validated(client, make_use
     assert "Roles:" in html  # the rotation is announced (C.9)
 
 
+def test_big_gin_is_offered_when_the_option_is_on_and_all_eleven_cards_meld(client, make_user):
+    """RULES D.1.6 / E.2 ``big_gin``: after taking the eleventh card, knock without discarding."""
+    match, (alice,) = start_box_table(make_user, captain=0)
+    state = round_state(match)
+    rules = gin.GinRules(variant="box3", big_gin="31")
+    hands = [[], [], []]
+    hands[state.nondealer] = "7H 8H 9H TH 7S 7D 7C AS 2S 3S".split()
+    hands[state.dealer] = "2H 3H 4C 5C 9D TD JS QS 6H 6D".split()
+    dealt = gin.deal_from_cards(rules, hands, "4S", roles=(state.dealer, state.nondealer, state.advisor))
+    match.state = {**match.state, "round": gin.to_dict(dealt)}
+    match.options = {**match.options, "big_gin": "31"}
+    match.save(update_fields=["state", "options"])
+    client.force_login(alice)
+    url = reverse("games:act", args=[match.pk])
+    board = client.get(reverse("games:table", args=[match.pk])).content.decode()
+    assert 'data-action="big-gin"' not in board  # ten cards: not yet
+    client.post(url, {"action": "take_upcard", "version": match.version}, **HX)
+    match.refresh_from_db()
+    board = client.get(reverse("games:table", args=[match.pk])).content.decode()
+    assert 'data-action="big-gin"' in board
+    response = client.post(url, {"action": "knock", "version": match.version}, **HX)
+    assert response.status_code == 200
+    match.refresh_from_db()
+    assert match.status in (MatchStatus.BETWEEN_ROUNDS, MatchStatus.FINISHED)
+    assert match.rounds.order_by("-number").first().outcome.get("big_gin") is True
+
+
+def test_big_gin_is_not_offered_when_the_option_is_off(client, make_user):
+    match, (alice,) = start_box_table(make_user, captain=0)
+    state = round_state(match)
+    hands = [[], [], []]
+    hands[state.nondealer] = "7H 8H 9H TH 7S 7D 7C AS 2S 3S".split()
+    hands[state.dealer] = "2H 3H 4C 5C 9D TD JS QS 6H 6D".split()
+    dealt = gin.deal_from_cards(gin.GinRules(variant="box3"), hands, "4S",
+                                roles=(state.dealer, state.nondealer, state.advisor))
+    match.state = {**match.state, "round": gin.to_dict(dealt)}
+    match.save(update_fields=["state"])
+    client.force_login(alice)
+    client.post(reverse("games:act", args=[match.pk]), {"action": "take_upcard", "version": match.version}, **HX)
+    board = client.get(reverse("games:table", args=[match.pk])).content.decode()
+    assert 'data-action="big-gin"' not in board and 'data-knock-card="' in board
+
+
 def test_arrangements_are_best_first_and_within_the_limit():
     hand = "7H.0 8H.0 9H.0 7S.0 7D.0 7C.0 AS.0 2S.0 3S.0 KD.0".split()
     arrs = arrangements(hand, 10)
