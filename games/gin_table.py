@@ -10,7 +10,6 @@ viewer's own cards only; nothing of another hand or of the stock is read from
 from __future__ import annotations
 
 import json
-from itertools import combinations
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -19,8 +18,6 @@ from games.engine import gin
 from games.engine.gin_scoring import gin_next_roles
 from games.models import MatchStatus, Round
 from games.selectors import card_face
-
-MAX_ARRANGEMENTS = 4
 
 
 def _role_label(role: str) -> str:
@@ -57,45 +54,6 @@ def _hand_faces(hand: list[str], order: list[str], *, suggested: str | None = No
         "deadwood_cards": [card_face(c) for c in dead],
         "deadwood": gin.deadwood(hand) if hand else 0,
     }
-
-
-def _meld_candidates(ids: list[str]) -> list[tuple[str, ...]]:
-    out = []
-    for size in range(3, len(ids) + 1):
-        for combo in combinations(ids, size):
-            if gin.meld_kind(list(combo)):
-                out.append(combo)
-    return out
-
-
-def arrangements(hand: list[str], limit: int, *, most: int = MAX_ARRANGEMENTS) -> list[dict[str, Any]]:
-    """Ways the knocker may lay out ``hand`` (after the discard) with deadwood within ``limit``: maximal
-    sets of disjoint melds, best first (the first is the minimum-deadwood arrangement)."""
-    cands = _meld_candidates(hand)
-    found: dict[frozenset, int] = {}
-
-    def rec(start: int, used: frozenset, chosen: tuple) -> None:
-        for i in range(start, len(cands)):
-            if used.isdisjoint(cands[i]):
-                rec(i + 1, used | set(cands[i]), chosen + (cands[i],))
-        if not any(used.isdisjoint(c) for c in cands):  # maximal: no further meld fits
-            found[frozenset(chosen)] = sum(gin.VALUES[gin.card_index(c)] for c in hand if c not in used)
-
-    rec(0, frozenset(), ())
-    ranked = sorted(((dw, sorted(key)) for key, dw in found.items() if dw <= limit), key=lambda x: (x[0], len(x[1])))
-    out = []
-    for dw, melds in ranked[:most]:
-        used = {c for m in melds for c in m}
-        ordered = [sorted(m, key=lambda c: (gin.card_index(c) % 13, gin.card_index(c) // 13)) for m in melds]
-        out.append(
-            {
-                "deadwood": dw,
-                "melds": [[card_face(c) for c in m] for m in ordered],
-                "deadwood_cards": [card_face(c) for c in hand if c not in used],
-                "json": json.dumps(ordered),
-            }
-        )
-    return out
 
 
 def _knock_options(view: dict[str, Any], *, editing: str | None = None) -> list[dict[str, Any]]:

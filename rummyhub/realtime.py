@@ -9,14 +9,20 @@ transaction commits, so a listener never sees a state that may roll back.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+import logging
 import threading
 from typing import Any
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
 from django.utils import translation
+
+logger = logging.getLogger(__name__)
+
+SEND_TIMEOUT = 10  # seconds a worker thread waits for its loop to take a broadcast
 
 PRESENCE_GROUP = "presence"
 LOBBY_GROUP = "lobby"
@@ -38,7 +44,21 @@ def send_now(group: str, message: dict[str, Any]) -> None:
     try:
         asyncio.get_running_loop()
     except RuntimeError:
-        async_to_sync(layer.group_send)(group, message)
+        # A worker thread of an event loop (a socket's database_sync_to_async call): send on
+        # that loop, but never wait for it forever.  A loop that has stopped would never run
+        # the send (a test's loop after the test): waiting would hold this thread, and its
+        # database connection, for good.
+        main = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+        if main is None:
+            async_to_sync(layer.group_send)(group, message)
+            return
+        if main.is_closed() or not main.is_running():
+            logger.warning("broadcast to %s dropped: its event loop has stopped", group)
+            return
+        try:
+            asyncio.run_coroutine_threadsafe(layer.group_send(group, message), main).result(timeout=SEND_TIMEOUT)
+        except (TimeoutError, concurrent.futures.TimeoutError, RuntimeError):
+            logger.warning("broadcast to %s not confirmed within %s s", group, SEND_TIMEOUT)
         return
     # Sync code running inside an event loop's thread (a script or test driving services
     # directly): send from a helper thread so the loop is not re-entered.

@@ -33,6 +33,29 @@ def make_user(django_user_model):
     return make
 
 
+@pytest.fixture(autouse=True)
+def _fresh_pool_after_socket_tests(request):
+    """After a transactional (socket) test on PostgreSQL, start the next test with a fresh pool.
+
+    A socket test's event loop runs database calls on worker threads of its own default
+    executor; those threads end with the test's loop, and a connection a thread still held
+    is never handed back to the pool, which counts it as checked out.  A few tests of that
+    kind in a row exhausted the pool (PoolTimeout) and every later test failed.
+    """
+    yield
+    marker = request.node.get_closest_marker("django_db")
+    if marker is None or not (marker.kwargs.get("transaction") or "transactional_db" in request.fixturenames):
+        return
+    from django.db import connections
+
+    for conn in connections.all(initialized_only=True):
+        if conn.vendor == "postgresql" and conn.pool is not None:
+            stats = conn.pool.get_stats()
+            if stats.get("pool_size", 0) - stats.get("pool_available", 0) > 2:
+                conn.close()
+                conn.close_pool()
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _close_database_pools(django_db_setup, django_db_blocker):
     """PostgreSQL pools keep connections open; close them so the test database can be dropped."""

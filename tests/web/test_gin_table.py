@@ -16,7 +16,7 @@ from games.engine import bots as engine_bots
 from games.engine import gin
 from games.engine.gin_scoring import GinMatch
 from games.forms import TableCreateForm
-from games.gin_table import arrangements, rotation_text
+from games.gin_table import rotation_text
 from games.models import Event, Match, MatchStatus, Seat
 from games.variants import spec_for
 
@@ -258,14 +258,6 @@ def test_big_gin_is_not_offered_when_the_option_is_off(client, make_user):
     client.post(reverse("games:act", args=[match.pk]), {"action": "take_upcard", "version": match.version}, **HX)
     board = client.get(reverse("games:table", args=[match.pk])).content.decode()
     assert 'data-action="big-gin"' not in board and 'data-knock-card="' in board
-
-
-def test_arrangements_are_best_first_and_within_the_limit():
-    hand = "7H.0 8H.0 9H.0 7S.0 7D.0 7C.0 AS.0 2S.0 3S.0 KD.0".split()
-    arrs = arrangements(hand, 10)
-    assert arrs[0]["deadwood"] == 10
-    assert all(a["deadwood"] <= 10 for a in arrs)
-    assert arrangements(hand, 5) == []
 
 
 def test_rotation_is_announced_in_words():
