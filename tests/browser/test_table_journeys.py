@@ -158,4 +158,16 @@ def test_keyboard_only_meld(browser, live_daphne, artifacts, make_user, settings
     page.locator('button[data-action="meld"]').press("Enter")
     expect(page.locator(".log-list")).to_contain_text("melded 3 cards")
     page.screenshot(path=str(artifacts / "table-c-keyboard-meld.png"), full_page=True)
+
+    # Sorting by rank (a button of a two-button form, sent over the socket) reorders the hand.
+    def ranks_in_order() -> bool:
+        order = "A 2 3 4 5 6 7 8 9 10 J Q K".split()
+        ranks = page.locator("#hand .card .rank").all_inner_texts()
+        return [order.index(r) for r in ranks if r in order] == sorted(order.index(r) for r in ranks if r in order)
+
+    assert not ranks_in_order()  # dealt and shown by suit (fixed seed)
+    page.get_by_role("button", name="Sort by rank").press("Enter")
+    page.wait_for_function("() => !document.querySelector('#table-board[aria-busy=true]')")
+    expect(page.locator("#table-board")).to_have_attribute("data-reply", "true")
+    assert ranks_in_order()
     context.close()
