@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import time
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -23,6 +24,8 @@ from games.models import ChatMessage
 from rummyhub.realtime import LOBBY_GROUP, override_scope_language, table_group
 
 MAX_FRAME = 32 * 1024  # {"type": "resync"}, or a command: a draft of 106 cards is ~2 KB
+COMMAND_BURST = 20  # commands a socket may send at once (a fast drag session sends a few per second) ...
+COMMAND_RATE = 5.0  # ... refilled at this many per second; beyond that a command is refused unrun
 
 
 def _query_version(scope) -> int:
@@ -91,6 +94,18 @@ class TableConsumer(AsyncWebsocketConsumer):
         else:
             await self.send_error("bad_frame", gettext_noop("Unknown request; moves are sent with the page's buttons."))
 
+    def _command_allowed(self) -> bool:
+        """A token bucket per socket: a flood of commands must not make every seat re-render."""
+        now = time.monotonic()
+        tokens = getattr(self, "_tokens", COMMAND_BURST)
+        tokens = min(COMMAND_BURST, tokens + (now - getattr(self, "_tokens_at", now)) * COMMAND_RATE)
+        self._tokens_at = now
+        if tokens < 1:
+            self._tokens = tokens
+            return False
+        self._tokens = tokens - 1
+        return True
+
     async def run_command(self, kind: str, fields: dict):
         """A move sent over the socket: the same checks and services as the page's forms.
 
@@ -98,6 +113,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         push brings everyone else theirs); a refusal shows its reason on this viewer's
         board only and changes nothing.
         """
+        if not self._command_allowed():
+            await self.send_error("too_fast", gettext_noop("Too many moves at once: wait a moment and try again."))
+            return
         error, moved_to = await database_sync_to_async(self._run_command, thread_sensitive=False)(kind, fields)
         if moved_to is not None:
             # The command made a new version: this reply shares that version's one load with

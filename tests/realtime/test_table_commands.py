@@ -157,3 +157,25 @@ async def test_malformed_commands_are_refused_and_change_nothing(make_user, sett
     assert (after.version, after.state, after.draft) == (before.version, before.state, before.draft)
     for c in sockets:
         await c.disconnect()
+
+
+async def test_a_flood_of_commands_is_cut_off_and_runs_at_most_the_burst(make_user, settings):
+    from games import consumers
+
+    match, sockets = await open_table(make_user, settings)
+    waiting = 1 - await seat_to_act(match.pk)
+    before = await current(match.pk)
+    flood = consumers.COMMAND_BURST + 10
+    for _ in range(flood):  # out of turn: each one that runs is refused by the service, none changes anything
+        await sockets[waiting].send_to(text_data=command("act", action="draw", version=str(before.version)))
+    boards = cut = 0
+    for _ in range(flood):
+        frame = await sockets[waiting].receive_from(timeout=10)
+        if 'data-error-code="not_your_turn"' in frame:
+            boards += 1
+        elif 'data-error-code="too_fast"' in frame:
+            cut += 1
+    assert cut >= 1 and boards <= consumers.COMMAND_BURST + 2 and boards + cut == flood
+    assert (await current(match.pk)).version == before.version
+    for c in sockets:
+        await c.disconnect()
