@@ -115,6 +115,14 @@ def test_two_players_see_a_meld_built_live(browser, live_daphne, artifacts, make
     mover.screenshot(path=str(artifacts / "table-b-1-invalid-drop.png"), full_page=True)
     other.screenshot(path=str(artifacts / "table-b-2-other-sees-draft.png"), full_page=True)
 
+    # Meld on that draft is refused with the reason (M1), for the mover only; nothing is committed.
+    version = mover.locator("#table-board").get_attribute("data-version")
+    mover.locator('button[data-action="meld"]').click()
+    expect(mover.locator("#table-board .board-error")).to_contain_text("at least 3 cards")
+    expect(mover.locator("#table-board")).to_have_attribute("data-version", version)
+    expect(other.locator("#table-board .board-error")).to_have_count(0)
+    expect(other.locator(".log-list")).not_to_contain_text("melded")
+
     # Reset restores the table.
     mover.locator('button[data-action="reset"]').click()
     expect(mover.locator("#hand .card")).to_have_count(11)
