@@ -55,28 +55,35 @@ def board_data_for(
             pending = _loading.get(match_id)
             if pending is None:
                 pending = _loading[match_id] = threading.Event()
-                previous = entry[1] if entry is not None else None
                 break
         # Someone else is loading this match: wait for it, then look again.
         pending.wait(timeout=5)
         fresh = False
     try:
         match = Match.objects.filter(pk=match_id).select_related("host").first()
-        # An older entry of this match still saves reading its log again (events are append-only).
-        data = selectors.board_data(match, previous=previous) if match is not None else None
-        if data is None:
+        if match is None:
             forget(match_id)
-        else:
-            remember(data)
-        return data
+            return None
+        return load(match)
     finally:
         with _lock:
             _loading.pop(match_id, None)
         pending.set()
 
 
+def load(match: Match) -> selectors.BoardData:
+    """Load this match row's board data now and keep it for the pushes that follow.
+
+    The newest kept entry of the match, however old, saves reading its log again (events are
+    append-only; ``selectors.board_data`` checks it is the same match).
+    """
+    data = selectors.board_data(match, previous=latest(match.pk))
+    remember(data)
+    return data
+
+
 def remember(data: selectors.BoardData) -> None:
-    """Keep a fresh load (also one made elsewhere, like the mover's own response) for the pushes that follow."""
+    """Keep a fresh load for the pushes that follow."""
     with _lock:
         current = _entries.get(data.match.pk)
         if current is None or current[1].version <= data.version or current[1].match.created_at != data.match.created_at:

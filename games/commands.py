@@ -42,8 +42,9 @@ def error_text(error: Exception, variant: str) -> str:
     return getattr(error, "message", str(error))
 
 
-def _refused(code: str, message: str) -> services.ActionRefused:
-    return services.ActionRefused(code, message)
+def error_context(error: Exception, variant: str) -> dict[str, str]:
+    """The board's ``error`` (shown to the one player whose command was refused)."""
+    return {"code": getattr(error, "code", "error"), "message": error_text(error, variant)}
 
 
 def _json(text: str) -> Any:
@@ -73,11 +74,11 @@ def action_from_fields(fields: Mapping[str, str]) -> dict | None:
 def command_for(kind: str, fields: Mapping[str, Any]) -> tuple[Callable[..., Any], dict[str, Any]]:
     """The service and its keyword arguments (besides ``match_id`` and ``user``); ActionRefused if malformed."""
     if kind not in KINDS:
-        raise _refused("bad_command", _("Unknown request; moves are sent with the page's buttons."))
+        raise services.ActionRefused("bad_command", _("Unknown request; moves are sent with the page's buttons."))
     if not all(isinstance(k, str) and isinstance(v, str) for k, v in fields.items()):
-        raise _refused("bad_action", _("That request is not a move."))
+        raise services.ActionRefused("bad_action", _("That request is not a move."))
     if any(len(v) > MAX_FIELD for v in fields.values()):
-        raise _refused("too_large", _("That request is too large."))
+        raise services.ActionRefused("too_large", _("That request is too large."))
     version = fields.get("version")
     if kind == "draft":
         table = _json(fields.get("table", ""))
@@ -90,5 +91,5 @@ def command_for(kind: str, fields: Mapping[str, Any]) -> tuple[Callable[..., Any
         return services.hand_sort, {"mode": fields.get("mode", "suit"), "order": order}
     action = action_from_fields(fields)
     if action is None:
-        raise _refused("bad_action", _("That is not a move of this game."))
+        raise services.ActionRefused("bad_action", _("That is not a move of this game."))
     return services.turn_submit, {"action": action, "expected_version": version}

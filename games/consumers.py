@@ -201,8 +201,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             ctx["oob"] = True
             ctx["reply"] = reply
             if error is not None:
-                ctx["error"] = {"code": getattr(error, "code", "error"),
-                                "message": commands.error_text(error, data.match.variant)}
+                ctx["error"] = commands.error_context(error, data.match.variant)
             return render_to_string("games/table.html#table-board", ctx), data.version
 
     def _render_dots(self) -> str:

@@ -9,6 +9,7 @@ stock and the seeds never reach a template.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from django.db.models import Count, Q
@@ -202,6 +203,11 @@ class BoardData:
     def version(self) -> int:
         return self.match.version
 
+    @cached_property
+    def log_is_public(self) -> bool:
+        """No entry of the log is for some seats only: every viewer sees the same log."""
+        return not any("audience" in e.summary for e in self.events)
+
 
 LOG_LENGTH = 40
 
@@ -310,7 +316,7 @@ def table_context(match: Match, user, data: BoardData | None = None) -> dict[str
         # Lazy: built only when the board's per-version cache of the log misses.
         "log": SimpleLazyObject(lambda: _log(data.events, seats, my_index)),
         # The log's cache key: one rendering for every viewer unless an entry is for some seats only.
-        "log_audience": my_index if any("audience" in e.summary for e in data.events) else "all",
+        "log_audience": "all" if data.log_is_public else my_index,
         # Lazy: only the page shows the chat.
         "chat": SimpleLazyObject(
             lambda: list(ChatMessage.objects.filter(match=match).select_related("user").order_by("-created_at")[:50])[

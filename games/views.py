@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 
 from games import boardcache, commands, selectors, services
 from games.forms import TableCreateForm
-from games.models import Match, Variant
+from games.models import Variant
 from games.tournaments.selectors import user_tournament_tables
 
 MAX_BODY = commands.MAX_BODY
@@ -68,23 +68,18 @@ def table(request, match_id):
     return render(request, template, ctx)
 
 
-def _message(error: Exception, match: Match) -> str:
-    return commands.error_text(error, match.variant)
-
-
 def _respond(request, match_id, error: Exception | None = None, status: int = 200):
     """After a command: htmx gets the fresh board (with the error for this player), others a redirect."""
     match = selectors.access_match_for_user(match_id=match_id, user=request.user,
                                             invite=request.session.get(f"invite-{match_id}"))
     if not request.htmx:
         if error is not None:
-            messages.error(request, _message(error, match))
+            messages.error(request, commands.error_text(error, match.variant))
         return redirect("games:table", match_id=match_id)
-    data = selectors.board_data(match, previous=boardcache.latest(match.pk))
-    boardcache.remember(data)  # the pushes of this version to the other sockets here reuse this load
+    data = boardcache.load(match)  # the pushes of this version to the other sockets here reuse this load
     ctx = selectors.table_context(match, request.user, data)
     if error is not None:
-        ctx["error"] = {"code": getattr(error, "code", "error"), "message": _message(error, match)}
+        ctx["error"] = commands.error_context(error, match.variant)
     return render(request, "games/table.html#table-board", ctx, status=status)
 
 
