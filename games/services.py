@@ -84,6 +84,14 @@ def _seat_of(match: Match, user) -> Seat | None:
     return Seat.objects.filter(match=match, user=user).first()
 
 
+def _own_seat(match: Match, user) -> Seat:
+    """The user's seat at this match; refused for anyone without one."""
+    seat = _seat_of(match, user)
+    if seat is None:
+        raise ActionRefused("not_seated", _("You have no seat at this table."))
+    return seat
+
+
 def _bump(match: Match, *fields: str) -> None:
     match.version += 1
     match.save(update_fields=["version", *fields])
@@ -207,9 +215,7 @@ def seat_leave(*, match_id: int, user) -> None:
     with transaction.atomic():
         match = _locked(match_id)
         _must_be_open(match)
-        seat = _seat_of(match, user)
-        if seat is None:
-            raise ActionRefused("not_seated", _("You have no seat at this table."))
+        seat = _own_seat(match, user)
         if match.host_id == user.pk:
             # The host leaving closes the table.
             match.status = MatchStatus.ABANDONED
@@ -420,9 +426,7 @@ def draft_update(*, match_id: int, user, table: Any, expected_version: Any) -> M
     with transaction.atomic():
         match = _locked(match_id)
         _check_version(match, expected_version)
-        seat = _seat_of(match, user)
-        if seat is None:
-            raise ActionRefused("not_seated", _("You have no seat at this table."))
+        seat = _own_seat(match, user)
         if match.status != MatchStatus.PLAYING or match.variant != "manipulation":
             raise ActionRefused("not_playing", _("There is no hand in play."))
         spec = spec_for(match.variant)
@@ -455,9 +459,7 @@ def hand_sort(*, match_id: int, user, mode: str = "suit", order: list[str] | Non
 
     with transaction.atomic():
         match = _locked(match_id)
-        seat = _seat_of(match, user)
-        if seat is None:
-            raise ActionRefused("not_seated", _("You have no seat at this table."))
+        seat = _own_seat(match, user)
         if not match.state.get("round"):
             return
         spec = spec_for(match.variant)
@@ -481,9 +483,7 @@ def round_ready(*, match_id: int, user) -> Match:
         match = _locked(match_id)
         if match.status != MatchStatus.BETWEEN_ROUNDS:
             raise ActionRefused("not_between_rounds", _("The next round cannot start now."))
-        seat = _seat_of(match, user)
-        if seat is None:
-            raise ActionRefused("not_seated", _("You have no seat at this table."))
+        seat = _own_seat(match, user)
         Seat.objects.filter(pk=seat.pk).update(ready=True)
         waiting = Seat.objects.filter(match=match, user__isnull=False, ready=False, autopilot=False).exists()
         if not waiting:
@@ -796,9 +796,7 @@ def gin_knock_layout(*, match_id: int, user, layout: Any, expected_version: Any)
     with transaction.atomic():
         match = _locked(match_id)
         _check_version(match, expected_version)
-        seat = _seat_of(match, user)
-        if seat is None:
-            raise ActionRefused("not_seated", _("You have no seat at this table."))
+        seat = _own_seat(match, user)
         if match.status != MatchStatus.PLAYING or match.variant == "manipulation":
             raise ActionRefused("not_playing", _("There is no hand in play."))
         if cancel:
