@@ -483,7 +483,13 @@ class _Problem:
         return out
 
     def _children(self, r: int, runs: int, w: int) -> dict[int, float]:
-        """The states after rank ``r`` (1…13, as memo keys) and the best gain to reach each (see ``_moves``)."""
+        """The states after rank ``r`` (1…13, as memo keys) and the best gain to reach each.
+
+        The same enumeration as ``_moves``, written out again because this is the solver's hot loop:
+        it builds no move tuples, only the best gain per child.  Keep the two in step; ``_path``
+        retraces every optimum through ``_moves`` against the values computed here and fails loudly
+        when they disagree (the brute-force property tests would catch it).
+        """
         wild = self.J - w
         A = self._half(r, 0, runs & _HALF_MASK, wild)
         if not A:

@@ -251,23 +251,27 @@ def _state_for(table, hand, rules):
     )
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(small_positions())
-def test_solver_matches_brute_force(position):
-    table, hand, rules = position
+def assert_matches_brute_force(table, hand, rules, *context):
+    """The solver's optimum is the brute force's, and its table passes the engine's own M1–M4 check."""
     play = best_play(table, hand, rules=rules)
     expected = brute_force(table, hand, rules)
     assert play.points * BIG + len(play.played) == expected, (
         [[c.code for c in m] for m in table],
         [c.code for c in hand],
+        *context,
         play.table,
     )
     if play.played:
-        # the solver's table passes the engine's own M1–M4 check
-        state = _state_for(table, hand, rules)
-        report = game.check_table(state, 0, [ids(m) for m in play.table_cards])
+        report = game.check_table(_state_for(table, hand, rules), 0, [ids(m) for m in play.table_cards])
         assert report["ok"], report
         assert sorted(report["played"]) == sorted(c.id for c in play.played_cards)
+    return play
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_positions())
+def test_solver_matches_brute_force(position):
+    assert_matches_brute_force(*position)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -9,7 +9,12 @@ import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_solver import BIG, _state_for, brute_force, ids  # tests/engine is on sys.path (no package)
+from test_solver import (  # tests/engine is on sys.path (no package)
+    BIG,
+    _state_for,
+    assert_matches_brute_force,
+    brute_force,
+)
 
 from games.engine import manipulation as game
 from games.engine.cards import Card, as_cards, make_deck
@@ -68,17 +73,7 @@ def freed_joker_positions(draw, reuse="new_meld_only"):
 
 def _check(position):
     table, hand, rules = position
-    play = best_play(table, hand, rules=rules)
-    expected = brute_force(table, hand, rules)
-    assert play.points * BIG + len(play.played) == expected, (
-        [[c.code for c in m] for m in table],
-        [c.code for c in hand],
-        rules.freed_joker_reuse,
-        play.table,
-    )
-    if play.played:
-        report = game.check_table(_state_for(table, hand, rules), 0, [ids(m) for m in play.table_cards])
-        assert report["ok"], report
+    assert_matches_brute_force(table, hand, rules, rules.freed_joker_reuse)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
