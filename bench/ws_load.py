@@ -648,9 +648,9 @@ def print_results(results: list[dict], args, db_label: str) -> None:
     for r in results:
         extra = (f"  {r['mode']}: {r['tables']}/{args.tables} tables with 4 open sockets moved, "
                  f"connect+settle {r['connect_s']:.1f} s, frames {r['frames']} "
-                 f"(avg {r['frame_kb']:.1f} KiB), late ticks {r['late']}, 409 stale (retried once) {r['stale']}, "
+                 f"(avg {r['frame_kb']:.1f} KiB), late ticks {r['late']}, stale {r['stale']}, "
                  f"no move {r['no_move']}")
-        if r["mode"] == "app":
+        if r["mode"] == "app" and args.via == "post":
             extra += f", POST→response p50 {r['post50']:.1f} ms"
         if r["error_kinds"]:
             extra += f", errors {r['error_kinds']}"
