@@ -9,9 +9,10 @@ the socket only pushes, plus a "resync" request from the page.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
+import logging
 import time
+from collections import Counter
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -22,6 +23,8 @@ from django.utils.translation import gettext, gettext_noop
 from games import boardcache, commands, selectors, services
 from games.models import ChatMessage
 from rummyhub.realtime import LOBBY_GROUP, override_scope_language, table_group
+
+log = logging.getLogger(__name__)
 
 MAX_FRAME = 32 * 1024  # {"type": "resync"}, or a command: a draft of 106 cards is ~2 KB
 COMMAND_BURST = 20  # commands a socket may send at once (a fast drag session sends a few per second) ...
@@ -37,8 +40,53 @@ def _query_version(scope) -> int:
     return -1
 
 
+class Heartbeats:
+    """The open table sockets of this process, marked seen together by one task.
+
+    A seat counts as connected while its ``last_seen`` is recent (``services.is_connected``);
+    every ``every`` seconds one batched write (``services.seats_seen``) refreshes the seats of
+    all open sockets of this event loop, instead of one write per socket.
+    """
+
+    every = 30  # seconds; well inside services.CONNECTION_TIMEOUT
+
+    def __init__(self):
+        self.open: Counter[tuple[int, int]] = Counter()
+        self.task: asyncio.Task | None = None
+
+    def add(self, match_id: int, user_id: int) -> None:
+        self.open[(match_id, user_id)] += 1
+        loop = asyncio.get_running_loop()
+        if self.task is None or self.task.done() or self.task.get_loop() is not loop:
+            self.task = loop.create_task(self._run())
+
+    def remove(self, match_id: int, user_id: int) -> None:
+        key = (match_id, user_id)
+        self.open[key] -= 1
+        if self.open[key] <= 0:
+            del self.open[key]
+        if not self.open and self.task is not None:
+            self.task.cancel()
+            self.task = None
+
+    async def beat(self) -> int:
+        if not self.open:
+            return 0
+        return await database_sync_to_async(services.seats_seen, thread_sensitive=False)(list(self.open))
+
+    async def _run(self):
+        while True:
+            await asyncio.sleep(self.every)
+            try:
+                await self.beat()
+            except Exception:  # a database hiccup must not end the beat for every socket
+                log.exception("table heartbeat failed")
+
+
+heartbeats = Heartbeats()
+
+
 class TableConsumer(AsyncWebsocketConsumer):
-    heartbeat_seconds = 30
 
     async def connect(self):
         self.user = self.scope.get("user")
@@ -66,15 +114,14 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.push_board()
         if self.sent_version == _query_version(self.scope):
             await self.send(text_data=await database_sync_to_async(self._render_dots, thread_sensitive=False)())
-        self._heartbeat = asyncio.create_task(self._beat())
+        heartbeats.add(self.match_id, self.user.pk)
+        self.beating = True
 
     async def disconnect(self, code):
-        task = getattr(self, "_heartbeat", None)
-        if task is None:
+        if not getattr(self, "beating", False):
             return
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+        self.beating = False
+        heartbeats.remove(self.match_id, self.user.pk)
         await self.channel_layer.group_discard(table_group(self.match_id), self.channel_name)
         await database_sync_to_async(services.seat_connection)(match_id=self.match_id, user=self.user, delta=-1)
 
@@ -211,12 +258,6 @@ class TableConsumer(AsyncWebsocketConsumer):
                 for index, online in selectors.seat_presence(match_id=self.match_id, viewer=self.seat_index)
             )
 
-    async def _beat(self):
-        while True:
-            await asyncio.sleep(self.heartbeat_seconds)
-            await database_sync_to_async(services.seat_seen, thread_sensitive=False)(
-                match_id=self.match_id, user=self.user
-            )
 
 
 class LobbyConsumer(AsyncWebsocketConsumer):

@@ -212,3 +212,35 @@ async def test_connecting_changes_only_the_online_dot_and_a_current_page_gets_no
     gone = await a.receive_from(timeout=5)
     assert gone.startswith('<span id="conn-1"') and "conn-off" in gone
     await a.disconnect()
+
+
+async def test_one_heartbeat_write_marks_every_open_socket_seat_and_no_other(make_user, settings):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.consumers import heartbeats
+    from games.models import Seat
+
+    match, players, carol = await database_sync_to_async(setup_table)(make_user, settings)
+    # carol sits at another table, with no socket open there
+    other = await database_sync_to_async(services.match_create)(host=carol, variant="manipulation", seats_count=2)
+    long_ago = timezone.now() - timedelta(hours=1)
+    await database_sync_to_async(lambda: Seat.objects.update(last_seen=long_ago))()
+    cookies = [await database_sync_to_async(session_cookie_for)(u) for u in [*players, carol]]
+    sockets = [connect(match.pk, c) for c in cookies]  # carol watches this table: she has no seat here
+    for communicator in sockets:
+        assert (await communicator.connect())[0]
+    assert set(heartbeats.open) >= {(match.pk, players[0].pk), (match.pk, players[1].pk)}
+    await database_sync_to_async(lambda: Seat.objects.update(last_seen=long_ago))()
+
+    marked = await heartbeats.beat()
+
+    seen = await database_sync_to_async(
+        lambda: {(s.match_id, s.user_id): s.last_seen > long_ago for s in Seat.objects.exclude(user=None)}
+    )()
+    assert marked == 2
+    assert seen == {(match.pk, players[0].pk): True, (match.pk, players[1].pk): True, (other.pk, carol.pk): False}
+    for communicator in sockets:
+        await communicator.disconnect()
+    assert not any(key[0] == match.pk for key in heartbeats.open)
