@@ -32,6 +32,25 @@ _entries: OrderedDict[int, tuple[float, selectors.BoardData]] = OrderedDict()
 _loading: dict[int, threading.Event] = {}
 
 
+def peek(match_id: int, *, min_version: int = -1, created_at=None) -> selectors.BoardData | None:
+    """The kept data of this match at ``min_version`` or later, if fresh; never loads or waits."""
+    with _lock:
+        entry = _entries.get(match_id)
+        if _usable(entry, min_version, created_at):
+            _entries.move_to_end(match_id)
+            return entry[1]
+    return None
+
+
+def _usable(entry, min_version: int, created_at) -> bool:
+    return (
+        entry is not None
+        and entry[1].version >= min_version
+        and (created_at is None or entry[1].match.created_at == created_at)
+        and time.monotonic() - entry[0] < TTL
+    )
+
+
 def board_data_for(
     match_id: int, *, min_version: int = -1, fresh: bool = False, created_at=None
 ) -> selectors.BoardData | None:
@@ -43,13 +62,7 @@ def board_data_for(
     while True:
         with _lock:
             entry = _entries.get(match_id)
-            if (
-                not fresh
-                and entry is not None
-                and entry[1].version >= min_version
-                and (created_at is None or entry[1].match.created_at == created_at)
-                and time.monotonic() - entry[0] < TTL
-            ):
+            if not fresh and _usable(entry, min_version, created_at):
                 _entries.move_to_end(match_id)
                 return entry[1]
             pending = _loading.get(match_id)
@@ -80,6 +93,34 @@ def load(match: Match) -> selectors.BoardData:
     data = selectors.board_data(match, previous=latest(match.pk))
     remember(data)
     return data
+
+
+def successor(match: Match, *, seats: list, state, events: list) -> None:
+    """A move just committed: keep its version's board data, built from what the service holds.
+
+    ``match`` is the saved row, ``seats`` were read under its lock (users loaded), ``state`` is the
+    engine state stored, ``events`` the log rows the move appended.  Only a move within a round
+    that follows the kept version directly qualifies (same round, same status, version + 1): the
+    finished rounds and the rematch are then the kept ones, and the log is the kept one plus
+    ``events``.  Anything else is left to the next push, which loads the version as usual.
+    """
+    previous = latest(match.pk)
+    if (
+        previous is None
+        or previous.match.created_at != match.created_at
+        or previous.version != match.version - 1
+        or previous.match.status != match.status
+        or previous.match.round_number != match.round_number
+    ):
+        return
+    new = [selectors.LogEvent(e.seq, e.seat, e.summary, e.by_bot) for e in events]
+    known = previous.events
+    if known and new and [e.seq for e in new] == list(range(known[-1].seq + 1, known[-1].seq + 1 + len(new))):
+        log = (list(known) + new)[-selectors.LOG_LENGTH :]
+    else:
+        log = selectors.log_events(match, previous)
+    remember(selectors.BoardData(match=match, seats=list(seats), state=state, events=log,
+                                 rounds=previous.rounds, rematch=previous.rematch))
 
 
 def remember(data: selectors.BoardData) -> None:

@@ -227,11 +227,17 @@ class TableConsumer(AsyncWebsocketConsumer):
         A forced board or a ``reply`` answers this socket (a resync, a command, its refusal): the page
         shows it even when its version is not newer than the board it has.
         """
-        # Renders only read: they run on the thread pool, in parallel, not on the one
-        # thread-sensitive executor that every write of this process queues on.
-        html, version = await database_sync_to_async(self._render, thread_sensitive=False)(
-            version, force, error, force or reply
-        )
+        data = None if force else boardcache.peek(self.match_id, min_version=version, created_at=self.match_created)
+        if data is not None:
+            # The version is loaded already (this process made the move, or another socket's push
+            # loaded it): rendering it is CPU only, done here rather than through the thread pool.
+            html, version = self._render_data(data, error, reply)
+        else:
+            # Loading reads the database: on the thread pool, in parallel, not on the one
+            # thread-sensitive executor that every write of this process queues on.
+            html, version = await database_sync_to_async(self._render, thread_sensitive=False)(
+                version, force, error, force or reply
+            )
         if html is None or (not (force or reply) and version <= self.sent_version):
             return
         self.sent_version = version
@@ -243,6 +249,10 @@ class TableConsumer(AsyncWebsocketConsumer):
                                          created_at=self.match_created)
         if data is None:
             return None, -1
+        return self._render_data(data, error, reply)
+
+    def _render_data(self, data, error: Exception | None, reply: bool):
+        """This viewer's board from loaded data: no database access (it also runs on the event loop)."""
         with override_scope_language(self.scope):
             ctx = selectors.table_context(data.match, self.user, data)
             ctx["oob"] = True

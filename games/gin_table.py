@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from games.engine import gin
 from games.engine.gin_scoring import gin_next_roles
-from games.models import MatchStatus, Round
+from games.models import MatchStatus
 from games.selectors import card_face
 
 
@@ -305,7 +305,8 @@ def _bonuses(tally: dict[str, Any], seats) -> list[dict[str, Any]]:
     return out
 
 
-def gin_context(*, match, view: dict[str, Any], me, state, seats) -> dict[str, Any]:
+def gin_context(*, match, view: dict[str, Any], me, state, seats, rounds) -> dict[str, Any]:
+    """One viewer's Gin board; ``rounds``: the match's finished rounds (``selectors.BoardData.rounds``)."""
     names = _names(seats)
     my_index = me.index if me else None
     tally = (match.state or {}).get("tally") or {}
@@ -378,7 +379,7 @@ def gin_context(*, match, view: dict[str, Any], me, state, seats) -> dict[str, A
     if three and over and view.get("result") and roles:
         rotation = rotation_text(roles, view["result"].get("winner"), names)
     elif three and not over and match.round_number > 1 and view.get("turn", 0) == 0:
-        prev = Round.objects.filter(match=match, number=match.round_number - 1).only("outcome").first()
+        prev = next((r for r in rounds if r.number == match.round_number - 1), None)
         out = (prev.outcome or {}) if prev else {}
         if out.get("roles"):
             rotation = rotation_text(out["roles"], out.get("winner"), names)

@@ -225,7 +225,7 @@ class LogEvent:
 LOG_FIELDS = ("seq", "seat", "summary", "by_bot")
 
 
-def _log_events(match: Match, previous: BoardData | None) -> list[LogEvent]:
+def log_events(match: Match, previous: BoardData | None) -> list[LogEvent]:
     """The last LOG_LENGTH events; after ``previous`` (an older load of this match) only the new ones are read.
 
     Events are append-only with increasing ``seq`` (DESIGN §4), so the older ones never change.
@@ -249,7 +249,7 @@ def board_data(match: Match, previous: BoardData | None = None) -> BoardData:
         match=match,
         seats=list(Seat.objects.filter(match=match).select_related("user").order_by("index")),
         state=spec.load(match.state["round"]) if match.state.get("round") else None,
-        events=_log_events(match, previous),
+        events=log_events(match, previous),
         rounds=rounds,
         rematch=Match.objects.filter(rematch_of=match).first() if match.status == MatchStatus.FINISHED else None,
     )
@@ -329,7 +329,7 @@ def table_context(match: Match, user, data: BoardData | None = None) -> dict[str
     elif view is not None:
         from games.gin_table import gin_context
 
-        ctx.update(gin_context(match=match, view=view, me=me, state=state, seats=seats))
+        ctx.update(gin_context(match=match, view=view, me=me, state=state, seats=seats, rounds=data.rounds))
     ctx["round_results"] = SimpleLazyObject(lambda: _round_results(data.rounds, seats))
     if match.status == MatchStatus.FINISHED:
         ctx["final"] = sorted(seat_infos, key=lambda s: -(s.final_total or 0))

@@ -92,9 +92,19 @@ def _own_seat(match: Match, user) -> Seat:
     return seat
 
 
-def _bump(match: Match, *fields: str) -> None:
+def _bump(match: Match, *fields: str, board: dict | None = None) -> None:
+    """Save a new version of the match and tell its sockets once the transaction commits.
+
+    ``board``: what the caller already holds of the new version (``seats`` read under the lock,
+    the engine ``state``, the ``events`` it appended), handed to this process's board cache
+    before the broadcast goes out, so the sockets here need not load that version again.
+    """
     match.version += 1
     match.save(update_fields=["version", *fields])
+    if board is not None:
+        from games import boardcache  # it reads through selectors, which use this module
+
+        transaction.on_commit(lambda: boardcache.successor(match, **board))
     realtime.broadcast_on_commit(
         realtime.table_group(match.pk), {"type": "table.changed", "id": match.pk, "version": match.version}
     )
@@ -313,7 +323,7 @@ def turn_submit(*, match_id: int, user, action: dict[str, Any], expected_version
     with transaction.atomic():
         match = _locked(match_id)
         _check_version(match, expected_version)
-        seats = list(Seat.objects.filter(match=match).order_by("index"))  # the mover's, and the next one's
+        seats = _seats(match)  # the mover's, the next one's, and the board's (games.boardcache.successor)
         seat = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
         if seat is None:
             raise ActionRefused("not_seated", _("You have no seat at this table."))
@@ -327,6 +337,7 @@ def turn_submit(*, match_id: int, user, action: dict[str, Any], expected_version
         _apply(match, seat.index, action, by_bot=False, seats=seats)
         if seat.missed_turns or seat.autopilot:
             Seat.objects.filter(pk=seat.pk).update(missed_turns=0, autopilot=False)
+            seat.missed_turns, seat.autopilot = 0, False  # as the board handed on shows it
         return match
 
 
@@ -338,8 +349,9 @@ def _apply(match: Match, seat_index: int, action: dict[str, Any], *, by_bot: boo
     after = spec.apply(before, seat_index, action)  # raises RulesError; nothing has been written
     stored_action = action if isinstance(action, dict) else action.to_dict()
     summary = spec.describe(before, after, seat_index, stored_action)
-    _append_event(match, kind="action", seat=seat_index, action=stored_action, summary=summary, by_bot=by_bot)
-    match.state = {**match.state, "round": spec.dump(after)}
+    event = _append_event(match, kind="action", seat=seat_index, action=stored_action, summary=summary, by_bot=by_bot)
+    stored = spec.dump(after)
+    match.state = {**match.state, "round": stored}
     fields = ["state", "draft", "deadline", "turn_started_at", "status", "finished_at"]
     if spec.acting_seats(before) != spec.acting_seats(after) or getattr(before, "turn", None) != getattr(
         after, "turn", None
@@ -350,12 +362,15 @@ def _apply(match: Match, seat_index: int, action: dict[str, Any], *, by_bot: boo
     if stored_action.get("type") != "suggest":
         match.draft = None
         _gin_bot_advice(match, spec, after)
+    board = None
     if spec.is_round_over(after):
         _close_round(match, spec, rules, after)
         _schedule(match, spec)
     else:
         _schedule(match, spec, state=after, seats=seats)  # the state just stored: no second parse
-    _bump(match, *fields)
+        if seats is not None and match.state["round"] is stored:  # no advice folded in since
+            board = {"seats": seats, "state": after, "events": [event]}
+    _bump(match, *fields, board=board)
 
 
 def _close_round(match: Match, spec, rules, state) -> None:

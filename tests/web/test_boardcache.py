@@ -13,6 +13,8 @@ from games.variants import spec_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
+full_load = selectors.board_data  # not the counted one below
+
 
 @pytest.fixture(autouse=True)
 def empty_cache():
@@ -72,16 +74,19 @@ def test_concurrent_callers_wait_for_the_one_load(make_user, counted_loads):
 
 def test_a_newer_version_a_forced_render_or_a_presence_change_loads_again(make_user, counted_loads):
     match, alice, bob = started(make_user)
-    boardcache.board_data_for(match.pk, min_version=match.version)
+    v = match.version
+    boardcache.board_data_for(match.pk, min_version=v)
     mover = [alice, bob][match.state["round"]["seat_to_act"]]
-    services.turn_submit(match_id=match.pk, user=mover, action={"type": "draw"}, expected_version=match.version)
-    newer = boardcache.board_data_for(match.pk, min_version=match.version + 1)
-    assert newer.version == match.version + 1
+    services.turn_submit(match_id=match.pk, user=mover, action={"type": "draw"}, expected_version=v)
+    handed_on = boardcache.board_data_for(match.pk, min_version=v + 1)  # the move's own board: no load
+    assert handed_on.version == v + 1 and counted_loads == [v]
     forced = boardcache.board_data_for(match.pk, min_version=-1, fresh=True)
-    assert forced is not newer
+    assert forced is not handed_on
     boardcache.forget(match.pk)
     boardcache.board_data_for(match.pk)
-    assert counted_loads == [match.version, match.version + 1, match.version + 1, match.version + 1]
+    Match.objects.filter(pk=match.pk).update(version=v + 2)  # a change made by another process
+    assert boardcache.board_data_for(match.pk, min_version=v + 2).version == v + 2
+    assert counted_loads == [v, v + 1, v + 1, v + 2]
 
 
 def test_a_later_load_reads_only_the_new_events_and_equals_a_full_load(make_user):
@@ -121,3 +126,46 @@ def test_a_gone_match_is_none_and_leaves_no_entry(make_user):
     Match.objects.filter(pk=match.pk).delete()
     assert boardcache.board_data_for(match.pk, fresh=True) is None
     assert match.pk not in boardcache._entries
+
+
+def _move(match_id, alice, bob):
+    now = Match.objects.get(pk=match_id)
+    spec = spec_for("manipulation")
+    state = spec.load(now.state["round"])
+    kind = "draw" if any(a["type"] == "draw" for a in spec.view(state, state.seat_to_act)["legal_actions"]) else "end_turn"
+    mover = [alice, bob][state.seat_to_act]
+    return services.turn_submit(match_id=match_id, user=mover, action={"type": kind}, expected_version=now.version)
+
+
+def _boards(data, users):
+    from django.template.loader import render_to_string
+
+    return [render_to_string("games/table.html#table-board", selectors.table_context(data.match, u, data)) for u in users]
+
+
+def test_a_committed_move_hands_its_board_on_and_every_viewer_sees_what_a_fresh_load_shows(make_user, counted_loads):
+    from django.contrib.auth.models import AnonymousUser
+
+    match, alice, bob = started(make_user)
+    carol = make_user("carol")
+    boardcache.board_data_for(match.pk)
+    for _ in range(4):
+        moved = _move(match.pk, alice, bob)
+        kept = boardcache.board_data_for(match.pk, min_version=moved.version)
+        fresh = full_load(Match.objects.get(pk=match.pk))
+        assert kept.version == fresh.version == moved.version
+        assert kept.events == fresh.events
+        viewers = [alice, bob, carol, AnonymousUser()]
+        assert _boards(kept, viewers) == _boards(fresh, viewers)
+    assert counted_loads == [match.version]  # the four moves' versions were never loaded
+
+
+def test_only_a_move_right_after_the_kept_version_is_handed_on(make_user, counted_loads):
+    match, alice, bob = started(make_user)
+    moved = _move(match.pk, alice, bob)  # nothing kept yet: nothing to build on
+    assert boardcache.latest(match.pk) is None
+    boardcache.board_data_for(match.pk)
+    Match.objects.filter(pk=match.pk).update(version=moved.version + 1)  # a version this process never saw
+    _move(match.pk, alice, bob)
+    assert boardcache.latest(match.pk).version == moved.version
+    assert len(counted_loads) == 1
