@@ -351,6 +351,7 @@ class Table:
 @dataclass
 class Stats:
     latencies: list[float] = field(default_factory=list)
+    samples: list[tuple[float, list[float]]] = field(default_factory=list)  # (sent at, each socket's delay)
     posts: list[float] = field(default_factory=list)
     errors: Counter = field(default_factory=Counter)
     timeouts: int = 0
@@ -528,6 +529,7 @@ async def finish(table: Table, pending: Pending, stats: Stats, args) -> None:
     try:
         await asyncio.wait_for(pending.done.wait(), max(remaining, 0.01))
         stats.latencies.append(max(pending.got.values()) - pending.t0)
+        stats.samples.append((pending.t0, sorted(t - pending.t0 for t in pending.got.values())))
     except TimeoutError:
         stats.timeouts += 1
     table.pending = None
@@ -606,6 +608,12 @@ async def run_mode(mode: str, args, specs: list[TableSpec], servers: Servers) ->
     if spy is not None:
         await asyncio.to_thread(spy.wait, 30)
         LIVE.remove(spy)
+    if args.samples:
+        t_start = min((t0 for t0, _ in stats.samples), default=0.0)
+        wall_start = time.time() - (time.perf_counter() - t_start)
+        Path(args.samples.replace(".json", f"-{mode}.json")).write_text(json.dumps({
+            "start": wall_start,
+            "moves": [[round(t0 - t_start, 4), [round(d, 4) for d in delays]] for t0, delays in stats.samples]}))
     servers.stop()  # first: the 1,000 disconnects would otherwise each bump a match
     for t in tables:
         for s in t.socks:
@@ -706,6 +714,7 @@ def main() -> int:
     parser.add_argument("--via", choices=("socket", "post"), default="socket",
                         help="how a move is sent: over the table socket, as the page does while it is open "
                              "(default), or as the form POST of a page without a socket")
+    parser.add_argument("--samples", metavar="JSON", help="write every move's send time and per-socket delays (seconds) here")
     parser.add_argument("--pyspy-gil", action="store_true", help="py-spy samples only the thread holding the GIL")
     parser.add_argument("--pyspy", metavar="SVG", help="py-spy record the (first) app daphne over the window (.svg: flame graph, else collapsed stacks)")
     args = parser.parse_args()

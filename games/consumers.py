@@ -2,8 +2,9 @@
 
 Thin: it checks access, joins the table's group, and on every "table changed"
 message renders *its own viewer's* board (``selectors.table_context``) and
-pushes it as an htmx out-of-band swap.  Commands arrive over HTTP (real forms);
-the socket only pushes, plus a "resync" request from the page.
+pushes it as an htmx out-of-band swap.  While it is open it also carries the
+page's moves (``{"type": "command", ...}``, checked by ``games.commands`` exactly
+as the HTTP forms are) and a "resync" request; see docs/protocol.md.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import logging
 import time
 from collections import Counter
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.http import Http404
@@ -87,6 +89,18 @@ heartbeats = Heartbeats()
 
 
 class TableConsumer(AsyncWebsocketConsumer):
+    async def dispatch(self, message):
+        """Channels' dispatch without its ``aclose_old_connections()`` before every message.
+
+        That call hops to the process's one thread-sensitive worker thread and back for every
+        message of every socket (four or five per move at a table).  This consumer touches the
+        database only through ``database_sync_to_async``, which closes stale connections around
+        each of its calls already.
+        """
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def connect(self):
         self.user = self.scope.get("user")

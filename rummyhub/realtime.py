@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import functools
 import logging
 import threading
 from typing import Any
@@ -21,8 +22,6 @@ from django.db import transaction
 from django.utils import translation
 
 logger = logging.getLogger(__name__)
-
-SEND_TIMEOUT = 10  # seconds a worker thread waits for its loop to take a broadcast
 
 PRESENCE_GROUP = "presence"
 LOBBY_GROUP = "lobby"
@@ -44,10 +43,10 @@ def send_now(group: str, message: dict[str, Any]) -> None:
     try:
         asyncio.get_running_loop()
     except RuntimeError:
-        # A worker thread of an event loop (a socket's database_sync_to_async call): send on
-        # that loop, but never wait for it forever.  A loop that has stopped would never run
-        # the send (a test's loop after the test): waiting would hold this thread, and its
-        # database connection, for good.
+        # A worker thread of an event loop (a socket's database_sync_to_async call): hand the
+        # send to that loop and go on.  Waiting for it would hold this worker thread (one of
+        # the loop's few) while the loop is busy, and moves queue for a free worker behind it.
+        # A loop that has stopped (a test's, after the test) would never run it: dropped.
         main = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
         if main is None:
             async_to_sync(layer.group_send)(group, message)
@@ -56,15 +55,22 @@ def send_now(group: str, message: dict[str, Any]) -> None:
             logger.warning("broadcast to %s dropped: its event loop has stopped", group)
             return
         try:
-            asyncio.run_coroutine_threadsafe(layer.group_send(group, message), main).result(timeout=SEND_TIMEOUT)
-        except (TimeoutError, concurrent.futures.TimeoutError, RuntimeError):
-            logger.warning("broadcast to %s not confirmed within %s s", group, SEND_TIMEOUT)
+            sent = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), main)
+        except RuntimeError:  # the loop closed in between
+            logger.warning("broadcast to %s dropped: its event loop has stopped", group)
+            return
+        sent.add_done_callback(functools.partial(_report_failure, group))
         return
     # Sync code running inside an event loop's thread (a script or test driving services
     # directly): send from a helper thread so the loop is not re-entered.
     worker = threading.Thread(target=async_to_sync(layer.group_send), args=(group, message))
     worker.start()
     worker.join()
+
+
+def _report_failure(group: str, sent: concurrent.futures.Future) -> None:
+    if not sent.cancelled() and sent.exception() is not None:
+        logger.error("broadcast to %s failed", group, exc_info=sent.exception())
 
 
 def broadcast_on_commit(group: str, message: dict[str, Any]) -> None:

@@ -63,3 +63,12 @@ def test_environment_selects_database_and_channel_layer():
         "channels_redis.pubsub.RedisPubSubChannelLayer",
         "True",
     ]
+
+
+def test_the_server_process_freezes_start_up_objects_and_collects_less_often():
+    code = (
+        "import gc; import rummyhub.asgi; from rummyhub import gctune;"
+        "print(gc.get_threshold() == gctune.THRESHOLDS, gc.get_freeze_count() > 10000)"
+    )
+    result = run_manage("shell", "--no-imports", "-c", code)
+    assert result.stdout.split() == ["True", "True"], result.stderr
