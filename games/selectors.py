@@ -106,6 +106,34 @@ def cards_html(refs: list[str]) -> SafeString:
     return mark_safe("".join(out))  # each piece is the autoescaped partial
 
 
+_SEAT_ROWS: dict[tuple, SafeString] = {}
+_SEAT_ROWS_MAX = 20_000
+
+
+def seat_rows(seats: list[SeatInfo], *, between_rounds: bool) -> list[SafeString]:
+    """The ``seat-row`` partial of each seat, kept per seat content and language.
+
+    Only for a table that is not open (an open table's rows carry forms with the viewer's CSRF
+    token).  A move changes one or two seats' rows; the others, and the same row seen by the
+    other viewers, are the same markup again, so a board push rarely renders a row at all.
+    The key is every field of the seat (``SeatInfo``), so no field can be left out of it.
+    """
+    from django.template.loader import render_to_string
+
+    lang = get_language()
+    out = []
+    for seat in seats:
+        key = (lang, between_rounds, *vars(seat).values())
+        html = _SEAT_ROWS.get(key)
+        if html is None:
+            html = render_to_string("games/table.html#seat-row", {"s": seat, "between_rounds": between_rounds})
+            if len(_SEAT_ROWS) >= _SEAT_ROWS_MAX:
+                _SEAT_ROWS.clear()
+            _SEAT_ROWS[key] = html
+        out.append(html)
+    return out
+
+
 def _joker_option(code: str) -> dict[str, str]:
     card = Card.from_code(code)
     return {"code": code, "label": _rank_text(card.rank) + SUIT_LABELS["SHDC"[card.suit]],
@@ -313,6 +341,9 @@ def table_context(match: Match, user, data: BoardData | None = None) -> dict[str
         "can_join": match.status == MatchStatus.OPEN and me is None and any(s.is_empty for s in seats),
         "has_free_seats": any(s.is_empty for s in seats),
         "timer": _timer(match, now),
+        "seat_rows": None if match.status == MatchStatus.OPEN else seat_rows(
+            seat_infos, between_rounds=match.status == MatchStatus.BETWEEN_ROUNDS
+        ),
         # Lazy: built only when the board's per-version cache of the log misses.
         "log": SimpleLazyObject(lambda: _log(data.events, seats, my_index)),
         # The log's cache key: one rendering for every viewer unless an entry is for some seats only.

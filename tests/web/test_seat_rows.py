@@ -1,0 +1,65 @@
+"""Seat rows of a board are kept per seat content and language (selectors.seat_rows)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.template.loader import render_to_string
+from django.utils import translation
+
+from games import boardcache, selectors, services
+from games.models import Match
+
+pytestmark = pytest.mark.django_db
+
+
+def board(match_id, user, *, cached_rows=True):
+    data = boardcache.load(Match.objects.get(pk=match_id))
+    ctx = selectors.table_context(data.match, user, data)
+    if not cached_rows:
+        ctx["seat_rows"] = None  # the template's own loop over the seats
+    return render_to_string("games/table.html#table-board", ctx)
+
+
+def rows(html):
+    return re.sub(r"\s+", " ", html[html.index('<ol class="seats"') : html.index("</ol>", html.index('<ol class="seats"'))])
+
+
+@pytest.fixture
+def table(make_user, settings):
+    settings.RUMMYHUB_FIXED_SEED = "11"
+    alice, bob = make_user("alice"), make_user("bob")
+    match = services.match_create(host=alice, variant="manipulation", seats_count=2)
+    services.seat_join(match_id=match.pk, user=bob)
+    services.match_start(match_id=match.pk, user=alice)
+    return match, alice, bob
+
+
+def test_kept_rows_are_the_rows_the_template_renders(table):
+    match, alice, bob = table
+    for user in (alice, bob):
+        for lang in ("en", "fa"):
+            with translation.override(lang):
+                assert rows(board(match.pk, user)) == rows(board(match.pk, user, cached_rows=False))
+
+
+def test_a_changed_seat_gets_a_new_row_and_each_language_its_own(table):
+    match, alice, bob = table
+    before = rows(board(match.pk, bob))
+    now = Match.objects.get(pk=match.pk)
+    mover = [alice, bob][now.state["round"]["seat_to_act"]]
+    services.turn_submit(match_id=match.pk, user=mover, action={"type": "draw"}, expected_version=now.version)
+    after = rows(board(match.pk, bob))
+    assert before != after  # the mover's card count changed
+    assert after == rows(board(match.pk, bob, cached_rows=False))
+    with translation.override("ro"):
+        assert rows(board(match.pk, bob)) == rows(board(match.pk, bob, cached_rows=False))
+
+
+def test_an_open_table_renders_its_rows_for_each_viewer(make_user):
+    alice, bob = make_user("alice"), make_user("bob")
+    match = services.match_create(host=alice, variant="manipulation", seats_count=3)
+    data = boardcache.load(Match.objects.get(pk=match.pk))
+    assert selectors.table_context(data.match, bob, data)["seat_rows"] is None
+    assert "Sit here" in board(match.pk, bob) and "Add a bot" in board(match.pk, alice)
