@@ -119,6 +119,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         self.match_created = match.created_at
         await self.accept()
+        heartbeats.add(self.match_id, self.user.pk)
+        self.beating = True
         self.seat_index = await database_sync_to_async(selectors.seat_index_of)(match_id=self.match_id, user=self.user)
         await self.channel_layer.group_add(table_group(self.match_id), self.channel_name)
         await database_sync_to_async(services.seat_connection)(match_id=self.match_id, user=self.user, delta=1)
@@ -128,8 +130,6 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.push_board()
         if self.sent_version == _query_version(self.scope):
             await self.send(text_data=await database_sync_to_async(self._render_dots, thread_sensitive=False)())
-        heartbeats.add(self.match_id, self.user.pk)
-        self.beating = True
 
     async def disconnect(self, code):
         if not getattr(self, "beating", False):

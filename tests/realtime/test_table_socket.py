@@ -231,6 +231,7 @@ async def test_one_heartbeat_write_marks_every_open_socket_seat_and_no_other(mak
     sockets = [connect(match.pk, c) for c in cookies]  # carol watches this table: she has no seat here
     for communicator in sockets:
         assert (await communicator.connect())[0]
+        await communicator.receive_output(timeout=5)  # its first frame: the socket is set up
     assert set(heartbeats.open) >= {(match.pk, players[0].pk), (match.pk, players[1].pk)}
     await database_sync_to_async(lambda: Seat.objects.update(last_seen=long_ago))()
 
