@@ -98,7 +98,7 @@ def load(match: Match) -> selectors.BoardData:
 def successor(match: Match, *, seats: list, state, events: list) -> None:
     """A move just committed: keep its version's board data, built from what the service holds.
 
-    ``match`` is the saved row, ``seats`` were read under its lock (users loaded), ``state`` is the
+    ``match`` is the saved row, ``seats`` were read under its lock, ``state`` is the
     engine state stored, ``events`` the log rows the move appended.  Only a move within a round
     that follows the kept version directly qualifies (same round, same status, version + 1): the
     finished rounds and the rematch are then the kept ones, and the log is the kept one plus
@@ -113,6 +113,13 @@ def successor(match: Match, *, seats: list, state, events: list) -> None:
         or previous.match.round_number != match.round_number
     ):
         return
+    # The seats' users (their names) are the kept ones: the same people sit there within a round.
+    users = {s.user_id: s.user for s in previous.seats if s.user_id is not None}
+    if any(s.user_id is not None and s.user_id not in users for s in seats):
+        return
+    for seat in seats:
+        if seat.user_id is not None:
+            seat.user = users[seat.user_id]
     new = [selectors.LogEvent(e.seq, e.seat, e.summary, e.by_bot) for e in events]
     known = previous.events
     if known and new and [e.seq for e in new] == list(range(known[-1].seq + 1, known[-1].seq + 1 + len(new))):

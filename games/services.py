@@ -323,7 +323,7 @@ def turn_submit(*, match_id: int, user, action: dict[str, Any], expected_version
     with transaction.atomic():
         match = _locked(match_id)
         _check_version(match, expected_version)
-        seats = _seats(match)  # the mover's, the next one's, and the board's (games.boardcache.successor)
+        seats = list(Seat.objects.filter(match=match).order_by("index"))  # the mover's, the next one's, the board's
         seat = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
         if seat is None:
             raise ActionRefused("not_seated", _("You have no seat at this table."))

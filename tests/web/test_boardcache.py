@@ -143,7 +143,9 @@ def _boards(data, users):
     return [render_to_string("games/table.html#table-board", selectors.table_context(data.match, u, data)) for u in users]
 
 
-def test_a_committed_move_hands_its_board_on_and_every_viewer_sees_what_a_fresh_load_shows(make_user, counted_loads):
+def test_a_committed_move_hands_its_board_on_and_every_viewer_sees_what_a_fresh_load_shows(
+    make_user, counted_loads, django_assert_num_queries
+):
     from django.contrib.auth.models import AnonymousUser
 
     match, alice, bob = started(make_user)
@@ -156,7 +158,9 @@ def test_a_committed_move_hands_its_board_on_and_every_viewer_sees_what_a_fresh_
         assert kept.version == fresh.version == moved.version
         assert kept.events == fresh.events
         viewers = [alice, bob, carol, AnonymousUser()]
-        assert _boards(kept, viewers) == _boards(fresh, viewers)
+        with django_assert_num_queries(0):  # rendered on the event loop: it must not touch the database
+            kept_boards = _boards(kept, viewers)
+        assert kept_boards == _boards(fresh, viewers)
     assert counted_loads == [match.version]  # the four moves' versions were never loaded
 
 
