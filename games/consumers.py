@@ -283,7 +283,6 @@ class TableConsumer(AsyncWebsocketConsumer):
             )
 
 
-
 class LobbyConsumer(AsyncWebsocketConsumer):
     """The lobby's list of open tables, re-rendered for this user whenever a table changes."""
 

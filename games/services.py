@@ -84,9 +84,12 @@ def _seat_of(match: Match, user) -> Seat | None:
     return Seat.objects.filter(match=match, user=user).first()
 
 
-def _own_seat(match: Match, user) -> Seat:
-    """The user's seat at this match; refused for anyone without one."""
-    seat = _seat_of(match, user)
+def _own_seat(match: Match, user, seats: list[Seat] | None = None) -> Seat:
+    """The user's seat at this match (from ``seats`` when the caller has read them); refused for anyone without one."""
+    if seats is None:
+        seat = _seat_of(match, user)
+    else:
+        seat = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
     if seat is None:
         raise ActionRefused("not_seated", _("You have no seat at this table."))
     return seat
@@ -324,9 +327,7 @@ def turn_submit(*, match_id: int, user, action: dict[str, Any], expected_version
         match = _locked(match_id)
         _check_version(match, expected_version)
         seats = list(Seat.objects.filter(match=match).order_by("index"))  # the mover's, the next one's, the board's
-        seat = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
-        if seat is None:
-            raise ActionRefused("not_seated", _("You have no seat at this table."))
+        seat = _own_seat(match, user, seats)
         if match.status != MatchStatus.PLAYING:
             raise ActionRefused("not_playing", _("There is no hand in play."))
         if action.get("type") == "meld" and "table" not in action:
