@@ -2,8 +2,8 @@
 
 With 1,000 table sockets a process tracks about 280,000 container objects (each socket's
 middleware and consumer coroutines, tasks, queues, the loaded boards).  With CPython's default
-thresholds (700, 10, 10) a full collection ran every 20-30 s under ``bench/ws_load.py``'s load
-and stopped every thread for 80-220 ms of CPU; young-generation passes took up to 47 ms.  Those
+thresholds (700, 10, 10) a ``bench/ws_load.py`` run (about 90 s of process life) made 3-4 full
+collections, each stopping every thread for 80-220 ms of CPU; middle passes took up to 47 ms.  Those
 pauses made most of the socket latency's tail (p99 260-370 ms against p50 25-35 ms).
 
 ``tune()`` freezes what start-up created (modules, templates, settings: never garbage) out of
