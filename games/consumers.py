@@ -137,7 +137,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.beating = False
         heartbeats.remove(self.match_id, self.user.pk)
         await self.channel_layer.group_discard(table_group(self.match_id), self.channel_name)
-        await database_sync_to_async(services.seat_connection)(match_id=self.match_id, user=self.user, delta=-1)
+        try:
+            await database_sync_to_async(services.seat_connection)(match_id=self.match_id, user=self.user, delta=-1)
+        except services.ActionRefused:
+            pass  # the table is gone (deleted while this socket was open): nothing to mark
 
     async def receive(self, text_data=None, bytes_data=None):
         if bytes_data is not None or text_data is None or len(text_data) > MAX_FRAME:
@@ -177,7 +180,15 @@ class TableConsumer(AsyncWebsocketConsumer):
         if not self._command_allowed():
             await self.send_error("too_fast", gettext_noop("Too many moves at once: wait a moment and try again."))
             return
-        error, moved_to = await database_sync_to_async(self._run_command, thread_sensitive=False)(kind, fields)
+        try:
+            error, moved_to = await database_sync_to_async(self._run_command, thread_sensitive=False)(kind, fields)
+        except Exception:
+            # Not a refusal: a fault (the database gone, a bug). The transaction rolled back, so
+            # nothing changed; say so on this viewer's board and keep the socket open.
+            log.exception("table %s: a %s command failed", self.match_id, kind)
+            await self.send_error("server_error", gettext_noop(
+                "The server could not carry out that move, and nothing changed. Try again."))
+            return
         if moved_to is not None:
             # The command made a new version: this reply shares that version's one load with
             # the group push to the other sockets here.
@@ -192,7 +203,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         with override_scope_language(self.scope):
             try:
                 service, kwargs = commands.command_for(kind, fields)
-                result = service(match_id=self.match_id, user=self.user, **kwargs)
+                result = services.with_retry(service, match_id=self.match_id, user=self.user, **kwargs)
             except commands.REFUSALS as exc:
                 return exc, None
         expected = str(kwargs.get("expected_version") or "")

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import logging
 import random
+import time
 from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, OperationalError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -54,6 +55,40 @@ class StaleVersion(ActionRefused):
 
 
 # --------------------------------------------------------------------- helpers
+
+# PostgreSQL's "try again" failures: serialization_failure, deadlock_detected, lock_not_available.
+TRANSIENT_SQLSTATES = frozenset({"40001", "40P01", "55P03"})
+RETRY_ATTEMPTS = 3
+
+
+def is_transient(exc: BaseException) -> bool:
+    """A database failure that rolled the transaction back and may well pass if run again."""
+    if not isinstance(exc, OperationalError):
+        return False
+    cause = exc.__cause__
+    if getattr(cause, "sqlstate", None) in TRANSIENT_SQLSTATES:
+        return True
+    return "database is locked" in str(exc)  # SQLite's busy timeout ran out
+
+
+def with_retry(service, /, **kwargs):
+    """Run one service; if a transient database failure (a deadlock, a lock wait cut short)
+    rolled its transaction back, run it again, up to ``RETRY_ATTEMPTS`` times in all.
+
+    Safe because every service is one transaction that checks the state (and the expected
+    version) under the match lock: a failed attempt changed nothing.  Inside an outer
+    transaction nothing is retried (the outer one is broken anyway).
+    """
+    for attempt in range(1, RETRY_ATTEMPTS + 1):
+        try:
+            return service(**kwargs)
+        except OperationalError as exc:
+            if attempt == RETRY_ATTEMPTS or not is_transient(exc) or connection.in_atomic_block:
+                raise
+            log.warning("%s: %s; trying again (%d of %d)", getattr(service, "__name__", service),
+                        str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__,
+                        attempt + 1, RETRY_ATTEMPTS)
+            time.sleep(0.02 * attempt)
 
 
 def _locked(match_id: int) -> Match:
@@ -733,8 +768,12 @@ def tick_due(*, now=None, limit: int = 50) -> int:
     done = 0
     for match_id in ids:
         try:
-            if match_tick(match_id=match_id, now=now):
+            if with_retry(match_tick, match_id=match_id, now=now):
                 done += 1
+        except OperationalError as exc:
+            if not is_transient(exc):
+                raise
+            log.warning("automatic step of match %s put off to the next tick: %s", match_id, exc)
         except RulesError:
             log.exception("automatic move refused in match %s", match_id)
             Match.objects.filter(pk=match_id).update(deadline=None)

@@ -87,7 +87,7 @@ def _command(request, match_id, service, **kwargs) -> HttpResponse:
     selectors.access_match_for_user(match_id=match_id, user=request.user,
                                     invite=request.session.get(f"invite-{match_id}"))
     try:
-        service(match_id=match_id, user=request.user, **kwargs)
+        services.with_retry(service, match_id=match_id, user=request.user, **kwargs)
     except services.StaleVersion as exc:
         return _respond(request, match_id, exc, status=409)
     except commands.REFUSALS as exc:

@@ -146,6 +146,13 @@
     // extension queues the request until the socket is back.
     busyTimer = setTimeout(function () { if (board() && board().getAttribute("aria-busy") === "true") resync(); }, 6000);
   }
+  // A refusal that carries no board (too fast, a server fault) ends the wait too.
+  document.addEventListener("htmx:wsAfterMessage", function (event) {
+    if ((event.detail.message || "").indexOf('id="socket-error"') === -1) return;
+    clearTimeout(busyTimer);
+    var b = board();
+    if (b) b.removeAttribute("aria-busy");
+  });
   document.addEventListener("htmx:configRequest", function (event) {
     var p = page();
     if (!p || !socket || !socketOpen || event.detail.verb !== "post") return;

@@ -7,16 +7,19 @@ from __future__ import annotations
 
 import random
 import re
+import time
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
-from games import services
+from games import consumers, services
 from games.engine import bots as engine_bots
 from games.engine import gin
 from games.engine.gin_scoring import GinMatch
 from games.models import Match, MatchStatus
 from games.variants import spec_for
+from tests.browser.conftest import ARTIFACTS
 from tests.live import session_cookie_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -42,10 +45,19 @@ def board_version(page) -> int:
 
 
 def wait_past(page, version: int) -> None:
-    page.wait_for_function(
-        "v => { const b = document.getElementById('table-board'); return b && +b.dataset.version > v; }",
-        arg=version, timeout=15000,
-    )
+    """Wait for a board newer than ``version``; if none comes, keep a picture and say what the page shows."""
+    try:
+        page.wait_for_function(
+            "v => { const b = document.getElementById('table-board'); return b && +b.dataset.version > v; }",
+            arg=version, timeout=15000,
+        )
+    except PlaywrightTimeout:
+        page.screenshot(path=str(ARTIFACTS / f"gin-stalled-after-version-{version}.png"), full_page=True)
+        shown = page.evaluate("""() => [document.getElementById('table-board')?.dataset.version,
+            document.getElementById('socket-error')?.textContent,
+            document.querySelector('#table-board .board-error')?.textContent]""")
+        raise AssertionError(f"no board after version {version}; the page shows (version, socket error, "
+                             f"board error) {shown}") from None
 
 
 def drag(page, source, target) -> None:
@@ -193,17 +205,35 @@ def test_advisor_suggests_and_the_captain_sees_it(browser, live_daphne, artifact
     ctx_b.close()
 
 
-def click_move(page, action) -> None:
+class Pace:
+    """The table socket refuses commands beyond ``COMMAND_RATE`` a second once its burst is spent
+    ("Too many moves at once"): this test's player, quicker than any person, keeps under that
+    rate as a person would, instead of losing a move to the limit."""
+
+    def __init__(self):
+        self.last = 0.0
+
+    def __call__(self, page) -> None:
+        gap = 1.05 / consumers.COMMAND_RATE - (time.monotonic() - self.last)
+        if gap > 0:
+            page.wait_for_timeout(gap * 1000)
+        self.last = time.monotonic()
+
+
+def click_move(page, action, pace: Pace) -> None:
     """Make the engine bot's choice for the human through the board's controls (clicks only)."""
     kind = action["type"]
     if kind in ("discard", "knock"):
-        page.locator(f'#gin-hand .card[data-id="{action["card"]}"] .card-face').click()
+        page.locator(f'#gin-hand .card[data-id="{action["card"]}"] .card-face').click()  # no command yet
+        pace(page)
         if kind == "discard":
             page.locator('#gin-discard-form [data-action="discard"]').click()
         else:  # open the layout editor on that card, then confirm its proposed layout
             page.locator(f'[data-knock-card="{action["card"]}"]').click()
+            pace(page)
             page.locator('#gin-knock-confirm [data-action="knock"]').click()
     else:
+        pace(page)
         page.locator(f'#gin-board [data-action="{kind}"]').first.click()
 
 
@@ -225,6 +255,7 @@ def test_two_player_game_to_the_end_and_rematch(browser, live_daphne, artifacts,
     expect(page.locator("#gin-board")).to_be_visible()
     if variant == "oklahoma":
         expect(page.locator(".gin-oklahoma")).to_contain_text("First upcard")
+    pace = Pace()
     for _ in range(3000):
         match, state = current(match_id)
         if match.status == MatchStatus.FINISHED:
@@ -243,7 +274,7 @@ def test_two_player_game_to_the_end_and_rematch(browser, live_daphne, artifacts,
             continue
         page.wait_for_function("v => +document.getElementById('table-board').dataset.version >= v",
                                arg=match.version)
-        click_move(page, engine_bots.choose_action(state, 0, policy="basic"))
+        click_move(page, engine_bots.choose_action(state, 0, policy="basic"), pace)
         wait_past(page, match.version)
     else:
         raise AssertionError("the game did not end")

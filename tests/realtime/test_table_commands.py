@@ -179,3 +179,36 @@ async def test_a_flood_of_commands_is_cut_off_and_runs_at_most_the_burst(make_us
     assert (await current(match.pk)).version == before.version
     for c in sockets:
         await c.disconnect()
+
+
+async def test_a_move_that_fails_on_the_server_gets_an_error_and_the_socket_stays_open(make_user, settings,
+                                                                                    monkeypatch):
+    """Not a refusal but a fault (here the database refusing the write): the mover is told nothing
+    changed, nobody else hears anything, and the same socket then carries the move."""
+    from django.db import OperationalError
+
+    from games import services
+
+    match, sockets = await open_table(make_user, settings)
+    mover = await seat_to_act(match.pk)
+    before = await current(match.pk)
+    real = services.turn_submit
+
+    def broken(**kwargs):
+        raise OperationalError("could not write to the database: disk full")
+
+    monkeypatch.setattr(services, "turn_submit", broken)
+    await sockets[mover].send_to(text_data=command("act", action="draw", version=str(before.version)))
+    frame = await sockets[mover].receive_from(timeout=10)
+    assert 'id="socket-error"' in frame and 'data-error-code="server_error"' in frame
+    assert "nothing changed" in frame
+    after = await current(match.pk)
+    assert (after.version, after.state) == (before.version, before.state)
+    for c in sockets:
+        assert await c.receive_nothing(timeout=0.3)
+    monkeypatch.setattr(services, "turn_submit", real)
+    await sockets[mover].send_to(text_data=command("act", action="draw", version=str(before.version)))
+    frame = await receive_board(sockets[mover])
+    assert f'data-version="{before.version + 1}"' in frame
+    for c in sockets:
+        await c.disconnect()

@@ -245,3 +245,12 @@ async def test_one_heartbeat_write_marks_every_open_socket_seat_and_no_other(mak
     for communicator in sockets:
         await communicator.disconnect()
     assert not any(key[0] == match.pk for key in heartbeats.open)
+
+
+async def test_a_socket_closing_after_its_table_was_deleted_closes_cleanly(make_user, settings):
+    match, players, _carol = await database_sync_to_async(setup_table)(make_user, settings)
+    a = connect(match.pk, await database_sync_to_async(session_cookie_for)(players[0]))
+    assert (await a.connect())[0]
+    await receive_board(a)
+    await database_sync_to_async(Match.objects.filter(pk=match.pk).delete)()
+    await a.disconnect()  # would raise the consumer's exception ("There is no such table.")
