@@ -60,6 +60,8 @@ class Match(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True, db_index=True)
     version = models.PositiveIntegerField(default=0)
+    # The seq of this match's newest Event: the next one is numbered from it under the match lock.
+    event_seq = models.PositiveIntegerField(default=0, editable=False)
     round_number = models.PositiveSmallIntegerField(default=0)
     # {"round": engine round state, "tally": match bookkeeping, "stage": ...}; never sent raw to a client.
     state = models.JSONField(default=dict, blank=True)

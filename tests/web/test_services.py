@@ -335,3 +335,37 @@ def test_a_move_that_waited_too_long_for_the_table_lock_is_run_again(alice, bob,
     assert attempts == ["try", "try"]
     assert Event.objects.filter(match=match, kind="action").count() == 1
     assert Match.objects.get(pk=match.pk).version == match.version + 1
+
+
+def test_a_move_is_four_statements_and_numbers_its_event_from_the_match(alice, bob, settings):
+    """The hot path (a move at a table): the locked match, its seats, the event, the match."""
+    from django.test.utils import CaptureQueriesContext
+
+    match = started_match(alice, bots=0, others=[bob], settings=settings)
+    mover = current_state(match).seat_to_act
+    last = Event.objects.filter(match=match).order_by("-seq").first().seq
+    assert match.event_seq == last
+    with CaptureQueriesContext(connection) as queries:
+        services.turn_submit(match_id=match.pk, user=alice if mover == 0 else bob, action={"type": "draw"},
+                             expected_version=match.version)
+    statements = [q["sql"].split()[0] for q in queries.captured_queries if "SAVEPOINT" not in q["sql"]]
+    assert statements == ["SELECT", "SELECT", "INSERT", "UPDATE"]  # the test's transaction adds a savepoint pair
+    select = next(q["sql"] for q in queries.captured_queries if q["sql"].startswith("SELECT"))
+    assert ("FOR UPDATE" in select) == connection.features.has_select_for_update  # the match lock
+    match.refresh_from_db()
+    assert match.event_seq == last + 1
+    assert list(Event.objects.filter(match=match).values_list("seq", flat=True)) == list(range(1, last + 2))
+
+
+def test_the_migration_numbers_existing_matches_from_their_newest_event(alice, bob, settings):
+    import importlib
+
+    from django.apps import apps
+
+    fill = importlib.import_module("games.migrations.0006_match_event_seq").fill
+    match = started_match(alice, bots=0, others=[bob], settings=settings)
+    empty = services.match_create(host=bob, variant="manipulation", seats_count=2)
+    Match.objects.update(event_seq=0)
+    fill(apps, None)
+    assert Match.objects.get(pk=match.pk).event_seq == Event.objects.filter(match=match).count() > 0
+    assert Match.objects.get(pk=empty.pk).event_seq == 0

@@ -1,0 +1,87 @@
+"""The statements of a move's transaction, as SQL built once per process.
+
+Django compiles a queryset's SQL at every execution.  On the path every move takes (lock the
+match, read its seats, append the event, save the match) that compiling, and the generic
+bookkeeping around it, was about half of the service's CPU (bench/README.md, "Fifth round").
+These helpers build the same statements once, with the connection's own quoting, and turn
+values into parameters with the fields' own methods (``pre_save``, ``get_db_prep_save``), so a
+row is written exactly as ``Model.save`` writes it.  Rows are read back through ``Model.raw``,
+which applies the fields' converters (JSON, dates) as a queryset does.
+
+What they leave out, on purpose: model signals (no receiver exists for these models; a test
+keeps it so) and multi-database routing (the project has one database).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from django.db import connection, models
+
+from games.models import Match, Seat
+
+
+def _qn(name: str) -> str:
+    return connection.ops.quote_name(name)
+
+
+@cache
+def _select_sql(model: type[models.Model], where: str, order: str | None, lock: bool, vendor: str) -> str:
+    meta = model._meta
+    columns = ", ".join(_qn(f.column) for f in meta.concrete_fields)
+    sql = f"SELECT {columns} FROM {_qn(meta.db_table)} WHERE {_qn(meta.get_field(where).column)} = %s"
+    if order:
+        sql += f" ORDER BY {_qn(meta.get_field(order).column)}"
+    if lock and connection.features.has_select_for_update:
+        sql += " FOR UPDATE"
+    return sql
+
+
+def locked_match(match_id: int) -> Match | None:
+    """``Match.objects.select_for_update().get(pk=match_id)``, or None (the caller is in a transaction)."""
+    rows = list(Match.objects.raw(_select_sql(Match, "id", None, True, connection.vendor), [match_id]))
+    return rows[0] if rows else None
+
+
+def seats_of(match_id: int) -> list[Seat]:
+    """``Seat.objects.filter(match_id=match_id).order_by("index")``."""
+    return list(Seat.objects.raw(_select_sql(Seat, "match", "index", False, connection.vendor), [match_id]))
+
+
+@cache
+def _insert_plan(model: type[models.Model], vendor: str) -> tuple[str, tuple[models.Field, ...]]:
+    meta = model._meta
+    fields = tuple(f for f in meta.concrete_fields if not f.primary_key)
+    columns = ", ".join(_qn(f.column) for f in fields)
+    return f"INSERT INTO {_qn(meta.db_table)} ({columns}) VALUES ({', '.join(['%s'] * len(fields))})", fields
+
+
+def insert(obj: models.Model) -> models.Model:
+    """``obj.save(force_insert=True)`` for a model with an automatic primary key, without reading it back.
+
+    ``obj.pk`` stays None: the callers on the hot path never need it.
+    """
+    sql, fields = _insert_plan(type(obj), connection.vendor)
+    params = [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+    obj._state.adding = False
+    return obj
+
+
+@cache
+def _update_plan(model: type[models.Model], names: tuple[str, ...], vendor: str) -> tuple[str, tuple[models.Field, ...]]:
+    meta = model._meta
+    fields = tuple(meta.get_field(name) for name in names)
+    assignments = ", ".join(f"{_qn(f.column)} = %s" for f in fields)
+    return f"UPDATE {_qn(meta.db_table)} SET {assignments} WHERE {_qn(meta.pk.column)} = %s", fields
+
+
+def update(obj: models.Model, names: list[str] | tuple[str, ...]) -> None:
+    """``obj.save(update_fields=names)`` for a row known to exist (it is locked by the caller)."""
+    names = tuple(dict.fromkeys(names))  # each column once, in the given order
+    sql, fields = _update_plan(type(obj), names, connection.vendor)
+    params = [f.get_db_prep_save(f.pre_save(obj, False), connection) for f in fields]
+    params.append(obj.pk)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
