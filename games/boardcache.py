@@ -21,7 +21,7 @@ import threading
 import time
 from collections import OrderedDict
 
-from games import selectors
+from games import hotsql, selectors
 from games.models import Match
 
 TTL = 2.0  # seconds an entry serves later pushes of the same version
@@ -73,7 +73,7 @@ def board_data_for(
         pending.wait(timeout=5)
         fresh = False
     try:
-        match = Match.objects.filter(pk=match_id).select_related("host").first()
+        match = hotsql.match_row(match_id)
         if match is None:
             forget(match_id)
             return None

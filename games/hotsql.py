@@ -8,6 +8,8 @@ values into parameters with the fields' own methods (``pre_save``, ``get_db_prep
 row is written exactly as ``Model.save`` writes it.  Rows are read back through ``Model.raw``,
 which applies the fields' converters (JSON, dates) as a queryset does.
 
+The board loads of the other processes (``games.boardcache``) read through the same helpers.
+
 What they leave out, on purpose: model signals (no receiver exists for these models; a test
 keeps it so) and multi-database routing (the project has one database).
 """
@@ -18,7 +20,7 @@ from functools import cache
 
 from django.db import connection, models
 
-from games.models import Match, Seat
+from games.models import Event, Match, Seat
 
 
 def _qn(name: str) -> str:
@@ -41,6 +43,25 @@ def locked_match(match_id: int) -> Match | None:
     """``Match.objects.select_for_update().get(pk=match_id)``, or None (the caller is in a transaction)."""
     rows = list(Match.objects.raw(_select_sql(Match, "id", None, True, connection.vendor), [match_id]))
     return rows[0] if rows else None
+
+
+def match_row(match_id: int) -> Match | None:
+    """``Match.objects.filter(pk=match_id).first()``, unlocked (a board's load)."""
+    rows = list(Match.objects.raw(_select_sql(Match, "id", None, False, connection.vendor), [match_id]))
+    return rows[0] if rows else None
+
+
+@cache
+def _events_after_sql(vendor: str) -> str:
+    meta = Event._meta
+    columns = ", ".join(_qn(meta.get_field(name).column) for name in ("id", "seq", "seat", "summary", "by_bot"))
+    match, seq = _qn(meta.get_field("match").column), _qn(meta.get_field("seq").column)
+    return f"SELECT {columns} FROM {_qn(meta.db_table)} WHERE {match} = %s AND {seq} > %s ORDER BY {seq}"
+
+
+def events_after(match_id: int, seq: int) -> list[Event]:
+    """The match's events after ``seq``, in order, with only seq, seat, summary and by_bot loaded."""
+    return list(Event.objects.raw(_events_after_sql(connection.vendor), [match_id, seq]))
 
 
 def seats_of(match_id: int) -> list[Seat]:

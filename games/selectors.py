@@ -20,7 +20,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
-from games import services
+from games import hotsql, services
 from games.engine.cards import RANK_NAMES, SUIT_NAMES, Card
 from games.models import ChatMessage, Event, Match, MatchStatus, Round, Seat
 from games.variants import spec_for
@@ -261,21 +261,43 @@ def log_events(match: Match, previous: BoardData | None) -> list[LogEvent]:
     query = Event.objects.filter(match=match)
     if previous is not None and previous.match.created_at == match.created_at and previous.events:
         known = list(previous.events)
-        new = query.filter(seq__gt=known[-1].seq).order_by("seq").values_list(*LOG_FIELDS)
-        return (known + [LogEvent(*row) for row in new])[-LOG_LENGTH:]
+        new = hotsql.events_after(match.pk, known[-1].seq)
+        return (known + [LogEvent(e.seq, e.seat, e.summary, e.by_bot) for e in new])[-LOG_LENGTH:]
     rows = query.order_by("-seq").values_list(*LOG_FIELDS)[:LOG_LENGTH]
     return [LogEvent(*row) for row in rows][::-1]
 
 
+def _seats_with_people(match: Match, previous: BoardData | None) -> list[Seat]:
+    """The seats in order with their users; the users of ``previous`` when the same people sit there."""
+    if previous is not None:
+        seats = hotsql.seats_of(match.pk)
+        users = {s.user_id: s.user for s in previous.seats if s.user_id is not None}
+        if all(s.user_id is None or s.user_id in users for s in seats):
+            for seat in seats:
+                if seat.user_id is not None:
+                    seat.user = users[seat.user_id]
+            return seats
+    return list(Seat.objects.filter(match=match).select_related("user").order_by("index"))
+
+
 def board_data(match: Match, previous: BoardData | None = None) -> BoardData:
-    """Load a board's data: seats, the log (only its new events after ``previous``), finished rounds."""
+    """Load a board's data: seats, the log (only its new events after ``previous``), finished rounds.
+
+    ``previous``, an older load of the same match, also saves reading what cannot have changed
+    since: the finished rounds while the status and round are the same, and the seated people.
+    """
     spec = spec_for(match.variant)
+    if previous is not None and previous.match.created_at != match.created_at:
+        previous = None  # another match that had this id
     rounds: list[Round] = []
-    if match.status != MatchStatus.OPEN and not (match.status == MatchStatus.PLAYING and match.round_number <= 1):
+    if (previous is not None and previous.match.status == match.status
+            and previous.match.round_number == match.round_number):
+        rounds = previous.rounds  # a round ends with a change of status
+    elif match.status != MatchStatus.OPEN and not (match.status == MatchStatus.PLAYING and match.round_number <= 1):
         rounds = list(Round.objects.filter(match=match, finished_at__isnull=False).prefetch_related("scores"))
     return BoardData(
         match=match,
-        seats=list(Seat.objects.filter(match=match).select_related("user").order_by("index")),
+        seats=_seats_with_people(match, previous),
         state=spec.load(match.state["round"]) if match.state.get("round") else None,
         events=log_events(match, previous),
         rounds=rounds,

@@ -173,3 +173,33 @@ def test_only_a_move_right_after_the_kept_version_is_handed_on(make_user, counte
     _move(match.pk, alice, bob)
     assert boardcache.latest(match.pk).version == moved.version
     assert len(counted_loads) == 1
+
+
+def test_a_load_after_an_older_one_rereads_only_what_can_change_and_equals_a_full_load(
+    make_user, django_assert_num_queries
+):
+    """Another process's move: this process loads its version with the seats (without their
+    people) and the new events; the finished rounds are read again only once the status or the
+    round has changed."""
+    from django.contrib.auth.models import AnonymousUser
+    from django.utils import timezone
+
+    from games.models import Round
+
+    match, alice, bob = started(make_user)
+    viewers = [alice, bob, AnonymousUser()]
+    previous = boardcache.board_data_for(match.pk)
+    moved = _move(match.pk, alice, bob)
+    row = Match.objects.get(pk=match.pk)
+    with django_assert_num_queries(2):
+        data = selectors.board_data(row, previous=previous)
+    fresh = full_load(Match.objects.get(pk=match.pk))
+    assert data.version == fresh.version == moved.version
+    assert [(s.pk, s.user_id, s.display_name) for s in data.seats] == [
+        (s.pk, s.user_id, s.display_name) for s in fresh.seats]
+    assert _boards(data, viewers) == _boards(fresh, viewers)
+    # The round ends: the status changes, and the finished round is read as a full load reads it.
+    Round.objects.filter(match=match).update(finished_at=timezone.now())
+    Match.objects.filter(pk=match.pk).update(status="between_rounds", version=moved.version + 1)
+    ended = selectors.board_data(Match.objects.get(pk=match.pk), previous=data)
+    assert [r.number for r in ended.rounds] == [r.number for r in full_load(Match.objects.get(pk=match.pk)).rounds] == [1]
