@@ -9,11 +9,12 @@ stock and the seeds never reach a template.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 from django.db.models import Count, Q
 from django.http import Http404
+from django.urls import get_script_prefix, reverse
 from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
 from django.utils.safestring import SafeString, mark_safe
@@ -305,6 +306,11 @@ def board_data(match: Match, previous: BoardData | None = None) -> BoardData:
     )
 
 
+@lru_cache(maxsize=4096)
+def _act_url(match_id: int, prefix: str) -> str:
+    return reverse("games:act", args=[match_id])
+
+
 def table_context(match: Match, user, data: BoardData | None = None) -> dict[str, Any]:
     """One viewer's board: from ``data`` when given (it must be this match's), else loaded now."""
     if data is None:
@@ -355,6 +361,8 @@ def table_context(match: Match, user, data: BoardData | None = None) -> dict[str
         "is_host": user.is_authenticated and match.host_id == user.pk,
         "view": view,
         "version": match.version,
+        # Every move button posts here: reversed once per match, not once per button per render.
+        "act_url": _act_url(match.pk, get_script_prefix()),
         "status": match.status,
         "is_open": match.status == MatchStatus.OPEN,
         "is_playing": match.status == MatchStatus.PLAYING,

@@ -161,6 +161,20 @@ def test_act_with_and_without_htmx(client, make_user, settings):
     assert Match.objects.get(pk=match.pk).version == match.version + 1
 
 
+def test_every_move_form_on_the_board_posts_to_the_act_url(client, make_user, settings):
+    import re
+
+    alice, bob = make_user("alice"), make_user("bob")
+    match = started(alice, bob, settings=settings)
+    mover = [alice, bob][spec_for("manipulation").load(match.state["round"]).seat_to_act]
+    client.force_login(mover)
+    html = client.get(reverse("games:table", args=[match.pk]), **HX).content.decode()
+    url = reverse("games:act", args=[match.pk])
+    forms = re.findall(r'<form method="post" action="([^"]*)" hx-post="([^"]*)"', html)
+    assert 'data-action="draw"' in html and len(forms) >= 2  # Draw, and the sort buttons
+    assert all(action == post == url for action, post in forms if "/act/" in action or not action), forms
+
+
 def test_refusals_over_http_change_nothing(client, make_user, settings):
     alice, bob = make_user("alice"), make_user("bob")
     match = started(alice, bob, settings=settings)
