@@ -8,17 +8,12 @@
 (function () {
   "use strict";
 
-  var dragging = false;
-  var staleWhileDragging = false;
-  var socket = null;
+  var shared = window.RummyTable; // table.js: CSRF header, resync, pushes held during a drag
   var sortables = [];
 
   function gb() { return document.getElementById("gin-board"); }
   function page() { return document.querySelector(".table-page"); }
-
-  function csrfHeaders() {
-    try { return JSON.parse(document.body.getAttribute("hx-headers") || "{}"); } catch (e) { return {}; }
-  }
+  function csrfHeaders() { return shared.csrfHeaders(); }
 
   function submitAction(kind) {
     var button = gb().querySelector('[data-action="' + kind + '"]');
@@ -41,8 +36,6 @@
       values: { action: "sort", mode: "custom", order: JSON.stringify(order) }
     });
   }
-
-  function resync() { if (socket) socket.send(JSON.stringify({ type: "resync" })); }
 
   // ---- the knock layout editor --------------------------------------------------
   var focusAfterSwap = null; // card id (or "move") to focus on the re-rendered board
@@ -131,11 +124,8 @@
   function base(extra) {
     var o = {
       animation: 120, forceFallback: true, fallbackTolerance: 4, delay: 80, delayOnTouchOnly: true,
-      onStart: function () { dragging = true; },
-      onEnd: function () {
-        dragging = false;
-        if (staleWhileDragging) { staleWhileDragging = false; setTimeout(resync, 50); }
-      }
+      onStart: function () { shared.dragStart(); },
+      onEnd: function () { if (shared.dragEnd()) setTimeout(shared.resync, 50); }
     };
     Object.keys(extra).forEach(function (k) { o[k] = extra[k]; });
     return o;
@@ -215,11 +205,6 @@
       submitAction("draw_stock");
     }
   });
-
-  document.addEventListener("htmx:wsBeforeMessage", function (event) {
-    if (dragging) { staleWhileDragging = true; event.preventDefault(); }
-  });
-  document.addEventListener("htmx:wsOpen", function (event) { socket = event.detail.socketWrapper; });
 
   // The captain sees the advisor's suggested move highlighted on its button.
   function markSuggestion(b) {

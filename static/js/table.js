@@ -168,6 +168,21 @@
     markBusy();
   });
 
+  // What the Gin board's script (gin.js, loaded after this one) shares with this one: the CSRF
+  // header, asking the socket for the board again, and holding pushes back during a drag.
+  window.RummyTable = {
+    csrfHeaders: csrfHeaders,
+    resync: resync,
+    dragStart: function () { dragging = true; },
+    // Ends the drag; true when a push was held back meanwhile (the caller asks for the board again).
+    dragEnd: function () {
+      var stale = staleWhileDragging;
+      dragging = false;
+      staleWhileDragging = false;
+      return stale;
+    }
+  };
+
   function applyFourColour(on) { document.body.classList.toggle("four-colour", on); }
   document.addEventListener("change", function (event) {
     if (event.target.matches("[data-four-colour]")) {
