@@ -114,12 +114,8 @@ def successor(match: Match, *, seats: list, state, events: list) -> None:
     ):
         return
     # The seats' users (their names) are the kept ones: the same people sit there within a round.
-    users = {s.user_id: s.user for s in previous.seats if s.user_id is not None}
-    if any(s.user_id is not None and s.user_id not in users for s in seats):
+    if not selectors.seat_people_from(seats, previous):
         return
-    for seat in seats:
-        if seat.user_id is not None:
-            seat.user = users[seat.user_id]
     new = [selectors.LogEvent(e.seq, e.seat, e.summary, e.by_bot) for e in events]
     known = previous.events
     if known and new and [e.seq for e in new] == list(range(known[-1].seq + 1, known[-1].seq + 1 + len(new))):

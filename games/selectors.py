@@ -259,24 +259,31 @@ def log_events(match: Match, previous: BoardData | None) -> list[LogEvent]:
 
     Events are append-only with increasing ``seq`` (DESIGN §4), so the older ones never change.
     """
-    query = Event.objects.filter(match=match)
     if previous is not None and previous.match.created_at == match.created_at and previous.events:
         known = list(previous.events)
         new = hotsql.events_after(match.pk, known[-1].seq)
         return (known + [LogEvent(e.seq, e.seat, e.summary, e.by_bot) for e in new])[-LOG_LENGTH:]
-    rows = query.order_by("-seq").values_list(*LOG_FIELDS)[:LOG_LENGTH]
+    rows = Event.objects.filter(match=match).order_by("-seq").values_list(*LOG_FIELDS)[:LOG_LENGTH]
     return [LogEvent(*row) for row in rows][::-1]
+
+
+def seat_people_from(seats: list[Seat], previous: BoardData) -> bool:
+    """Give ``seats`` the users (their names) of an older load of the match, if the same people
+    sit there; False, and nothing given, if someone in ``seats`` is not in ``previous``."""
+    users = {s.user_id: s.user for s in previous.seats if s.user_id is not None}
+    if any(s.user_id is not None and s.user_id not in users for s in seats):
+        return False
+    for seat in seats:
+        if seat.user_id is not None:
+            seat.user = users[seat.user_id]
+    return True
 
 
 def _seats_with_people(match: Match, previous: BoardData | None) -> list[Seat]:
     """The seats in order with their users; the users of ``previous`` when the same people sit there."""
     if previous is not None:
         seats = hotsql.seats_of(match.pk)
-        users = {s.user_id: s.user for s in previous.seats if s.user_id is not None}
-        if all(s.user_id is None or s.user_id in users for s in seats):
-            for seat in seats:
-                if seat.user_id is not None:
-                    seat.user = users[seat.user_id]
+        if seat_people_from(seats, previous):
             return seats
     return list(Seat.objects.filter(match=match).select_related("user").order_by("index"))
 
@@ -308,6 +315,7 @@ def board_data(match: Match, previous: BoardData | None = None) -> BoardData:
 
 @lru_cache(maxsize=4096)
 def _act_url(match_id: int, prefix: str) -> str:
+    """``prefix`` (the script prefix, which ``reverse`` reads itself) is only part of the cache key."""
     return reverse("games:act", args=[match_id])
 
 

@@ -86,9 +86,8 @@ def with_retry(service, /, **kwargs):
         except OperationalError as exc:
             if attempt == RETRY_ATTEMPTS or not is_transient(exc) or connection.in_atomic_block:
                 raise
-            log.warning("%s: %s; trying again (%d of %d)", getattr(service, "__name__", service),
-                        str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__,
-                        attempt + 1, RETRY_ATTEMPTS)
+            log.warning("%s failed (%s); trying again, attempt %d of %d",
+                        getattr(service, "__name__", service), exc, attempt + 1, RETRY_ATTEMPTS)
             time.sleep(0.02 * attempt)
 
 

@@ -13,7 +13,6 @@
 
   function gb() { return document.getElementById("gin-board"); }
   function page() { return document.querySelector(".table-page"); }
-  function csrfHeaders() { return shared.csrfHeaders(); }
 
   function submitAction(kind) {
     var button = gb().querySelector('[data-action="' + kind + '"]');
@@ -32,7 +31,7 @@
     var order = [];
     document.querySelectorAll("#gin-hand .card[data-id]").forEach(function (c) { order.push(c.dataset.id); });
     htmx.ajax("POST", page().dataset.actUrl, {
-      target: "#table-board", swap: "outerHTML", headers: csrfHeaders(),
+      target: "#table-board", swap: "outerHTML", headers: shared.csrfHeaders(),
       values: { action: "sort", mode: "custom", order: JSON.stringify(order) }
     });
   }
@@ -58,7 +57,7 @@
     var ed = editor();
     if (!ed) return;
     htmx.ajax("POST", page().dataset.draftUrl, {
-      target: "#table-board", swap: "outerHTML", headers: csrfHeaders(),
+      target: "#table-board", swap: "outerHTML", headers: shared.csrfHeaders(),
       values: { table: JSON.stringify(collectLayout(ed)), version: document.getElementById("table-board").dataset.version }
     });
   }
