@@ -79,6 +79,7 @@ REFUSALS = {
     ("gin", "not_your_turn"): _("It is not your turn."),
     ("gin", "advisor_cannot_act"): _("The advisor holds no cards: he can only send suggestions to the captain."),
     ("gin", "not_advisor"): _("Only the advisor can send suggestions."),
+    ("gin", "bad_suggestion"): _("That suggestion names a card the captain does not hold."),
     ("gin", "advice_disabled"): _("Advice from the advisor is switched off at this table."),
     ("gin", "upcard_decision"): _("First take the upcard or pass it."),
     ("gin", "must_draw"): _("Take a card first: draw from the stock or take the top discard."),

@@ -662,6 +662,7 @@ MESSAGES: dict[str, str] = {
     "advisor_cannot_act": "The advisor holds no cards: he can only send suggestions to the captain.",
     "not_advisor": "Only the advisor can send suggestions.",
     "advice_disabled": "Advice from the advisor is switched off at this table.",
+    "bad_suggestion": "That suggestion names a card the captain does not hold.",
     "upcard_decision": "First take the upcard or pass it.",
     "must_draw": "Take a card first: draw from the stock or take the top discard.",
     "must_draw_stock": "Both players passed the upcard: start by drawing from the stock.",
@@ -970,7 +971,7 @@ def draw_roles(rng: random.Random, seats: int = 3) -> RoleDraw:
 # ---------------------------------------------------------------------------------------------
 
 ACTION_TYPES = ("take_upcard", "pass_upcard", "draw_stock", "draw_discard", "discard", "knock", "pass", "suggest")
-_MAX_SUGGESTION = 2000
+SUGGESTIBLE = ACTION_TYPES[:-1]  # what an advisor may suggest: any move of the captain's
 
 
 @dataclass(frozen=True, slots=True)
@@ -1033,17 +1034,29 @@ def action_from_dict(d: Any) -> GinAction:
             mm = tuple(mm)
         return GinAction(t, card, mm)
     if t == "suggest":
-        sug = d.get("suggestion")
-        if not isinstance(sug, dict):
-            raise InvalidAction("suggestion must be a dict.", code="bad_action")
-        try:
-            text = json.dumps(sug, sort_keys=True, allow_nan=False)
-        except (TypeError, ValueError):
-            raise InvalidAction("suggestion must be plain JSON.", code="bad_action") from None
-        if len(text) > _MAX_SUGGESTION:
-            raise InvalidAction("suggestion is too long.", code="bad_action")
-        return GinAction(t, suggestion=text)
+        return GinAction(t, suggestion=json.dumps(_suggestion_from_dict(d.get("suggestion")), sort_keys=True))
     return GinAction(t)
+
+
+def _suggestion_from_dict(sug: Any) -> dict[str, Any]:
+    """An advisor's suggestion in canonical form: ``{"action": a captain's action type}`` plus ``"card"``
+    (a card id) for a discard or a knock; anything else is refused (code ``bad_suggestion``).  Whether
+    the captain can make that move now is checked by :func:`apply`; ``"gin"`` is worked out there."""
+    if not isinstance(sug, dict) or not set(sug) <= {"action", "card", "gin"}:
+        raise InvalidAction('suggestion must be {"action": ..., "card": ...}.', code="bad_suggestion")
+    kind = sug.get("action")
+    if kind not in SUGGESTIBLE:
+        raise InvalidAction("suggestion names no move of the captain.", code="bad_suggestion")
+    out: dict[str, Any] = {"action": kind}
+    card = sug.get("card")
+    if card is not None or kind == "discard":
+        if kind not in ("discard", "knock"):
+            raise InvalidAction("only a discard or a knock names a card.", code="bad_suggestion")
+        try:
+            out["card"] = IDS[_card_field(card)]
+        except InvalidAction:
+            raise InvalidAction("suggestion names no card of the pack.", code="bad_suggestion") from None
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1490,7 +1503,8 @@ def apply(state: GinState, seat: int, action: Any) -> GinState:
             raise _illegal("not_advisor")
         if not state.rules.advisor_can_advise:
             raise _illegal("advice_disabled")
-        sug = (state.suggestions + ((seat, state.turn, a.suggestion),))[-20:]
+        text = _checked_suggestion(state, a.suggestion)
+        sug = (state.suggestions + ((seat, state.turn, text),))[-20:]
         return _replace(state, suggestions=sug)
     if seat == state.advisor:
         raise _illegal("advisor_cannot_act")
@@ -1599,6 +1613,34 @@ def _knock_options(state: GinState, seat: int) -> list[tuple[int, int]]:
             continue
         out.append((c, deadwood_mask(hm & ~(1 << c))))
     return out
+
+
+def _well_formed_suggestion(text: str) -> bool:
+    """False for a suggestion stored before suggestions were checked (one naming no card, say)."""
+    try:
+        _suggestion_from_dict({k: v for k, v in json.loads(text).items() if k != "gin"})
+    except (InvalidAction, ValueError, AttributeError):
+        return False
+    return True
+
+
+def _checked_suggestion(state: GinState, text: str) -> str:
+    """The suggestion (canonical JSON) with ``"gin"`` set for a knock that leaves no deadwood, if the
+    card it names is in the captain's hand; otherwise ``bad_suggestion`` (nothing changes).
+
+    Advice may look ahead (RULES C.2.4 sets no form for it: "discard the 8♠" while the captain still
+    decides on the upcard), so the move need not be legal this instant; it must be one the captain's
+    own cards allow."""
+    sug = json.loads(text)
+    hm = hand_mask(state.hands[state.nondealer])
+    if "card" in sug:
+        card = card_index(sug["card"])
+        if not hm >> card & 1:
+            raise _illegal("bad_suggestion")
+        hm &= ~(1 << card)
+    if sug["action"] == "knock" and deadwood_mask(hm) == 0:
+        sug["gin"] = True
+    return json.dumps(sug, sort_keys=True)
 
 
 def legal_actions(state: GinState, seat: int) -> list[dict[str, Any]]:
@@ -1733,7 +1775,8 @@ def player_view(state: GinState, seat: int) -> dict[str, Any]:
     if state.n_seats == 3 and seat in (state.nondealer, state.advisor):
         # only this turn's suggestions (older ones are stale and could name cards that changed hands)
         d["suggestions"] = [
-            {"seat": s, "turn": t, "suggestion": json.loads(j)} for s, t, j in state.suggestions if t == state.turn
+            {"seat": s, "turn": t, "suggestion": json.loads(j)}
+            for s, t, j in state.suggestions if t == state.turn and _well_formed_suggestion(j)
         ]
     if seat == state.advisor:
         cap = state.hands[state.nondealer]

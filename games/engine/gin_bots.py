@@ -75,11 +75,8 @@ def choose_action(
     if state.phase == "over":
         return None
     if seat == state.advisor:
-        if state.rules.advisor_can_advise and state.seat_to_act == state.nondealer:
-            play = _basic(state, state.nondealer)
-            if play is not None:
-                return {"type": "suggest", "suggestion": {"action": play}}
-        return None
+        suggestion = advice(state)
+        return None if suggestion is None else {"type": "suggest", "suggestion": suggestion}
     if policy == "random-legal":
         acts = legal_actions(state, seat)
         if not acts:

@@ -213,17 +213,40 @@ def test_fiftieth_card_rule_option():
 
 def test_advisor_suggestions_c24():
     s = three()
-    s2 = apply(s, ADVISOR, {"type": "suggest", "suggestion": {"action": {"type": "take_upcard"}, "text": "take it"}})
+    s2 = apply(s, ADVISOR, {"type": "suggest", "suggestion": {"action": "take_upcard"}})
     assert s2.hands == s.hands and s2.stock == s.stock and s2.seat_to_act == s.seat_to_act
     cap_view = gin.player_view(s2, CAPTAIN)
-    assert cap_view["suggestions"][0]["suggestion"]["text"] == "take it"
+    assert cap_view["suggestions"][0]["suggestion"] == {"action": "take_upcard"}
     box_view = gin.player_view(s2, BOX)
-    assert "suggestions" not in box_view and "take it" not in json.dumps(box_view)
-    assert "take it" not in json.dumps(gin.spectator_view(s2))
+    assert "suggestions" not in box_view and "take_upcard" not in json.dumps(box_view.get("suggestions", ""))
+    assert "suggestions" not in gin.spectator_view(s2)
     adv = gin.player_view(s2, ADVISOR)
     assert adv["captain_hand"] == [gin.IDS[c] for c in s.hands[CAPTAIN]] and adv["hand"] == []
-    refuse(s, CAPTAIN, {"type": "suggest", "suggestion": {}}, "not_advisor")
-    refuse(three(advisor_can_advise=False), ADVISOR, {"type": "suggest", "suggestion": {}}, "advice_disabled")
+    refuse(s, CAPTAIN, {"type": "suggest", "suggestion": {"action": "pass_upcard"}}, "not_advisor")
+    refuse(three(advisor_can_advise=False), ADVISOR, {"type": "suggest", "suggestion": {"action": "pass_upcard"}},
+           "advice_disabled")
+
+
+@pytest.mark.parametrize("suggestion", [
+    {}, {"action": "discard", "card": "ZZ"}, {"action": "discard"}, {"action": "fly"},
+    {"action": {"type": "take_upcard"}}, {"action": "take_upcard", "card": "8S.0"},
+    {"action": "discard", "card": 5}, {"action": "take_upcard", "text": "x"}, "discard", None, [],
+])
+def test_a_malformed_suggestion_is_refused_and_changes_nothing(suggestion):
+    s = three()
+    with pytest.raises(InvalidAction) as exc:
+        apply(s, ADVISOR, {"type": "suggest", "suggestion": suggestion})
+    assert exc.value.code == "bad_suggestion"
+
+
+def test_a_suggestion_must_name_a_card_of_the_captain():
+    s = three()
+    foreign = next(c for c in range(52) if c not in s.hands[CAPTAIN])
+    refuse(s, ADVISOR, {"type": "suggest", "suggestion": {"action": "discard", "card": gin.IDS[foreign]}},
+           "bad_suggestion")
+    own = gin.IDS[s.hands[CAPTAIN][0]]
+    s2 = apply(s, ADVISOR, {"type": "suggest", "suggestion": {"action": "discard", "card": own}})
+    assert gin.player_view(s2, CAPTAIN)["suggestions"][-1]["suggestion"] == {"action": "discard", "card": own}
 
 
 def test_two_player_first_dealer_random_and_given():
@@ -274,7 +297,7 @@ def test_big_gin_option():
 
 
 def test_state_round_trip_and_views_json():
-    s = apply(three(), ADVISOR, {"type": "suggest", "suggestion": {"a": 1}})
+    s = apply(three(), ADVISOR, {"type": "suggest", "suggestion": {"action": "take_upcard"}})
     s = apply(s, CAPTAIN, {"type": "take_upcard"})
     d = json.loads(json.dumps(s.to_dict()))
     assert GinState.from_dict(d) == s

@@ -539,3 +539,26 @@ def test_knock_editor_only_on_the_players_turn_and_gone_after_another_move(clien
     client.post(reverse("games:act", args=[match.pk]), {"action": "discard", "card": "KD.0", "version": match.version}, **HX)
     match.refresh_from_db()
     assert match.draft is None
+
+
+@pytest.mark.parametrize("suggestion", [
+    {"action": "discard", "card": "ZZ"}, {"action": "discard", "card": "8S.7"}, {"action": "knock", "card": ["x"]},
+    {"action": "fly"}, {"card": "AS.0"},
+])
+def test_a_bad_suggestion_is_refused_and_the_table_still_works_for_everyone(client, make_user, suggestion):
+    """Issue 13.2: an advisor's malformed suggestion gave a 500, and then the table page answered 500
+    to the advisor and the captain for good."""
+    match, (alice, bob, carol) = start_box_table(make_user, captain=0, humans=3)
+    state = round_state(match)
+    users = {Seat.objects.get(match=match, user=u).index: u for u in (alice, bob, carol)}
+    before = Match.objects.get(pk=match.pk)
+    client.force_login(users[state.advisor])
+    response = client.post(reverse("games:act", args=[match.pk]), {
+        "action": "suggest", "suggestion": json.dumps(suggestion), "version": match.version}, **HX)
+    assert response.status_code == 400
+    assert 'data-error-code="' in response.content.decode() or "error" in response.content.decode()
+    after = Match.objects.get(pk=match.pk)
+    assert (after.version, after.state) == (before.version, before.state)
+    for index in (state.advisor, state.captain, state.dealer):
+        client.force_login(users[index])
+        assert client.get(reverse("games:table", args=[match.pk])).status_code == 200
