@@ -1,9 +1,12 @@
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
+from django.contrib.auth import views as auth_views
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
+from accounts import ratelimit
 from accounts.forms import SignUpForm
 from games.history import selectors as history_selectors
 
@@ -27,3 +30,35 @@ def profile(request, username):
     player = get_object_or_404(get_user_model(), username=username, is_active=True)
     stats = history_selectors.player_stats(player=player, viewer=request.user)
     return render(request, "accounts/profile.html", {"player": player, "stats": stats})
+
+
+class LoginView(auth_views.LoginView):
+    """Django's log-in; over a rate limit (accounts.ratelimit) a 429 page, the password unchecked."""
+
+    def post(self, request, *args, **kwargs):
+        minutes = ratelimit.login_wait_minutes(request)
+        if minutes is None:
+            return super().post(request, *args, **kwargs)
+        message = ngettext(
+            "Too many attempts to sign in. Wait %(minutes)d minute and try again.",
+            "Too many attempts to sign in. Wait %(minutes)d minutes and try again.",
+            minutes,
+        ) % {"minutes": minutes}
+        form = self.get_form_class()(request, initial={"username": request.POST.get("username", "")})
+        return self.render_to_response(self.get_context_data(form=form, rate_limited=message), status=429)
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's password reset; over a rate limit (accounts.ratelimit) a 429 page and no e-mail."""
+
+    def post(self, request, *args, **kwargs):
+        minutes = ratelimit.password_reset_wait_minutes(request)
+        if minutes is None:
+            return super().post(request, *args, **kwargs)
+        message = ngettext(
+            "Too many requests for a password reset. Wait %(minutes)d minute and try again.",
+            "Too many requests for a password reset. Wait %(minutes)d minutes and try again.",
+            minutes,
+        ) % {"minutes": minutes}
+        form = self.get_form_class()(initial={"email": request.POST.get("email", "")})
+        return self.render_to_response(self.get_context_data(form=form, rate_limited=message), status=429)

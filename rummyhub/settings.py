@@ -9,6 +9,7 @@ with the in-memory channel layer.  Production sets at least
 from __future__ import annotations
 
 import os
+import re
 import secrets
 from pathlib import Path
 
@@ -37,6 +38,14 @@ def env_list(name: str, default: list[str]) -> list[str]:
     if value is None or value.strip() == "":
         return default
     return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def env_rate(name: str, default: str) -> str:
+    """A django-ratelimit rate: a count per period, such as ``5/15m`` (periods s, m, h, d)."""
+    value = os.environ.get(name) or default
+    if not re.fullmatch(r"\d+/\d*[smhd]", value):
+        raise ImproperlyConfigured(f"{name} must be a count per period such as 5/15m, not {value!r}.")
+    return value
 
 
 DEBUG = env_bool("DJANGO_DEBUG", True)
@@ -80,6 +89,7 @@ INSTALLED_APPS = [
     "channels",
     "django_htmx",
     "template_partials",
+    "django_ratelimit",
     "accounts",
     "games",
 ]
@@ -184,6 +194,16 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
+# Rate limits (accounts/ratelimit.py): POSTs per account / per client address per window.
+RUMMYHUB_LOGIN_LIMIT_ACCOUNT = env_rate("RUMMYHUB_LOGIN_LIMIT_ACCOUNT", "5/15m")
+RUMMYHUB_LOGIN_LIMIT_ADDRESS = env_rate("RUMMYHUB_LOGIN_LIMIT_ADDRESS", "20/15m")
+RUMMYHUB_RESET_LIMIT_EMAIL = env_rate("RUMMYHUB_RESET_LIMIT_EMAIL", "3/h")
+RUMMYHUB_RESET_LIMIT_ADDRESS = env_rate("RUMMYHUB_RESET_LIMIT_ADDRESS", "5/h")
+# django-ratelimit's counters live in CACHES["default"]; it flags LocMem as "not shared"
+# (E003) and Django's own RedisCache as "not officially supported" (W001).  LocMem is
+# right for the embedded default, which is one process; production sets REDIS_URL, and
+# Django's RedisCache increments atomically (INCR).
+SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]
 
 # ------------------------------------------------------------------- email
 if os.environ.get("EMAIL_HOST"):
@@ -239,7 +259,9 @@ SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", not DEBUG)
 SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 0 if DEBUG else 31_536_000)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", not DEBUG)
 SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", not DEBUG)
-if env_bool("DJANGO_BEHIND_PROXY", False):
+# Behind our reverse proxy: trust its X-Forwarded-Proto, and X-Forwarded-For for rate limits.
+RUMMYHUB_BEHIND_PROXY = env_bool("DJANGO_BEHIND_PROXY", False)
+if RUMMYHUB_BEHIND_PROXY:
     # The proxy terminates TLS and says so in this header.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
@@ -258,5 +280,10 @@ RUMMYHUB_BOT_DELAY = float(os.environ.get("RUMMYHUB_BOT_DELAY", "1.0"))
 # Each server process runs a clock loop (bots, timers, next rounds) every this many seconds.
 RUMMYHUB_CLOCK = env_bool("RUMMYHUB_CLOCK", True)
 RUMMYHUB_CLOCK_INTERVAL = float(os.environ.get("RUMMYHUB_CLOCK_INTERVAL", "0.25"))
+# Table presence: each process refreshes its open table sockets' rows every RUMMYHUB_HEARTBEAT
+# seconds (and sweeps lapsed rows as often); a seat whose rows were not refreshed for
+# RUMMYHUB_PRESENCE_TIMEOUT seconds is offline (a killed server's players go offline by themselves).
+RUMMYHUB_HEARTBEAT = float(os.environ.get("RUMMYHUB_HEARTBEAT", "30"))
+RUMMYHUB_PRESENCE_TIMEOUT = float(os.environ.get("RUMMYHUB_PRESENCE_TIMEOUT", "60"))
 # Fixed shuffle seed for tests and demos; empty means a fresh random seed per round.
 RUMMYHUB_FIXED_SEED = os.environ.get("RUMMYHUB_FIXED_SEED", "")
