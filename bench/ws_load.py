@@ -183,14 +183,22 @@ def mark_present(env: dict[str, str]) -> None:
     Without this the clock plays for the players whose sockets are still queuing (their turn waits
     only ``DISCONNECT_GRACE`` = 30 s, then three missed turns put the seat on autopilot at one bot
     move per second), which is not the load this benchmark is about.  Bench data only, in the
-    bench's own database; each socket's connect then goes through ``services.seat_connection``.
+    bench's own database: one table-socket row per seated player, seen now (it lapses after
+    ``RUMMYHUB_PRESENCE_TIMEOUT``, by which time the real sockets have rows of their own); each
+    socket's connect then goes through ``services.table_connection_open``.
     """
     from django.db import connections
     from django.utils import timezone
 
-    from games.models import Match, Seat
+    from games.models import Match, Seat, TableConnection
 
-    Seat.objects.update(connections=1, last_seen=timezone.now(), missed_turns=0, autopilot=False)
+    now = timezone.now()
+    TableConnection.objects.all().delete()  # the rows a killed earlier run left
+    Seat.objects.update(last_seen=now, missed_turns=0, autopilot=False)
+    TableConnection.objects.bulk_create(
+        TableConnection(match_id=match_id, user_id=user_id, opened_at=now, last_seen=now)
+        for match_id, user_id in Seat.objects.filter(user__isnull=False).values_list("match_id", "user_id")
+    )
     Match.objects.update(deadline=None)
     connections.close_all()
 

@@ -1,33 +1,169 @@
 """Each server process's clock: bots move, turn timers expire and next rounds start on time.
 
-``ClockMiddleware`` wraps the ASGI application and starts one background loop
-per process on the first request or socket.  Every ``RUMMYHUB_CLOCK_INTERVAL``
-seconds the loop runs ``services.tick_due``, which locks each due match and
-performs its automatic step through the ordinary write path.  Several
-processes may run it at once: the row lock and the deadline re-check make each
-step happen once.  Nothing is kept in memory, so a restart loses nothing.
+``ClockMiddleware`` wraps the ASGI application and starts one background loop per process on
+the first request or socket.  Every ``RUMMYHUB_CLOCK_INTERVAL`` seconds the loop wakes the
+process's :class:`Clock`, which runs ``services.clock_step`` (claim the most overdue match no
+other transaction holds, do its step through the ordinary write path) on up to
+``worker_count()`` threads of its own: while steps are due every free worker takes the next
+one, so a slow step holds one worker and never the others, and the loop never waits for it.
+Several processes run at once: on PostgreSQL a claim skips the matches another process (or a
+player's move) holds (``FOR UPDATE SKIP LOCKED``), so the due steps spread over the processes
+and none waits for another's.  One match's failure ends in ``clock_step`` (logged, put off),
+never here.  Nothing is kept in memory, so a restart loses nothing.
+
+With ``RUMMYHUB_CLOCK_TRACE`` set to a file name, every step appends one line to that file:
+``<unix time> <match id> <lateness s> <duration s> <outcome>`` (``bench/soak.py`` reads it).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
 
 from channels.db import database_sync_to_async
 from django.conf import settings
+from django.db import connection
 
 log = logging.getLogger(__name__)
 
+LATENESS_SAMPLES = 1000  # the most recent steps' lateness, kept for a look from a shell or a test
+
+
+def worker_count() -> int:
+    """Steps one process runs at once (``RUMMYHUB_CLOCK_WORKERS``).
+
+    SQLite takes one writer at a time: more workers would only queue on its lock, so one.  On
+    PostgreSQL at most half the process's pool (``DATABASE_POOL_MAX``), the rest kept for the
+    requests and sockets.
+    """
+    wanted = max(1, int(getattr(settings, "RUMMYHUB_CLOCK_WORKERS", 1)))
+    if connection.vendor != "postgresql":
+        return 1
+    pool = (settings.DATABASES["default"].get("OPTIONS") or {}).get("pool") or {}
+    if isinstance(pool, dict) and pool.get("max_size"):
+        wanted = min(wanted, max(1, int(pool["max_size"]) // 2))
+    return wanted
+
+
+class Clock:
+    """Up to ``workers`` automatic steps at once, on a thread pool of that size.
+
+    ``wake()`` starts one worker if a slot is free; a worker takes due steps one after another
+    until none is left.  Each claim wakes another slot before its step runs, so a backlog fills
+    every slot within milliseconds, a slow step never delays the next due one, and an idle clock
+    asks the database once per tick.
+    """
+
+    def __init__(self, *, workers: int, interval: float, step=None, trace: str = ""):
+        from games import services
+
+        self.workers = max(1, workers)
+        self.interval = interval
+        self.executor = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="clock")
+        self._step = database_sync_to_async(step or services.clock_step, thread_sensitive=False,
+                                            executor=self.executor)
+        self.busy = 0
+        self.tasks: set[asyncio.Task] = set()
+        self.steps = 0
+        self.failures = 0
+        self.lateness: deque[float] = deque(maxlen=LATENESS_SAMPLES)
+        self._trace = open(trace, "a", buffering=1 << 16) if trace else None  # closed by aclose
+        self._flushed = time.monotonic()
+
+    def wake(self) -> None:
+        if self.busy >= self.workers:
+            return
+        self.busy += 1
+        task = asyncio.get_running_loop().create_task(self._work())
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _work(self) -> None:
+        loop = asyncio.get_running_loop()
+
+        def claimed():  # on the worker's thread: a match was taken, another slot may take the next
+            loop.call_soon_threadsafe(self.wake)
+
+        try:
+            while True:
+                try:
+                    step = await self._step(on_claim=claimed)
+                except Exception:  # the claim itself failed (the database is away): try at the next tick
+                    log.exception("clock step failed")
+                    return
+                if step is None:
+                    return
+                self._record(step)
+        finally:
+            self.busy -= 1
+
+    def _record(self, step) -> None:
+        self.steps += 1
+        self.failures += step.outcome in ("failed", "held")
+        self.lateness.append(step.late)
+        if self._trace is not None:
+            self._trace.write(f"{time.time():.3f} {step.match_id} {step.late:.4f} {step.seconds:.4f} {step.outcome}\n")
+
+    def flush(self) -> None:
+        if self._trace is not None and time.monotonic() - self._flushed >= 1.0:
+            self._trace.flush()
+            self._flushed = time.monotonic()
+
+    async def aclose(self) -> None:
+        """Stop taking steps; wait for the ones running (a step is never cut in the middle)."""
+        self.workers = 0
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+        self.executor.shutdown(wait=False)
+        if self._trace is not None:
+            self._trace.close()
+
 
 async def run_clock(interval: float) -> None:
-    from games import services
+    clock = Clock(workers=worker_count(), interval=interval, trace=getattr(settings, "RUMMYHUB_CLOCK_TRACE", ""))
+    presence = PresenceSweep()
+    try:
+        while True:
+            clock.wake()
+            clock.flush()
+            # Presence, a step of its own (not one of the Clock's): lapsed table-socket rows are
+            # swept about every RUMMYHUB_HEARTBEAT seconds.
+            presence.start_if_due()
+            await asyncio.sleep(interval)
+    finally:
+        await clock.aclose()
 
-    while True:
+
+class PresenceSweep:
+    """``services.presence_sweep`` about every ``RUMMYHUB_HEARTBEAT`` seconds, never two at once.
+
+    The sweep deletes the rows of table sockets that no heartbeat refreshes any more (their
+    server died), so those players go offline and their disconnect grace starts although
+    nothing closed their sockets.  It runs in a task of its own: the clock's loop never waits
+    for it, and it is independent of the automatic steps.  Every process sweeps; the rows are
+    re-read under each match's lock, so two processes never act on one row twice.
+    """
+
+    def __init__(self):
+        self.due = 0.0  # time.monotonic() of the next sweep: the first tick sweeps
+        self.task: asyncio.Task | None = None
+
+    def start_if_due(self) -> None:
+        now = time.monotonic()
+        if now < self.due or (self.task is not None and not self.task.done()):
+            return
+        self.due = now + settings.RUMMYHUB_HEARTBEAT
+        self.task = asyncio.get_running_loop().create_task(self._sweep())
+
+    async def _sweep(self) -> None:
+        from games import services
+
         try:
-            await database_sync_to_async(services.tick_due)()
-        except Exception:  # keep ticking: one bad match must not stop every table
-            log.exception("clock tick failed")
-        await asyncio.sleep(interval)
+            await database_sync_to_async(services.presence_sweep, thread_sensitive=False)()
+        except Exception:  # the next one tries again
+            log.exception("presence sweep failed")
 
 
 class ClockMiddleware:

@@ -10,24 +10,26 @@ as the HTTP forms are) and a "resync" request; see docs/protocol.md.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
-from collections import Counter
+from typing import Any
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.http import Http404
 from django.template.loader import render_to_string
 from django.utils.translation import gettext, gettext_noop
 
 from games import boardcache, commands, selectors, services
-from games.models import ChatMessage
+from games.models import ChatMessage, new_connection_token
+from rummyhub import inputs
 from rummyhub.realtime import LOBBY_GROUP, override_scope_language, table_group
 
 log = logging.getLogger(__name__)
 
+FRAME_DEPTH = 2  # {"type": "command", "fields": {name: text}}: the fields' JSON is read by games.commands
 MAX_FRAME = 32 * 1024  # {"type": "resync"}, or a command: a draft of 106 cards is ~2 KB
 COMMAND_BURST = 20  # commands a socket may send at once (a fast drag session sends a few per second) ...
 COMMAND_RATE = 5.0  # ... refilled at this many per second; beyond that a command is refused unrun
@@ -43,42 +45,54 @@ def _query_version(scope) -> int:
 
 
 class Heartbeats:
-    """The open table sockets of this process, marked seen together by one task.
+    """The open table sockets of this process, their rows refreshed together by one task.
 
-    A seat counts as connected while its ``last_seen`` is recent (``services.is_connected``);
-    every ``every`` seconds one batched write (``services.seats_seen``) refreshes the seats of
-    all open sockets of this event loop, instead of one write per socket.
+    Each open socket has a ``TableConnection`` row (``services.table_connection_open``); a seat
+    counts as connected while a row of its user is recent (``services.is_connected``).  Every
+    ``RUMMYHUB_HEARTBEAT`` seconds one batched write (``services.table_connections_seen``)
+    refreshes the rows of all open sockets of this event loop, instead of one write per socket.
+    If this process dies, nothing refreshes them and ``services.presence_sweep`` deletes them.
     """
 
-    every = 30  # seconds; well inside services.CONNECTION_TIMEOUT
-
     def __init__(self):
-        self.open: Counter[tuple[int, int]] = Counter()
+        self.open: dict[str, tuple[int, Any]] = {}  # token -> (match id, user)
         self.task: asyncio.Task | None = None
 
-    def add(self, match_id: int, user_id: int) -> None:
-        self.open[(match_id, user_id)] += 1
+    def add(self, token: str, match_id: int, user) -> None:
+        self.open[token] = (match_id, user)
         loop = asyncio.get_running_loop()
         if self.task is None or self.task.done() or self.task.get_loop() is not loop:
             self.task = loop.create_task(self._run())
 
-    def remove(self, match_id: int, user_id: int) -> None:
-        key = (match_id, user_id)
-        self.open[key] -= 1
-        if self.open[key] <= 0:
-            del self.open[key]
+    def remove(self, token: str) -> None:
+        self.open.pop(token, None)
         if not self.open and self.task is not None:
             self.task.cancel()
             self.task = None
 
     async def beat(self) -> int:
+        """Refresh every open socket's row; returns how many were refreshed."""
         if not self.open:
             return 0
-        return await database_sync_to_async(services.seats_seen, thread_sensitive=False)(list(self.open))
+        tokens = list(self.open)
+        missing = await database_sync_to_async(services.table_connections_seen, thread_sensitive=False)(tokens)
+        for token in missing:
+            # Swept while open (this process stalled past the timeout, or lost the database):
+            # the socket is here, so its row comes back, and the seat with it.
+            if token not in self.open:
+                continue  # it closed meanwhile
+            match_id, user = self.open[token]
+            try:
+                await database_sync_to_async(services.table_connection_open)(match_id=match_id, user=user, token=token)
+            except services.ActionRefused:
+                continue  # the table is gone
+            if token not in self.open:  # it closed while its row was being opened again
+                await database_sync_to_async(services.table_connection_close)(token=token)
+        return len(tokens) - len(missing)
 
     async def _run(self):
         while True:
-            await asyncio.sleep(self.every)
+            await asyncio.sleep(settings.RUMMYHUB_HEARTBEAT)
             try:
                 await self.beat()
             except Exception:  # a database hiccup must not end the beat for every socket
@@ -119,37 +133,52 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         self.match_created = match.created_at
         await self.accept()
-        heartbeats.add(self.match_id, self.user.pk)
-        self.beating = True
         self.seat_index = await database_sync_to_async(selectors.seat_index_of)(match_id=self.match_id, user=self.user)
         await self.channel_layer.group_add(table_group(self.match_id), self.channel_name)
-        await database_sync_to_async(services.seat_connection)(match_id=self.match_id, user=self.user, delta=1)
-        # The page was rendered at version ?v=N: push a board only if the table moved on since;
-        # otherwise just the online dots, which may have changed between the page and the socket.
-        self.sent_version = _query_version(self.scope)
-        await self.push_board()
-        if self.sent_version == _query_version(self.scope):
-            await self.send(text_data=await database_sync_to_async(self._render_dots, thread_sensitive=False)())
+        self.token = new_connection_token()
+        self.beating = True  # from here on, disconnect (or a failure below) closes this socket's row
+        try:
+            # The open and the close run on the same thread-sensitive executor, in order: a
+            # close after an open cut short (cancelled) still finds the row it committed.
+            await database_sync_to_async(services.table_connection_open)(
+                match_id=self.match_id, user=self.user, token=self.token
+            )
+            heartbeats.add(self.token, self.match_id, self.user)
+            # The page was rendered at version ?v=N: push a board only if the table moved on since;
+            # otherwise just the online dots, which may have changed between the page and the socket.
+            self.sent_version = _query_version(self.scope)
+            await self.push_board()
+            if self.sent_version == _query_version(self.scope):
+                await self.send(text_data=await database_sync_to_async(self._render_dots, thread_sensitive=False)())
+        except BaseException:
+            # Connect failed half-way: Channels calls no disconnect for it, so leave no row behind.
+            await asyncio.shield(self._leave())
+            raise
 
     async def disconnect(self, code):
+        await self._leave()
+
+    async def _leave(self):
+        """Leave the table's group and close this socket's row; a second call does nothing."""
         if not getattr(self, "beating", False):
             return
         self.beating = False
-        heartbeats.remove(self.match_id, self.user.pk)
-        await self.channel_layer.group_discard(table_group(self.match_id), self.channel_name)
+        heartbeats.remove(self.token)
         try:
-            await database_sync_to_async(services.seat_connection)(match_id=self.match_id, user=self.user, delta=-1)
+            await self.channel_layer.group_discard(table_group(self.match_id), self.channel_name)
+            await database_sync_to_async(services.table_connection_close)(token=self.token)
         except services.ActionRefused:
-            pass  # the table is gone (deleted while this socket was open): nothing to mark
+            pass  # the table is gone (deleted while this socket was open): its rows went with it
+        except Exception:
+            # The row is left to lapse: presence_sweep deletes it once no heartbeat refreshes it.
+            log.exception("table %s: closing a socket's presence row failed", self.match_id)
 
     async def receive(self, text_data=None, bytes_data=None):
-        if bytes_data is not None or text_data is None or len(text_data) > MAX_FRAME:
+        try:  # the input layer: size, depth, characters, before anything else reads the frame
+            message = inputs.parse_json(text_data, max_depth=FRAME_DEPTH, max_length=MAX_FRAME)
+        except inputs.BadInput:
             await self.send_error("bad_frame", gettext_noop("Messages on this socket are small JSON requests."))
             return
-        try:
-            message = json.loads(text_data)
-        except ValueError:
-            message = None
         kind = message.get("type") if isinstance(message, dict) else None
         if kind == "resync":
             await self.push_board(force=True)
@@ -225,7 +254,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.push_board(version=version)
 
     async def table_presence(self, event):
-        """A seat's first socket opened or its last one closed: just its online dot changes."""
+        """A seat's first socket opened, or its last one closed or lapsed: just its online dot changes."""
         boardcache.forget(self.match_id)  # a later push of this version must show the new dot
         if event.get("seat") == self.seat_index:
             return  # while this socket is open, this viewer's own dot is "online" anyway

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import gin
@@ -121,8 +122,9 @@ def _gin_fields(prefix: str) -> dict[str, forms.Field]:
     for key, (label, help_text, _variants) in GIN_OPTION_LABELS.items():
         name, default = f"{prefix}{key}", defaults[key]
         if key == "game_target":
-            out[name] = forms.IntegerField(label=label, min_value=1, max_value=100000, required=False,
-                                           help_text=help_text)
+            lo, hi = gin.OPTION_RANGES[key]
+            out[name] = forms.IntegerField(label=label, min_value=lo, max_value=hi, required=False,
+                                           help_text=_with_range(help_text, lo, hi))
         elif key in GIN_CHOICES:
             choices = GIN_CHOICES[key]
             coerce = int if isinstance(choices[0][0], int) else str
@@ -132,10 +134,16 @@ def _gin_fields(prefix: str) -> dict[str, forms.Field]:
         elif isinstance(default, bool):
             out[name] = forms.BooleanField(label=label, required=False, initial=default, help_text=help_text)
         else:
-            lo, hi = (0, 10) if key == "knock_limit" else (0, 100000)
+            lo, hi = gin.OPTION_RANGES[key]
             out[name] = forms.IntegerField(label=label, min_value=lo, max_value=hi, required=False,
-                                           initial=default, help_text=help_text)
+                                           initial=default, help_text=_with_range(help_text, lo, hi))
     return out
+
+
+def _with_range(help_text: Any, lo: int, hi: int) -> str:
+    """The field's help with the range the engine accepts (RULES E: the engine's table of ranges)."""
+    span = _("From %(lo)s to %(hi)s.") % {"lo": lo, "hi": hi}
+    return format_lazy("{} {}", help_text, span) if help_text else span
 
 
 def _option_fields(prefix: str) -> dict[str, forms.Field]:
@@ -150,12 +158,10 @@ def _option_fields(prefix: str) -> dict[str, forms.Field]:
             choices = [(v, CHOICE_LABELS.get(v, v)) for v in manip._ENUMS[key]]
             out[name] = forms.ChoiceField(label=label, choices=choices, initial=default, help_text=help_text)
         else:
-            lo, hi = manip._INTS.get(key, (0, None))
-            if key == "jokers":
-                lo, hi = 0, 4
+            lo, hi = (0, 4) if key == "jokers" else manip.OPTION_RANGES[key]
             out[name] = forms.IntegerField(
                 label=label, min_value=lo, max_value=hi, required=key != "jokers",
-                initial=default, help_text=help_text,
+                initial=default, help_text=help_text if key == "jokers" else _with_range(help_text, lo, hi),
             )
     return out
 

@@ -20,7 +20,7 @@ from functools import cache
 
 from django.db import connection, models
 
-from games.models import Event, Match, Seat
+from games.models import Event, Match, Seat, TableConnection
 
 
 def _qn(name: str) -> str:
@@ -64,9 +64,27 @@ def events_after(match_id: int, seq: int) -> list[Event]:
     return list(Event.objects.raw(_events_after_sql(connection.vendor), [match_id, seq]))
 
 
-def seats_of(match_id: int) -> list[Seat]:
-    """``Seat.objects.filter(match_id=match_id).order_by("index")``."""
-    return list(Seat.objects.raw(_select_sql(Seat, "match", "index", False, connection.vendor), [match_id]))
+@cache
+def _seats_sql(vendor: str) -> str:
+    seat, conn = Seat._meta, TableConnection._meta
+    columns = ", ".join(f"s.{_qn(f.column)}" for f in seat.concrete_fields)
+
+    def s(name: str) -> str:
+        return f"s.{_qn(seat.get_field(name).column)}"
+
+    def c(name: str) -> str:
+        return f"c.{_qn(conn.get_field(name).column)}"
+
+    here = (f"EXISTS (SELECT 1 FROM {_qn(conn.db_table)} c WHERE {c('match')} = {s('match')}"
+            f" AND {c('user')} = {s('user')} AND {c('last_seen')} >= %s)")
+    return f"SELECT {columns}, {here} AS {_qn('online')} FROM {_qn(seat.db_table)} s WHERE {s('match')} = %s ORDER BY {s('index')}"
+
+
+def seats_of(match_id: int, *, online_since) -> list[Seat]:
+    """``services.seats_with_presence(Seat.objects.filter(match_id=match_id)).order_by("index")``:
+    each seat with ``online``, whether its user has a table socket seen at or after ``online_since``."""
+    since = TableConnection._meta.get_field("last_seen").get_db_prep_value(online_since, connection)
+    return list(Seat.objects.raw(_seats_sql(connection.vendor), [since, match_id]))
 
 
 @cache

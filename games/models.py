@@ -91,7 +91,8 @@ class Seat(models.Model):
     bot_policy = models.CharField(max_length=30, blank=True)
     bot_name = models.CharField(max_length=40, blank=True)
     role = models.CharField(max_length=20, blank=True)  # three-player gin: box / captain / advisor
-    connections = models.PositiveSmallIntegerField(default=0)
+    # When the player was last known to be at the table (a socket opened, closed, or its row lapsed):
+    # "gone since" for the disconnect grace.  Whether they are here now is in TableConnection.
     last_seen = models.DateTimeField(null=True, blank=True)
     missed_turns = models.PositiveSmallIntegerField(default=0)
     # The basic bot plays for an absent human until they come back.
@@ -127,6 +128,37 @@ class Seat(models.Model):
         if self.user_id:
             return self.user.username
         return ""
+
+
+def new_connection_token() -> str:
+    return secrets.token_urlsafe(18)
+
+
+class TableConnection(models.Model):
+    """One open table socket (of a player or a spectator), kept by the process that holds it.
+
+    Created when the socket connects, deleted when it closes; its process refreshes
+    ``last_seen`` every ``RUMMYHUB_HEARTBEAT`` seconds.  A seat is online while its user has a
+    row seen within ``RUMMYHUB_PRESENCE_TIMEOUT``; the rows of a process that died are swept by
+    ``services.presence_sweep``.  ``token`` names the socket (random: forked processes share
+    the channel layer's random state).
+    """
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+", db_index=False)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    token = models.CharField(max_length=32, unique=True, default=new_connection_token)
+    opened_at = models.DateTimeField()
+    last_seen = models.DateTimeField()
+
+    class Meta:
+        indexes = [
+            # "Is this seat's user here?" (the board's seats, the services) and the match's cascade.
+            models.Index(fields=["match", "user", "last_seen"], name="tableconn_match_user_seen"),
+            models.Index(fields=["last_seen"], name="tableconn_seen"),  # the sweep
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match_id}:{self.user_id} {self.token}"
 
 
 class Round(models.Model):

@@ -46,9 +46,8 @@ def access_match_for_user(*, match_id: int, user, invite: str | None = None) -> 
 
 def seat_presence(*, match_id: int, viewer: int | None) -> list[tuple[int, bool]]:
     """(seat index, online) for every human seat; the viewer's own seat is online."""
-    now = timezone.now()
-    seats = Seat.objects.filter(match_id=match_id, user__isnull=False, bot_policy="")
-    return [(s.index, s.index == viewer or services.is_connected(s, now)) for s in seats]
+    seats = services.seats_with_presence(Seat.objects.filter(match_id=match_id, user__isnull=False, bot_policy=""))
+    return [(s.index, s.index == viewer or services.is_connected(s)) for s in seats]
 
 
 def seat_index_of(*, match_id: int, user) -> int | None:
@@ -280,12 +279,15 @@ def seat_people_from(seats: list[Seat], previous: BoardData) -> bool:
 
 
 def _seats_with_people(match: Match, previous: BoardData | None) -> list[Seat]:
-    """The seats in order with their users; the users of ``previous`` when the same people sit there."""
+    """The seats in order with their users (the users of ``previous`` when the same people sit
+    there), each with whether its player is here (``online``, read in the same query)."""
+    now = timezone.now()
     if previous is not None:
-        seats = hotsql.seats_of(match.pk)
+        seats = hotsql.seats_of(match.pk, online_since=services.presence_cutoff(now))
         if seat_people_from(seats, previous):
             return seats
-    return list(Seat.objects.filter(match=match).select_related("user").order_by("index"))
+    seats = Seat.objects.filter(match=match).select_related("user").order_by("index")
+    return list(services.seats_with_presence(seats, now))
 
 
 def board_data(match: Match, previous: BoardData | None = None) -> BoardData:

@@ -12,20 +12,21 @@ from __future__ import annotations
 import logging
 import random
 import time
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, OperationalError, connection, transaction
-from django.db.models import F
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import hotsql
 from games.engine.errors import IllegalMove, InvalidAction, RulesError
-from games.models import ChatMessage, Event, Match, MatchStatus, Round, RoundScore, Seat, new_seed
+from games.models import ChatMessage, Event, Match, MatchStatus, Round, RoundScore, Seat, TableConnection, new_seed
 from games.variants import spec_for
-from rummyhub import realtime
+from rummyhub import inputs, realtime
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +35,6 @@ BOT_NAMES = ("Ada", "Boole", "Cobb", "Dijkstra", "Euler", "Fermat", "Gauss", "Ho
 READY_TIMEOUT = 30  # seconds before the next round starts without everybody's click
 DISCONNECT_GRACE = 30  # seconds a disconnected player's turn waits when there is no timer
 MISSED_TURNS_FOR_AUTOPILOT = 3
-CONNECTION_TIMEOUT = 60  # a seat whose socket was not seen for this long counts as disconnected
 MAX_CHAT_LENGTH = 500
 CHAT_RATE = (5, 10)  # at most 5 messages per 10 seconds per player
 TIMER_CHOICES = (0, 30, 60, 120)
@@ -104,11 +104,11 @@ def _locked(match_id: int) -> Match:
 
 
 def _check_version(match: Match, expected_version: Any) -> None:
-    if expected_version is None:
-        return
+    """Every move names the version of the table it was made on: a second copy of it (a double
+    click, a retry, a flood) finds a newer version and is refused, so a move is never played twice."""
     try:
-        expected = int(expected_version)
-    except (TypeError, ValueError):
+        expected = inputs.parse_int(expected_version, lo=0, hi=2**31 - 1)
+    except inputs.BadInput:
         raise ActionRefused("bad_version", _("The request carried no valid table version.")) from None
     if expected != match.version:
         raise StaleVersion(match.version)
@@ -369,7 +369,7 @@ def turn_submit(*, match_id: int, user, action: dict[str, Any], expected_version
         _check_version(match, expected_version)
         # The mover's seat, the next one's, the board's.  (One query joined to the locked match
         # saves a round trip but costs more CPU: the match row is decoded once per seat.)
-        seats = hotsql.seats_of(match.pk)
+        seats = hotsql.seats_of(match.pk, online_since=presence_cutoff())
         seat = _own_seat(match, user, seats)
         if match.status != MatchStatus.PLAYING:
             raise ActionRefused("not_playing", _("There is no hand in play."))
@@ -473,6 +473,9 @@ def _after_match_finished(match_id: int) -> None:
             log.exception("%s failed for match %s", step.__name__, match_id)
 
 
+DRAFT_REFUSALS = frozenset({"bad_table", "bad_action", "unknown_card", "duplicate_card", "bad_card", "card_not_available"})
+
+
 def draft_update(*, match_id: int, user, table: Any, expected_version: Any) -> Match:
     """Store the acting player's unsaved arrangement, validated by the engine for display."""
     if isinstance(table, dict):  # Gin: the knocker's layout (gin_knock_layout, at the end of this module)
@@ -493,8 +496,11 @@ def draft_update(*, match_id: int, user, table: Any, expected_version: Any) -> M
         if state.seat_to_act != seat.index:
             raise IllegalMove("not_your_turn", _("It is not your turn."))
         report = spec.engine.check_table(state, seat.index, table)
-        if report["errors"] and report["errors"][0]["code"] in {"unknown_card", "duplicate_card", "bad_card"}:
-            raise ActionRefused(report["errors"][0]["code"], report["errors"][0]["message"])
+        # A draft may be any arrangement of the cards the player can use; one naming a card twice, or
+        # a card that is neither in the hand nor on the table (forged, or stale), is refused.
+        forged = next((e for e in report["errors"] if e["code"] in DRAFT_REFUSALS), None)
+        if forged is not None:
+            raise ActionRefused(forged["code"], forged["message"])
         match.draft = {"seat": seat.index, "table": table, "report": report}
         _bump(match, "draft")
         return match
@@ -525,7 +531,8 @@ def hand_sort(*, match_id: int, user, mode: str = "suit", order: list[str] | Non
         view = spec.view(spec.load(match.state["round"]), seat.index)
         hand = list(view.get("hand") or [])
         if mode == "custom":
-            if not isinstance(order, list) or len(order) > 30 or not set(order) <= set(hand):
+            if (not isinstance(order, list) or len(order) > 30 or not all(isinstance(c, str) for c in order)
+                    or not set(order) <= set(hand)):
                 raise ActionRefused("bad_order", _("That order does not match your hand."))
             ids = list(order) + [c for c in hand if c not in order]
         elif mode in ("suit", "rank"):
@@ -617,72 +624,181 @@ def match_rematch(*, match_id: int, user) -> Match:
 # --------------------------------------------------------- presence at a table
 
 
-def seat_connection(*, match_id: int, user, delta: int) -> None:
-    """A table socket of ``user`` opened (+1) or closed (-1).
+def presence_cutoff(now=None):
+    """A table socket's row seen before this no longer counts (``RUMMYHUB_PRESENCE_TIMEOUT``)."""
+    return (now or timezone.now()) - timedelta(seconds=settings.RUMMYHUB_PRESENCE_TIMEOUT)
 
-    Coming back ends the autopilot (a real change of the table: version bump).
-    Otherwise only the seat's online dot changes when its first socket opens or
-    its last one closes: a small ``table.presence`` message, no version bump, so
-    a connecting crowd does not make every seat re-render its board.
+
+def seats_with_presence(seats, now=None):
+    """A ``Seat`` queryset whose rows carry ``online`` (read by :func:`is_connected`), in the same query.
+
+    ``online``: the seat's user has a table socket at the match seen within the timeout.  The
+    seats of a board are read this way (or through ``hotsql.seats_of``), so showing who is here
+    costs no query per seat.
     """
-    with transaction.atomic():
-        match = _locked(match_id)
-        seat = Seat.objects.filter(match=match, user=user).first() if user.is_authenticated else None
-        if seat is None:
-            return
-        now = timezone.now()
-        was_online = is_connected(seat, now)
-        back_from_autopilot = delta > 0 and seat.autopilot
-        if delta > 0:
-            Seat.objects.filter(pk=seat.pk).update(
-                connections=F("connections") + 1, last_seen=now, autopilot=False, missed_turns=0
-            )
-        else:
-            Seat.objects.filter(pk=seat.pk, connections__gt=0).update(connections=F("connections") - 1, last_seen=now)
-        seat.refresh_from_db()
-        if match.status == MatchStatus.PLAYING:
-            _schedule(match, spec_for(match.variant))
-            match.save(update_fields=["deadline"])
-        if back_from_autopilot:
-            _bump(match)
-        online = is_connected(seat, now)
-        if online != was_online:
-            realtime.broadcast_on_commit(
-                realtime.table_group(match.pk),
-                {"type": "table.presence", "id": match.pk, "seat": seat.index, "online": online},
-            )
-
-
-SEEN_BATCH = 500  # (match, user) pairs per pair of queries
-
-
-def seats_seen(pairs) -> int:
-    """Mark the seats of these ``(match_id, user_id)`` pairs as seen now; returns how many were marked.
-
-    The table sockets of a process send their heartbeat together through this (see
-    ``games.consumers.Heartbeats``): per SEEN_BATCH pairs, one read of the candidate seats (by
-    match and by user) and one UPDATE by primary key.  Plain ``IN`` lists keep it cheap: 1,000
-    pairs as OR-ed (match, user) conditions took 123 ms of CPU to build and compile, a stall
-    for every socket of the process.
-    """
-    pairs = sorted(set(pairs))
-    now = timezone.now()
-    marked = 0
-    for start in range(0, len(pairs), SEEN_BATCH):
-        batch = set(pairs[start : start + SEEN_BATCH])
-        candidates = Seat.objects.filter(
-            match_id__in={m for m, _u in batch}, user_id__in={u for _m, u in batch}
-        ).values_list("pk", "match_id", "user_id")
-        ids = [pk for pk, match_id, user_id in candidates if (match_id, user_id) in batch]
-        marked += Seat.objects.filter(pk__in=ids).update(last_seen=now)
-    return marked
+    return seats.annotate(online=Exists(TableConnection.objects.filter(
+        match_id=OuterRef("match_id"), user_id=OuterRef("user_id"), last_seen__gte=presence_cutoff(now)
+    )))
 
 
 def is_connected(seat: Seat, now=None) -> bool:
+    """A bot is always here; a human while a table socket of theirs was seen within the timeout.
+
+    From ``seat.online`` when the seat was read with it (:func:`seats_with_presence`,
+    ``hotsql.seats_of``), else one query.
+    """
     if seat.is_bot:
         return True
-    now = now or timezone.now()
-    return seat.connections > 0 and seat.last_seen is not None and (now - seat.last_seen).total_seconds() < CONNECTION_TIMEOUT
+    if seat.user_id is None:
+        return False
+    online = getattr(seat, "online", None)
+    if online is None:
+        online = _user_here(seat.match_id, seat.user_id, now)
+    return bool(online)
+
+
+def _user_here(match_id: int, user_id: int, now=None) -> bool:
+    return TableConnection.objects.filter(
+        match_id=match_id, user_id=user_id, last_seen__gte=presence_cutoff(now)
+    ).exists()
+
+
+def _presence_changed(match: Match, seat: Seat, online: bool) -> None:
+    """Only the seat's online dot changes: a small ``table.presence``, no version bump, so a
+    connecting crowd does not make every seat re-render its board."""
+    realtime.broadcast_on_commit(
+        realtime.table_group(match.pk),
+        {"type": "table.presence", "id": match.pk, "seat": seat.index, "online": online},
+    )
+
+
+def _reschedule(match: Match) -> None:
+    """A seat came or went: the acting player's disconnect grace starts or ends."""
+    if match.status == MatchStatus.PLAYING:
+        _schedule(match, spec_for(match.variant))
+        hotsql.update(match, ["deadline"])
+
+
+def table_connection_open(*, match_id: int, user, token: str) -> None:
+    """A table socket of ``user`` opened: its row, kept fresh by the socket's process
+    (``consumers.Heartbeats``) until :func:`table_connection_close`.
+
+    A spectator's socket has a row too: it counts as soon as they take a seat.  A player's
+    first socket puts the seat online (``table.presence``); coming back ends the autopilot
+    (a real change of the table: version bump).
+    """
+    if not user.is_authenticated:
+        return
+    now = timezone.now()
+    with transaction.atomic():
+        match = _locked(match_id)
+        seat = _seat_of(match, user)
+        was_online = seat is not None and _user_here(match.pk, user.pk, now)
+        TableConnection.objects.create(match=match, user=user, token=token, opened_at=now, last_seen=now)
+        if seat is None:
+            return
+        Seat.objects.filter(pk=seat.pk).update(last_seen=now, autopilot=False, missed_turns=0)
+        if not was_online or seat.autopilot:
+            _reschedule(match)
+        if seat.autopilot:
+            _bump(match)
+        if not was_online:
+            _presence_changed(match, seat, True)
+
+
+def table_connection_close(*, token: str) -> None:
+    """A table socket closed: its row goes.  Closing twice, or a row already swept, changes nothing.
+
+    The seat's last socket closing starts the disconnect grace and turns its dot off.
+    """
+    row = TableConnection.objects.filter(token=token).values_list("match_id", "user_id").first()
+    if row is None:
+        return
+    match_id, user_id = row
+    now = timezone.now()
+    with transaction.atomic():
+        match = _locked(match_id)  # gone: its rows went with it (refused, like any request to it)
+        deleted, _rows = TableConnection.objects.filter(token=token).delete()
+        seat = Seat.objects.filter(match=match, user_id=user_id).first() if deleted else None
+        if seat is None:
+            return
+        Seat.objects.filter(pk=seat.pk).update(last_seen=now)
+        if not _user_here(match.pk, user_id, now):
+            _reschedule(match)
+            _presence_changed(match, seat, False)
+
+
+SEEN_BATCH = 500  # tokens per UPDATE (SQLite's limit on query parameters is 999 on old builds)
+
+
+def table_connections_seen(tokens) -> set[str]:
+    """Mark these table sockets' rows as seen now; returns the tokens that have no row.
+
+    The open sockets of a process send their heartbeat together through this (see
+    ``games.consumers.Heartbeats``): one UPDATE per SEEN_BATCH sockets, and a read only when
+    some row was missing (the sweep took it while its process stalled: the caller opens it again).
+    """
+    tokens = sorted(set(tokens))
+    now = timezone.now()
+    missing: set[str] = set()
+    for start in range(0, len(tokens), SEEN_BATCH):
+        batch = tokens[start : start + SEEN_BATCH]
+        if TableConnection.objects.filter(token__in=batch).update(last_seen=now) < len(batch):
+            found = TableConnection.objects.filter(token__in=batch).values_list("token", flat=True)
+            missing.update(set(batch) - set(found))
+    return missing
+
+
+def presence_sweep(*, now=None) -> int:
+    """Delete the table sockets' rows nobody refreshed within the timeout; returns how many.
+
+    Such a row belongs to a server that died (SIGKILL, a crash) with the socket open: no
+    disconnect ever closes it.  A seat left with no fresh row has gone: its "gone since" is its
+    last heartbeat, its match's deadline is recomputed (the disconnect grace) and the table gets
+    a ``table.presence``.  Every process's clock runs this about every ``RUMMYHUB_HEARTBEAT``
+    seconds; several at once are safe (each match's rows are re-read under its lock).
+    With nothing lapsed it is one query.
+    """
+    cutoff = presence_cutoff(now)
+    lapsed = TableConnection.objects.filter(last_seen__lt=cutoff).values_list("match_id", flat=True).distinct()
+    swept = 0
+    for match_id in sorted(set(lapsed)):
+        try:
+            swept += with_retry(_sweep_match, match_id=match_id, cutoff=cutoff)
+        except ActionRefused:
+            continue  # the match was deleted meanwhile: its rows went with it
+        except Exception:  # one match's failure must not keep every other table's rows forever
+            log.exception("presence sweep of match %s failed", match_id)
+    return swept
+
+
+def _sweep_match(*, match_id: int, cutoff) -> int:
+    with transaction.atomic():
+        match = _locked(match_id)
+        rows = list(
+            TableConnection.objects.filter(match=match, last_seen__lt=cutoff).values_list("pk", "user_id", "last_seen")
+        )
+        if not rows:
+            return 0  # another process swept them, or their heartbeat came back
+        # A row refreshed since it was read (its process was only slow) stays.
+        deleted, _rows = TableConnection.objects.filter(pk__in=[pk for pk, _u, _s in rows], last_seen__lt=cutoff).delete()
+        last_beat: dict[int, Any] = {}
+        for _pk, user_id, seen in rows:
+            last_beat[user_id] = max(seen, last_beat.get(user_id, seen))
+        here = set(
+            TableConnection.objects.filter(match=match, user_id__in=last_beat, last_seen__gte=cutoff).values_list(
+                "user_id", flat=True
+            )
+        )
+        gone = [s for s in Seat.objects.filter(match=match, user_id__in=last_beat) if s.user_id not in here]
+        for seat in gone:
+            since = max(seat.last_seen or last_beat[seat.user_id], last_beat[seat.user_id])
+            Seat.objects.filter(pk=seat.pk).update(last_seen=since)
+        if gone:
+            _reschedule(match)
+        for seat in gone:
+            _presence_changed(match, seat, False)
+        return deleted
 
 
 # -------------------------------------------------------------------- the clock
@@ -717,8 +833,40 @@ def _schedule(match: Match, spec, state=None, seats=None) -> None:
         match.deadline = max(started, seat.last_seen or started) + timedelta(seconds=DISCONNECT_GRACE)
 
 
+# What the clock does with a step that fails (docs/architecture.md, "Bots, timers and the clock").
+CLOCK_STATUSES = (MatchStatus.PLAYING, MatchStatus.BETWEEN_ROUNDS)
+CLOCK_BACKOFF = 2.0  # seconds a failed step is put off the first time; doubled at every failure in a row
+CLOCK_BACKOFF_MAX = 300.0
+CLOCK_MAX_FAILURES = 8  # then the match is held (no deadline) until a step succeeds or staff end it
+
+
+@dataclass(frozen=True, slots=True)
+class ClockStep:
+    """One step the clock took: the match, when it was due, when the clock took it, what came of it.
+
+    ``outcome``: "done" (a move or a deal), "nothing" (no longer due, nobody to act), "deferred"
+    (a transient database failure: the next tick tries again), "failed" (put off, see
+    ``CLOCK_BACKOFF``) or "held" (no deadline any more).
+    """
+
+    match_id: int
+    deadline: Any  # datetime
+    started: Any  # datetime
+    outcome: str
+    seconds: float
+
+    @property
+    def late(self) -> float:
+        """Seconds between the deadline and the moment the clock took the step."""
+        return (self.started - self.deadline).total_seconds()
+
+
 def match_tick(*, match_id: int, now=None) -> bool:
-    """Do the automatic step of a match if it is due; True if something happened."""
+    """Do the automatic step of a match if it is due; True if something happened.
+
+    A failure of the step is raised to the caller (tests, demos); the clock goes through
+    :func:`clock_step`, which isolates it.
+    """
     now = now or timezone.now()
     with transaction.atomic():
         try:
@@ -727,64 +875,149 @@ def match_tick(*, match_id: int, now=None) -> bool:
             return False
         if match.deadline is None or match.deadline > now:
             return False
-        spec = spec_for(match.variant)
-        if match.status == MatchStatus.BETWEEN_ROUNDS:
-            _deal(match, spec, _rules(match))
-            _schedule(match, spec)
-            _bump(match, "state", "status", "round_number", "deadline", "turn_started_at", "draft")
-            return True
-        if match.status != MatchStatus.PLAYING:
-            match.deadline = None
-            match.save(update_fields=["deadline"])
-            return False
-        state = spec.load(match.state["round"])
-        acting = spec.acting_seats(state)
-        if not acting:
-            match.deadline = None
-            match.save(update_fields=["deadline"])
-            return False
-        seat = Seat.objects.get(match=match, index=acting[0])
-        if seat.is_bot or seat.autopilot:
-            rng = random.Random(f"{match.seed}:{match.version}")
-            action = spec.bot_action(state, seat.index, seat.bot_policy or "basic", rng)
-            _apply(match, seat.index, action, by_bot=True)
-            return True
-        # A human's time ran out (timer, or gone without a timer): compulsory moves only.
-        match.draft = None
-        for action in spec.timeout_actions(state, seat.index):
-            _apply(match, seat.index, action, by_bot=False)
-            if match.status != MatchStatus.PLAYING:
-                break
-        missed = seat.missed_turns + 1
-        Seat.objects.filter(pk=seat.pk).update(
-            missed_turns=missed, autopilot=missed >= MISSED_TURNS_FOR_AUTOPILOT
-        )
-        if missed >= MISSED_TURNS_FOR_AUTOPILOT:
-            _schedule(match, spec)
-            match.save(update_fields=["deadline"])
+        return _step(match, spec_for(match.variant), now)
+
+
+def _step(match: Match, spec, now) -> bool:
+    """The automatic step of a locked, due match; True if something happened."""
+    cleared = "clock" in match.state  # an earlier failure: this attempt succeeds (record gone) or rolls back
+    if cleared:
+        match.state = {k: v for k, v in match.state.items() if k != "clock"}
+    if match.status == MatchStatus.BETWEEN_ROUNDS:
+        _deal(match, spec, _rules(match))
+        _schedule(match, spec)
+        _bump(match, "state", "status", "round_number", "deadline", "turn_started_at", "draft")
         return True
+    state = spec.load(match.state["round"]) if match.status == MatchStatus.PLAYING else None
+    acting = spec.acting_seats(state) if state is not None else ()
+    if not acting:
+        match.deadline = None
+        match.save(update_fields=["deadline", "state"] if cleared else ["deadline"])
+        return False
+    seat = Seat.objects.get(match=match, index=acting[0])
+    if seat.is_bot or seat.autopilot:
+        rng = random.Random(f"{match.seed}:{match.version}")
+        action = spec.bot_action(state, seat.index, seat.bot_policy or "basic", rng)
+        _apply(match, seat.index, action, by_bot=True)
+        return True
+    # A human's time ran out (timer, or gone without a timer): compulsory moves only.
+    match.draft = None
+    for action in spec.timeout_actions(state, seat.index):
+        _apply(match, seat.index, action, by_bot=False)
+        if match.status != MatchStatus.PLAYING:
+            break
+    missed = seat.missed_turns + 1
+    Seat.objects.filter(pk=seat.pk).update(
+        missed_turns=missed, autopilot=missed >= MISSED_TURNS_FOR_AUTOPILOT
+    )
+    if missed >= MISSED_TURNS_FOR_AUTOPILOT:
+        _schedule(match, spec)
+        match.save(update_fields=["deadline"])
+    return True
+
+
+def _claim_due(now, exclude) -> Match | None:
+    """The most overdue match that no other transaction holds, locked (``FOR UPDATE SKIP LOCKED``).
+
+    A match locked by a player's move or by another clock (worker or process) is skipped, not
+    waited for.  SQLite has no row locks: its transactions take the database's one write lock at
+    their start (``transaction_mode=IMMEDIATE``), so a clock there runs one step at a time.
+    """
+    due = Match.objects.filter(deadline__lte=now, status__in=CLOCK_STATUSES)
+    if exclude:
+        due = due.exclude(pk__in=exclude)
+    return due.order_by("deadline").select_for_update(skip_locked=True).first()
+
+
+def clock_step(*, now=None, exclude=(), on_claim=None) -> ClockStep | None:
+    """Claim the most overdue match and do its automatic step; None when nothing is due.
+
+    Each process's clock runs this on a few threads at once (``games.clock``).  The step runs in a
+    savepoint of the claiming transaction: if it raises, only the step is rolled back, and the match,
+    still locked (no other clock can take it meanwhile), is put off there (:func:`_put_off`).  Any
+    failure of one match ends here, logged with its id; the caller's next call takes the next match.
+    ``exclude``: ids to leave alone (``tick_due`` steps each match once per call); ``on_claim()``
+    is called once a match is claimed, before its step (the clock starts another worker then).
+    """
+    now = now or timezone.now()
+    claimed = None
+    try:
+        with transaction.atomic():
+            match = _claim_due(now, exclude)
+            if match is None:
+                return None
+            claimed = (match.pk, match.deadline, match.version, timezone.now())
+            if on_claim is not None:
+                on_claim()
+            try:
+                with transaction.atomic():
+                    outcome = "done" if _step(match, spec_for(match.variant), now) else "nothing"
+            except Exception as exc:
+                outcome = _put_off(match.pk, match.version, now, exc)
+    except Exception as exc:
+        if claimed is None:
+            raise  # the claim itself failed (the database is away): no match to blame; the caller logs it
+        # The commit, or the failure record itself, failed: try once more in a transaction of its own.
+        try:
+            with transaction.atomic():
+                outcome = _put_off(claimed[0], claimed[2], now, exc)
+        except Exception:
+            log.exception("automatic step of match %s failed and could not be put off", claimed[0])
+            outcome = "failed"
+    match_id, deadline, _version, started = claimed
+    return ClockStep(match_id=match_id, deadline=deadline, started=started, outcome=outcome,
+                     seconds=(timezone.now() - started).total_seconds())
+
+
+def _put_off(match_id: int, version: int, now, exc: BaseException) -> str:
+    """A step of this match raised ``exc`` (its changes rolled back): put its deadline off.
+
+    A transient database failure waits for the next tick only.  Any other failure is counted in
+    the match's ``state["clock"]`` (``failures``, ``error``, ``at``, ``held``; shown in the admin)
+    and puts the step off ``CLOCK_BACKOFF`` seconds, doubled at each failure in a row, up to
+    ``CLOCK_BACKOFF_MAX``; after ``CLOCK_MAX_FAILURES`` (at once for a move the engine refuses,
+    which would be refused again) the match is held: no deadline.  A player's move sets a new
+    deadline (one more try); a successful step drops the record.  No version bump: the players'
+    table has not changed.
+    """
+    match = Match.objects.select_for_update().filter(pk=match_id).first()
+    if match is None or match.version != version:
+        log.error("automatic step of match %s failed after it was saved", match_id, exc_info=exc)
+        return "done"
+    if is_transient(exc):
+        log.warning("automatic step of match %s put off to the next tick: %s", match_id, exc)
+        match.deadline = now + timedelta(seconds=settings.RUMMYHUB_CLOCK_INTERVAL)
+        match.save(update_fields=["deadline"])
+        return "deferred"
+    record = match.state.get("clock") or {}
+    failures = int(record.get("failures", 0)) + 1
+    held = isinstance(exc, RulesError) or failures >= CLOCK_MAX_FAILURES
+    delay = min(CLOCK_BACKOFF * 2 ** (failures - 1), CLOCK_BACKOFF_MAX)
+    match.state = {**match.state, "clock": {"failures": failures, "error": f"{type(exc).__name__}: {exc}"[:500],
+                                            "at": now.isoformat(), "held": held}}
+    match.deadline = None if held else now + timedelta(seconds=delay)
+    match.save(update_fields=["state", "deadline"])
+    log.error("automatic step of match %s failed (%d in a row); %s", match_id, failures,
+              "held without a deadline" if held else f"put off {delay:g} s", exc_info=exc)
+    return "held" if held else "failed"
 
 
 def tick_due(*, now=None, limit: int = 50) -> int:
-    """Run every due automatic step (called by each server process's clock loop)."""
+    """Run the due automatic steps, each match at most once, most overdue first; how many did something.
+
+    One match's failure never stops the others (:func:`clock_step`).  The server's clock runs
+    :func:`clock_step` on several threads instead (``games.clock``); this is the same work, one
+    step after another, for scripts and tests.
+    """
     now = now or timezone.now()
-    ids = list(
-        Match.objects.filter(deadline__lte=now, status__in=[MatchStatus.PLAYING, MatchStatus.BETWEEN_ROUNDS])
-        .order_by("deadline")
-        .values_list("pk", flat=True)[:limit]
-    )
+    seen: list[int] = []
     done = 0
-    for match_id in ids:
-        try:
-            if with_retry(match_tick, match_id=match_id, now=now):
-                done += 1
-        except OperationalError as exc:
-            if not is_transient(exc):
-                raise
-            log.warning("automatic step of match %s put off to the next tick: %s", match_id, exc)
-        except RulesError:
-            log.exception("automatic move refused in match %s", match_id)
-            Match.objects.filter(pk=match_id).update(deadline=None)
+    while len(seen) < limit:
+        step = clock_step(now=now, exclude=seen)
+        if step is None:
+            break
+        seen.append(step.match_id)
+        done += step.outcome == "done"
     return done
 
 
@@ -820,6 +1053,26 @@ def run_until_human(*, match_id: int, max_steps: int = 10_000, deal: bool = True
             break
         steps += 1
     return steps
+
+
+def match_abandon(*, match_id: int, by) -> Match:
+    """Staff end a match that cannot go on (a step that keeps failing, a table nobody can finish).
+
+    Abandoned, with no deadline: no clock takes it again.  Its seats, rounds and log stay; no
+    result is recorded.  Refused for a match that is already over.
+    """
+    if not getattr(by, "is_staff", False):
+        raise ActionRefused("not_staff", _("Only staff can end a match."))
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match.status in (MatchStatus.FINISHED, MatchStatus.ABANDONED):
+            raise ActionRefused("already_over", _("This match is already over."))
+        match.status = MatchStatus.ABANDONED
+        match.deadline = None
+        _bump(match, "status", "deadline")
+        _lobby_changed(match)
+    log.warning("match %s abandoned by %s", match.pk, by.get_username())
+    return match
 
 
 # ------------------------------------------------------------- Gin (issue #6)

@@ -14,8 +14,10 @@ from games import boardcache, commands, selectors, services
 from games.forms import TableCreateForm
 from games.models import Variant
 from games.tournaments.selectors import user_tournament_tables
+from rummyhub import inputs
 
 MAX_BODY = commands.MAX_BODY
+MAX_SEAT_INDEX = 4  # five seats at most (RULES B.1.1)
 
 
 def home(request):
@@ -95,11 +97,25 @@ def _command(request, match_id, service, **kwargs) -> HttpResponse:
     return _respond(request, match_id)
 
 
+def _seat_number(request, match_id, *, required: bool):
+    """The ``seat`` field as a seat index (ASCII digits, 0–4), None when absent and optional; or the
+    refusal to answer with (a seat written "²" or "①" is refused here, not by ``int()``)."""
+    value = request.POST.get("seat", "")
+    if value == "" and not required:
+        return None, None
+    try:
+        return inputs.parse_int(value, lo=0, hi=MAX_SEAT_INDEX), None
+    except inputs.BadInput:
+        return None, _respond(request, match_id, services.ActionRefused("bad_seat", _("Choose a seat.")), status=400)
+
+
 @login_required
 @require_POST
 def table_join(request, match_id):
-    index = request.POST.get("seat")
-    return _command(request, match_id, services.seat_join, index=int(index) if (index or "").isdigit() else None,
+    index, refused = _seat_number(request, match_id, required=False)
+    if refused:
+        return refused
+    return _command(request, match_id, services.seat_join, index=index,
                     invite_token=request.session.get(f"invite-{match_id}") or request.POST.get("invite"))
 
 
@@ -112,18 +128,19 @@ def table_leave(request, match_id):
 @login_required
 @require_POST
 def table_add_bot(request, match_id):
-    index = request.POST.get("seat")
-    return _command(request, match_id, services.seat_add_bot, index=int(index) if (index or "").isdigit() else None,
-                    policy=request.POST.get("policy", "basic"))
+    index, refused = _seat_number(request, match_id, required=False)
+    if refused:
+        return refused
+    return _command(request, match_id, services.seat_add_bot, index=index, policy=request.POST.get("policy", "basic"))
 
 
 @login_required
 @require_POST
 def table_remove_bot(request, match_id):
-    index = request.POST.get("seat", "")
-    if not index.isdigit():
-        return _respond(request, match_id, services.ActionRefused("bad_seat", _("Choose a seat.")), status=400)
-    return _command(request, match_id, services.seat_remove_bot, index=int(index))
+    index, refused = _seat_number(request, match_id, required=True)
+    if refused:
+        return refused
+    return _command(request, match_id, services.seat_remove_bot, index=index)
 
 
 @login_required
@@ -170,8 +187,8 @@ def table_chat(request, match_id):
         services.chat_post(match_id=match_id, user=request.user, text=request.POST.get("text", "")[:2000])
     except services.ActionRefused as exc:
         if request.htmx:
-            return render(request, "games/table.html#chat-form", {"match": match, "chat_error": exc.message},
-                          status=400)
+            return render(request, "games/table.html#chat-form",
+                          {"match": match, "chat_error": exc.message, "chat_error_code": exc.code}, status=400)
         messages.error(request, exc.message)
         return redirect("games:table", match_id=match_id)
     if request.htmx:

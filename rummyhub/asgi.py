@@ -10,17 +10,17 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from games.clock import ClockMiddleware  # noqa: E402
 from rummyhub import gctune  # noqa: E402
+from rummyhub.origin import SameOriginValidator  # noqa: E402
 from rummyhub.routing import websocket_urlpatterns  # noqa: E402
 
 application = ClockMiddleware(
     ProtocolTypeRouter(
         {
             "http": django_asgi_app,
-            "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+            "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
         }
     )
 )

@@ -97,6 +97,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # The one input layer (rummyhub/inputs.py): a NUL byte in a path, a query or a field is a 400
+    # before the session or any view reads it.
+    "rummyhub.inputs.InputGuardMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -280,6 +283,13 @@ RUMMYHUB_BOT_DELAY = float(os.environ.get("RUMMYHUB_BOT_DELAY", "1.0"))
 # Each server process runs a clock loop (bots, timers, next rounds) every this many seconds.
 RUMMYHUB_CLOCK = env_bool("RUMMYHUB_CLOCK", True)
 RUMMYHUB_CLOCK_INTERVAL = float(os.environ.get("RUMMYHUB_CLOCK_INTERVAL", "0.25"))
+# Automatic steps one process runs at once (games.clock.worker_count): SQLite always 1 (one writer
+# at a time); PostgreSQL at most half of DATABASE_POOL_MAX, the rest kept for requests and sockets.
+RUMMYHUB_CLOCK_WORKERS = env_int(
+    "RUMMYHUB_CLOCK_WORKERS", 4 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" else 1
+)
+# A file each step of this process's clock appends a line to (time, match, lateness; bench/soak.py).
+RUMMYHUB_CLOCK_TRACE = os.environ.get("RUMMYHUB_CLOCK_TRACE", "")
 # Table presence: each process refreshes its open table sockets' rows every RUMMYHUB_HEARTBEAT
 # seconds (and sweeps lapsed rows as often); a seat whose rows were not refreshed for
 # RUMMYHUB_PRESENCE_TIMEOUT seconds is offline (a killed server's players go offline by themselves).

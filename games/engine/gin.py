@@ -463,6 +463,27 @@ def _bad(key: str, value: Any, allowed: str) -> InvalidAction:
     return InvalidAction(f"Gin option {key}={value!r} is not allowed ({allowed}).", code="bad_option")
 
 
+# Integer options (RULES E.2): key -> (min, max); those with a fixed list of values also in INT_CHOICES.
+# The open-ended ones are bounded so that no total can leave the stored 32-bit score columns.
+OPTION_RANGES: dict[str, tuple[int, int]] = {
+    "knock_limit": (0, 10),
+    "gin_bonus": (20, 25),
+    "undercut_bonus": (10, 25),
+    "dead_hand_at_stock": (2, 2),
+    "game_target": (1, 10_000),
+    "game_bonus": (0, 10_000),
+    "box_bonus": (20, 25),
+    "hollywood_target": (100, 150),
+}
+INT_CHOICES: dict[str, tuple[int, ...]] = {
+    "gin_bonus": (20, 25),
+    "undercut_bonus": (10, 20, 25),
+    "dead_hand_at_stock": (2,),
+    "box_bonus": (20, 25),
+    "hollywood_target": (100, 125, 150),
+}
+
+
 @dataclass(frozen=True, slots=True, init=False)
 class GinRules:
     """The table options of RULES E.2 plus the variant.
@@ -558,14 +579,8 @@ class GinRules:
             if vals[k] not in choices:
                 raise _bad(k, vals[k], " / ".join(choices))
 
-        want_int("knock_limit", 0, 10)
-        want_int("gin_bonus", 20, 25, (20, 25))
-        want_int("undercut_bonus", 10, 25, (10, 20, 25))
-        want_int("dead_hand_at_stock", 2, 2, (2,))
-        want_int("game_target", 1, 100000)
-        want_int("game_bonus", 0, 100000)
-        want_int("box_bonus", 20, 25, (20, 25))
-        want_int("hollywood_target", 100, 150, (100, 125, 150))
+        for k, (lo, hi) in OPTION_RANGES.items():
+            want_int(k, lo, hi, INT_CHOICES.get(k))
         for k in (
             "undercut_on_tie",
             "no_discard_of_taken_card",

@@ -95,19 +95,22 @@ _ENUMS = {
     "deal_rotation": ("left", "winner_deals"),
 }
 _BOOLS = ("must_draw_if_no_meld", "knock_in_final_lap")
-# key -> (min, max) ; None = unbounded
+# key -> (min, max).  RULES E.1 says "int" for the score options; every one is bounded so that no
+# match total can leave the stored 32-bit score columns (13 cards × 100 points + bonuses, over at
+# most game_target / 1 rounds, stays far below 2**31) and the form shows the range.
 _INTS = {
     "hand_size": (7, 13),
     "max_draws_per_turn": (1, 3),
     "knock_limit": (0, 10),
-    "undercut_bonus": (0, None),
-    "going_out_bonus": (0, None),
-    "joker_value": (0, None),
-    "first_meld_min_points": (0, None),
-    "game_target": (1, None),
-    "game_bonus": (0, None),
-    "round_won_bonus": (0, None),
+    "undercut_bonus": (0, 500),
+    "going_out_bonus": (0, 500),
+    "joker_value": (0, 100),
+    "first_meld_min_points": (0, 300),
+    "game_target": (1, 10_000),
+    "game_bonus": (0, 10_000),
+    "round_won_bonus": (0, 500),
 }
+OPTION_RANGES = _INTS  # public: the forms show these
 
 OPTION_DEFAULTS: dict[str, Any] = {
     "players": None,
@@ -186,8 +189,8 @@ class ManipulationRules:
                 raise _bad(key, values[key], "true or false")
         for key, (lo, hi) in _INTS.items():
             v = values[key]
-            if not isinstance(v, int) or isinstance(v, bool) or v < lo or (hi is not None and v > hi):
-                raise _bad(key, v, f"an integer {lo}–{hi}" if hi is not None else f"an integer ≥ {lo}")
+            if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+                raise _bad(key, v, f"an integer {lo}–{hi}")
         players = values["players"]
         if players is not None and (not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 5):
             raise _bad("players", players, "2 to 5")

@@ -110,8 +110,9 @@ async def test_spectator_board_has_no_hand_and_draft_cards_stay_face_down(make_u
     match, players, carol = await database_sync_to_async(setup_table)(make_user, settings)
     state = await database_sync_to_async(lambda: spec_for("manipulation").load(Match.objects.get(pk=match.pk).state["round"]))()
     mover = state.seat_to_act
+    version = await database_sync_to_async(lambda: Match.objects.get(pk=match.pk).version)()
     await sync_to_async(services.turn_submit)(match_id=match.pk, user=players[mover], action={"type": "draw"},
-                                              expected_version=None)
+                                              expected_version=version)
     current = await database_sync_to_async(Match.objects.get)(pk=match.pk)
     hand = spec_for("manipulation").load(current.state["round"]).hands[mover]
     draft = [[c.id for c in hand[:2]]]  # not a valid meld, but a draft may be anything
@@ -214,37 +215,41 @@ async def test_connecting_changes_only_the_online_dot_and_a_current_page_gets_no
     await a.disconnect()
 
 
-async def test_one_heartbeat_write_marks_every_open_socket_seat_and_no_other(make_user, settings):
+async def test_one_heartbeat_write_marks_every_open_socket_row_and_no_other(make_user, settings):
     from datetime import timedelta
 
     from django.utils import timezone
 
     from games.consumers import heartbeats
-    from games.models import Seat
+    from games.models import TableConnection
 
     match, players, carol = await database_sync_to_async(setup_table)(make_user, settings)
-    # carol sits at another table, with no socket open there
+    # carol sits at another table, where a socket of hers is open in another process
     other = await database_sync_to_async(services.match_create)(host=carol, variant="manipulation", seats_count=2)
-    long_ago = timezone.now() - timedelta(hours=1)
-    await database_sync_to_async(lambda: Seat.objects.update(last_seen=long_ago))()
+    await database_sync_to_async(services.table_connection_open)(match_id=other.pk, user=carol, token="elsewhere")
     cookies = [await database_sync_to_async(session_cookie_for)(u) for u in [*players, carol]]
     sockets = [connect(match.pk, c) for c in cookies]  # carol watches this table: she has no seat here
     for communicator in sockets:
         assert (await communicator.connect())[0]
         await communicator.receive_output(timeout=5)  # its first frame: the socket is set up
-    assert set(heartbeats.open) >= {(match.pk, players[0].pk), (match.pk, players[1].pk)}
-    await database_sync_to_async(lambda: Seat.objects.update(last_seen=long_ago))()
+    mine = {token for token, (match_id, _user) in heartbeats.open.items() if match_id == match.pk}
+    assert len(mine) == 3
+    long_ago = timezone.now() - timedelta(hours=1)
+    await database_sync_to_async(lambda: TableConnection.objects.update(last_seen=long_ago))()
 
-    marked = await heartbeats.beat()
+    marked = await heartbeats.beat()  # one UPDATE (tests/web/test_table_presence.py counts it)
 
     seen = await database_sync_to_async(
-        lambda: {(s.match_id, s.user_id): s.last_seen > long_ago for s in Seat.objects.exclude(user=None)}
+        lambda: {(c.match_id, c.user_id): c.last_seen > long_ago for c in TableConnection.objects.all()}
     )()
-    assert marked == 2
-    assert seen == {(match.pk, players[0].pk): True, (match.pk, players[1].pk): True, (other.pk, carol.pk): False}
+    assert marked == 3
+    assert seen == {(match.pk, players[0].pk): True, (match.pk, players[1].pk): True, (match.pk, carol.pk): True,
+                    (other.pk, carol.pk): False}
     for communicator in sockets:
         await communicator.disconnect()
-    assert not any(key[0] == match.pk for key in heartbeats.open)
+    assert not any(match_id == match.pk for match_id, _user in heartbeats.open.values())
+    assert await database_sync_to_async(lambda: list(TableConnection.objects.values_list("token", flat=True)))() == [
+        "elsewhere"]
 
 
 async def test_a_socket_closing_after_its_table_was_deleted_closes_cleanly(make_user, settings):

@@ -33,11 +33,22 @@ def test_reads_are_the_querysets_rows(match):
     assert row(Match, locked.pk) == {f.attname: getattr(locked, f.attname) for f in Match._meta.concrete_fields}
     assert isinstance(locked.state, dict) and locked.created_at == match.created_at
     assert hotsql.locked_match(match.pk + 1000) is None
-    seats = hotsql.seats_of(match.pk)
+    seats = hotsql.seats_of(match.pk, online_since=timezone.now())
     assert [(s.pk, s.index, s.user_id, s.is_bot) for s in seats] == [
         (s.pk, s.index, s.user_id, s.is_bot) for s in Seat.objects.filter(match=match).order_by("index")
     ]
     assert [s.index for s in seats] == [0, 1, 2]
+
+
+def test_the_seats_online_column_is_the_orm_annotations(match):
+    bob = Seat.objects.get(match=match, index=1).user
+    services.table_connection_open(match_id=match.pk, user=bob, token="bob")
+    since = timezone.now() - timedelta(seconds=60)
+    orm = services.seats_with_presence(Seat.objects.filter(match=match).order_by("index"))
+    assert [bool(s.online) for s in hotsql.seats_of(match.pk, online_since=since)] == [s.online for s in orm]
+    assert [bool(s.online) for s in orm] == [False, True, False]
+    later = timezone.now() + timedelta(seconds=1)  # the row was seen before this: it no longer counts
+    assert not any(s.online for s in hotsql.seats_of(match.pk, online_since=later))
 
 
 def test_the_lock_is_a_real_select_for_update(match):

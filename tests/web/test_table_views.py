@@ -300,7 +300,7 @@ def test_disconnected_player_is_played_after_30_seconds_and_the_bot_takes_over(m
     match.refresh_from_db()
     assert services.pending_step(match) == "bot"
     # Coming back ends the autopilot.
-    services.seat_connection(match_id=match.pk, user=alice, delta=1)
+    services.table_connection_open(match_id=match.pk, user=alice, token="alice-is-back")
     assert not Seat.objects.get(match=match, user=alice).autopilot
 
 

@@ -1,0 +1,506 @@
+"""Soak bench of the clock: N bot tables on one daphne process for many minutes.
+
+Every seat of every table is a bot, so the load is the clock's alone: each table's next step
+is due ``--bot-delay`` seconds after its last one, and a finished table is replaced by a new one
+of the same kind (by this script, in the bench's database), so the load stays steady.  Each table
+also has ``--watchers`` spectator sockets (one logged-in watcher), as a lobby of shown tables
+would: every step renders and pushes its board, which is where per-match memory lives.
+
+Printed every minute: the daphne process's RSS (VmRSS from /proc), the clock steps taken and the
+moves applied (action events) that minute, the clock's lateness (when the step was taken minus
+its deadline; every step writes a line to ``RUMMYHUB_CLOCK_TRACE``, read here) p50/p99/max,
+the longest gap between two steps, and the tables replaced.  At the end: the overall lateness,
+the stalls (minutes without a move, gaps over 5 s), the RSS slope of the second half (MB/min,
+least squares over 5-second samples) and the last minute against the first (the baseline).
+
+``--tracemalloc`` runs daphne through ``bench.soak:traced_application`` (tracemalloc on, one
+frame) and prints, per minute, the traced memory and the lines that grew most since minute 1,
+after a ``gc.collect()`` (so what is shown is held, not garbage waiting for a full collection).
+It slows the process down: use it to find growth, not to time the clock.
+
+Databases: a fresh SQLite file in /tmp (deleted at the end), or ``--postgres`` (the database
+``rummyhub_soak`` on 127.0.0.1:5432, created and dropped).  Bounded: loopback only, a fixed
+number of tables, ``--minutes`` of measurement; it kills the daphne process it started.
+
+Run:  .venv/bin/python bench/soak.py --minutes 3                 # 100 tables, SQLite
+      .venv/bin/python bench/soak.py --postgres --workers 4      # PostgreSQL, 4 clock workers
+      .venv/bin/python bench/soak.py --minutes 3 --tracemalloc   # where does memory grow?
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+VENV_BIN = ROOT / ".venv" / "bin"
+HOST = "127.0.0.1"
+PG_NAME = "rummyhub_soak"
+PG_URL = f"postgres://postgres@127.0.0.1:5432/{PG_NAME}"
+GAP_STALL = 5.0  # seconds without any clock step that count as a stall
+
+
+def percentile(samples: list[float], p: float) -> float:
+    if not samples:
+        return float("nan")
+    ordered = sorted(samples)
+    return ordered[max(0, min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1))))]
+
+
+def slope(points: list[tuple[float, float]]) -> float:
+    """Least-squares slope of (x, y) points."""
+    if len(points) < 2:
+        return float("nan")
+    n = len(points)
+    mx = sum(x for x, _ in points) / n
+    my = sum(y for _, y in points) / n
+    var = sum((x - mx) ** 2 for x, _ in points)
+    return sum((x - mx) * (y - my) for x, y in points) / var if var else float("nan")
+
+
+def rss_mb(pid: int) -> float:
+    with open(f"/proc/{pid}/status") as fh:
+        for line in fh:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return s.getsockname()[1]
+
+
+# ------------------------------------------------------------------ inside daphne (--tracemalloc)
+
+
+def __getattr__(name: str):
+    """``bench.soak:traced_application``: the site's application with tracemalloc reports (built lazily,
+    so that importing this module as a script imports no Django)."""
+    if name != "traced_application":
+        raise AttributeError(name)
+    import tracemalloc
+
+    tracemalloc.start(1)
+    from rummyhub.asgi import application
+
+    threading.Thread(target=_tracemalloc_reports, args=(os.environ["SOAK_TRACEMALLOC"],), daemon=True).start()
+    return application
+
+
+def _tracemalloc_reports(path: str, every: float = 60.0, top: int = 15) -> None:
+    import gc
+    import tracemalloc
+
+    base = None
+    minute = 0
+    while True:
+        time.sleep(every)
+        minute += 1
+        before = tracemalloc.get_traced_memory()[0]
+        gc.collect()
+        snap = tracemalloc.take_snapshot().filter_traces([
+            tracemalloc.Filter(False, tracemalloc.__file__), tracemalloc.Filter(False, "<frozen importlib._bootstrap>")])
+        held = sum(s.size for s in snap.statistics("filename"))
+        lines = [f"minute {minute}: traced {before / 2**20:.1f} MB before gc.collect(), {held / 2**20:.1f} MB held after"]
+        if base is None:
+            base = snap
+        else:
+            for stat in snap.compare_to(base, "lineno")[:top]:
+                frame = stat.traceback[0]
+                lines.append(f"  {stat.size_diff / 1024:+9.0f} KiB {stat.count_diff:+8d} blocks  "
+                             f"{os.path.relpath(frame.filename, ROOT)}:{frame.lineno}")
+        with open(path, "a") as fh:
+            fh.write("\n".join(lines) + "\n")
+
+
+# ------------------------------------------------------------------ the bench's database
+
+
+@dataclass
+class Slot:
+    """One steady table: the match now playing in it (replaced when it ends)."""
+
+    variant: str
+    seats: int
+    match_id: int
+    replaced: int = 0
+
+
+def server_env(args, db_url: str, secret: str, trace: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "DATABASE_URL")}
+    env.update(
+        DJANGO_SETTINGS_MODULE="rummyhub.settings",
+        DATABASE_URL=db_url,
+        DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
+        DJANGO_DEBUG="0",
+        DJANGO_SECRET_KEY=secret,
+        DJANGO_SECURE_SSL_REDIRECT="0",
+        DJANGO_SECURE_COOKIES="0",
+        DJANGO_HSTS_SECONDS="0",
+        DJANGO_STATIC_MANIFEST="0",
+        WHITENOISE_USE_FINDERS="1",
+        DJANGO_LOG_LEVEL="WARNING",
+        PYTHONUNBUFFERED="1",
+        RUMMYHUB_BOT_DELAY=str(args.bot_delay),
+        RUMMYHUB_CLOCK_TRACE=str(trace),
+    )
+    if args.workers:
+        env["RUMMYHUB_CLOCK_WORKERS"] = str(args.workers)
+    if args.tracemalloc:
+        env["SOAK_TRACEMALLOC"] = str(trace) + ".tracemalloc"
+    return env
+
+
+def prepare_database(args, env: dict[str, str]) -> tuple[list[Slot], str]:
+    """Migrate, then the watcher's session and the bot tables (in this process)."""
+    subprocess.run([str(VENV_BIN / "python"), "manage.py", "migrate", "--noinput", "-v", "0"],
+                   cwd=ROOT, env=env, check=True)
+    os.environ.update({k: v for k, v in env.items() if k.startswith(("DJANGO_", "DATABASE_URL", "RUMMYHUB_BOT"))})
+    os.environ.pop("REDIS_URL", None)
+    import django
+
+    django.setup()
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.contrib.sessions.models import Session
+    from django.db import connections
+    from django.utils import timezone
+    from django.utils.crypto import get_random_string
+
+    User = get_user_model()
+    tag = secrets.token_hex(3)
+    host = User.objects.create(username=f"soak{tag}-host", password="!unusable")
+    watcher = User.objects.create(username=f"soak{tag}-watcher", password="!unusable")
+    key = get_random_string(32, "abcdefghijklmnopqrstuvwxyz0123456789")
+    Session.objects.create(
+        session_key=key,
+        session_data=SessionStore().encode({
+            SESSION_KEY: str(watcher.pk),
+            BACKEND_SESSION_KEY: "django.contrib.auth.backends.ModelBackend",
+            HASH_SESSION_KEY: watcher.get_session_auth_hash(),
+        }),
+        expire_date=timezone.now() + datetime.timedelta(days=1),
+    )
+    kinds = [(v, int(n)) for v, n in (part.split(":") for part in args.variants.split(","))]
+    slots = []
+    for i in range(args.tables):
+        variant, seats = kinds[i % len(kinds)]
+        slots.append(Slot(variant, seats, new_table(host, variant, seats)))
+    args.host_id = host.pk
+    connections.close_all()
+    return slots, key
+
+
+def new_table(host, variant: str, seats: int) -> int:
+    """A started table with a bot in every seat (the host is not seated: seat 0 is a bot too)."""
+    from games import services
+    from games.models import Seat
+
+    match = services.match_create(host=host, variant=variant, seats_count=seats, bots=seats - 1)
+    Seat.objects.filter(match=match, index=0).update(user=None, bot_policy="basic", bot_name="Zuse")
+    services.match_start(match_id=match.pk, user=host)
+    return match.pk
+
+
+def replace_finished(slots: list[Slot], host_id: int) -> int:
+    """Start a new table in every slot whose match is over; how many were replaced."""
+    from django.contrib.auth import get_user_model
+    from django.db import connections
+
+    from games.models import Match, MatchStatus
+
+    over = set(Match.objects.filter(pk__in=[s.match_id for s in slots],
+                                    status__in=[MatchStatus.FINISHED, MatchStatus.ABANDONED])
+               .values_list("pk", flat=True))
+    if over:
+        host = get_user_model().objects.get(pk=host_id)
+        for slot in slots:
+            if slot.match_id in over:
+                slot.match_id = new_table(host, slot.variant, slot.seats)
+                slot.replaced += 1
+    connections.close_all()
+    return len(over)
+
+
+def moves_after(event_id: int) -> tuple[int, int]:
+    """(action events after ``event_id``, the newest event id)."""
+    from django.db import connections
+    from django.db.models import Max
+
+    from games.models import Event
+
+    newest = Event.objects.aggregate(m=Max("pk"))["m"] or 0
+    moves = Event.objects.filter(pk__gt=event_id, pk__lte=newest, kind="action").count()
+    connections.close_all()
+    return moves, newest
+
+
+# ------------------------------------------------------------------ measuring
+
+
+@dataclass
+class Minute:
+    steps: int = 0
+    late: list[float] = field(default_factory=list)
+    outcomes: Counter = field(default_factory=Counter)
+    max_gap: float = 0.0
+
+
+class Trace:
+    """The clock's trace file, read as it grows: one line per step (time, match, lateness, duration, outcome)."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.offset = 0
+        self.partial = ""
+        self.last_step: float | None = None
+        self.gaps: list[float] = []  # every gap over GAP_STALL
+
+    def read(self, minute: Minute) -> None:
+        try:
+            with open(self.path) as fh:
+                fh.seek(self.offset)
+                data = fh.read()
+                self.offset = fh.tell()
+        except FileNotFoundError:
+            return
+        data = self.partial + data
+        lines = data.split("\n")
+        self.partial = lines.pop()
+        for line in lines:
+            parts = line.split()
+            if len(parts) != 5:
+                continue
+            at, late, outcome = float(parts[0]), float(parts[2]), parts[4]
+            minute.steps += 1
+            minute.late.append(late)
+            minute.outcomes[outcome] += 1
+            if self.last_step is not None:
+                gap = at - self.last_step
+                minute.max_gap = max(minute.max_gap, gap)
+                if gap > GAP_STALL:
+                    self.gaps.append(gap)
+            self.last_step = at if self.last_step is None else max(self.last_step, at)
+
+
+async def watch(slot: Slot, port: int, session: str, frames: Counter, stopping: asyncio.Event) -> None:
+    """A spectator socket on the slot's table, moved to the new table when the slot's match is replaced."""
+    from websockets.asyncio.client import connect as ws_connect
+
+    while not stopping.is_set():
+        match_id = slot.match_id
+        try:
+            async with ws_connect(f"ws://{HOST}:{port}/ws/tables/{match_id}/",
+                                  additional_headers=[("Cookie", f"sessionid={session}")],
+                                  origin=f"http://{HOST}:{port}", open_timeout=30, ping_interval=None,
+                                  close_timeout=1, max_size=2**23, max_queue=None) as ws:
+                while not stopping.is_set() and slot.match_id == match_id:
+                    try:
+                        await asyncio.wait_for(ws.recv(), timeout=1.0)
+                        frames["frames"] += 1
+                    except TimeoutError:
+                        continue
+        except Exception as exc:  # counted; the watcher tries again
+            frames[f"socket: {type(exc).__name__}"] += 1
+            await asyncio.sleep(1)
+
+
+def start_clock(port: int) -> None:
+    """The clock starts with the process's first request or socket: ask for the home page."""
+    import urllib.request
+
+    urllib.request.urlopen(f"http://{HOST}:{port}/", timeout=30).read()
+
+
+def fmt(seconds: float) -> str:
+    return f"{seconds * 1000:8.0f}" if seconds == seconds else "       -"
+
+
+async def run(args, slots: list[Slot], session: str, env: dict[str, str], trace_path: Path) -> int:
+    port = free_port()
+    log_path = Path(f"/tmp/soak-{os.getpid()}-daphne.log")
+    app = "bench.soak:traced_application" if args.tracemalloc else "rummyhub.asgi:application"
+    with open(log_path, "w") as fh:
+        proc = subprocess.Popen([str(VENV_BIN / "daphne"), "-b", HOST, "-p", str(port), app],
+                                cwd=ROOT, env={**env, "PYTHONPATH": str(ROOT)}, stdout=fh, stderr=subprocess.STDOUT)
+    LIVE.append(proc)
+    end = time.monotonic() + 40
+    while True:
+        if proc.poll() is not None:
+            raise RuntimeError(f"daphne exited with {proc.returncode}; see {log_path}")
+        try:
+            _r, w = await asyncio.open_connection(HOST, port)
+            w.close()
+            break
+        except OSError:
+            if time.monotonic() > end:
+                raise RuntimeError(f"daphne did not start; see {log_path}") from None
+            await asyncio.sleep(0.2)
+    await asyncio.to_thread(start_clock, port)
+    stopping = asyncio.Event()
+    frames: Counter = Counter()
+    watchers = [asyncio.create_task(watch(slot, port, session, frames, stopping))
+                for slot in slots for _ in range(args.watchers)]
+    trace = Trace(trace_path)
+    _moves, event_id = await asyncio.to_thread(moves_after, 0)
+    t0 = time.monotonic()
+    samples: list[tuple[float, float]] = [(0.0, rss_mb(proc.pid))]
+    rows = []
+    print(f"soak: {len(slots)} tables ({args.variants}), {args.watchers} watcher socket(s) each, bot delay "
+          f"{args.bot_delay:g} s, clock workers {args.workers or 'default'}, {args.db_label}, daphne pid {proc.pid}, "
+          f"RSS at start {samples[0][1]:.0f} MB, load average {os.getloadavg()[0]:.2f}", flush=True)
+    print(f"{'min':>3} {'RSS MB':>7} {'steps':>6} {'moves':>6} {'late p50':>8} {'p99 ms':>8} {'max ms':>8} "
+          f"{'max gap s':>9} {'failed':>6} {'new tables':>10} {'frames':>7}", flush=True)
+    minutes = []
+    tm_offset = 0
+    for m in range(1, args.minutes + 1):
+        minute = Minute()
+        replaced = 0
+        frames0 = frames["frames"]
+        minute_end = t0 + 60 * m
+        while (now := time.monotonic()) < minute_end:
+            await asyncio.sleep(min(5.0, minute_end - now))
+            if proc.poll() is not None:
+                raise RuntimeError(f"daphne exited with {proc.returncode}; see {log_path}")
+            samples.append((time.monotonic() - t0, rss_mb(proc.pid)))
+            trace.read(minute)
+            replaced += await asyncio.to_thread(replace_finished, slots, args.host_id)
+        moves, event_id = await asyncio.to_thread(moves_after, event_id)
+        minutes.append(minute)
+        row = (m, samples[-1][1], minute.steps, moves, percentile(minute.late, 50), percentile(minute.late, 99),
+               max(minute.late, default=float("nan")), minute.max_gap,
+               minute.outcomes["failed"] + minute.outcomes["held"], replaced, frames["frames"] - frames0)
+        rows.append(row)
+        print(f"{m:>3} {row[1]:>7.1f} {row[2]:>6} {row[3]:>6} {fmt(row[4])} {fmt(row[5])} {fmt(row[6])} "
+              f"{row[7]:>9.1f} {row[8]:>6} {row[9]:>10} {row[10]:>7}", flush=True)
+        if args.tracemalloc:
+            tm_offset = print_tracemalloc(Path(env["SOAK_TRACEMALLOC"]), tm_offset)
+    stopping.set()
+    await asyncio.gather(*watchers, return_exceptions=True)
+    LIVE.remove(proc)
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+    summarise(args, rows, minutes, samples, trace, frames)
+    errors = [line for line in log_path.read_text(errors="replace").splitlines() if "Traceback" in line or "ERROR" in line]
+    if errors:
+        print(f"daphne log: {len(errors)} error lines (see {log_path})")
+    else:
+        log_path.unlink(missing_ok=True)
+    return 0
+
+
+def print_tracemalloc(path: Path, offset: int) -> int:
+    try:
+        with open(path) as fh:
+            fh.seek(offset)
+            text = fh.read()
+            offset = fh.tell()
+    except FileNotFoundError:
+        return offset
+    if text:
+        print(text.rstrip(), flush=True)
+    return offset
+
+
+def summarise(args, rows, minutes: list[Minute], samples, trace: Trace, frames: Counter) -> None:
+    every = [x for m in minutes for x in m.late]
+    stalls = [r[0] for r in rows if r[3] == 0]
+    half = samples[len(samples) // 2:]
+    second_half = slope([(t / 60, mb) for t, mb in half])
+    first, last = rows[0], rows[-1]
+    print(f"\nsoak: {len(rows)} min, {sum(r[2] for r in rows)} clock steps, {sum(r[3] for r in rows)} moves, "
+          f"{sum(r[9] for r in rows)} tables replaced, {frames['frames']} frames to the watchers")
+    print(f"lateness overall: p50 {percentile(every, 50) * 1000:.0f} ms, p99 {percentile(every, 99) * 1000:.0f} ms, "
+          f"max {max(every, default=float('nan')) * 1000:.0f} ms; failed steps {sum(r[8] for r in rows)}")
+    longest = f" (longest {max(trace.gaps):.1f} s)" if trace.gaps else ""
+    print(f"stalls: {len(stalls)} minute(s) without a move {stalls or ''}, {len(trace.gaps)} gap(s) over "
+          f"{GAP_STALL:g} s between steps{longest}")
+    print(f"RSS: {samples[0][1]:.0f} MB at start, {first[1]:.0f} MB after minute 1, {samples[-1][1]:.0f} MB at the end; "
+          f"second-half slope {second_half:+.2f} MB/min")
+
+    def ratio(a: float, b: float) -> str:
+        return f"{a / b:.2f}" if b and b == b and a == a else "-"
+
+    print(f"last minute against the first (baseline): lateness p50 x{ratio(last[4], first[4])}, "
+          f"p99 x{ratio(last[5], first[5])}, steps x{ratio(last[2], first[2])}")
+    errors = {k: v for k, v in frames.items() if k != "frames"}
+    if errors:
+        print(f"watcher socket errors: {errors}")
+
+
+LIVE: list[subprocess.Popen] = []
+CLEANUP: list[Path] = []
+DROP_DB: list[str] = []
+
+
+def kill_live(*_a) -> None:
+    for p in list(LIVE):
+        if p.poll() is None:
+            p.kill()
+    for path in CLEANUP:
+        path.unlink(missing_ok=True)
+    for name in DROP_DB:
+        subprocess.run(["dropdb", "-h", HOST, "-U", "postgres", "--if-exists", "--force", name])
+    DROP_DB.clear()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=100)
+    parser.add_argument("--minutes", type=int, default=30)
+    parser.add_argument("--bot-delay", type=float, default=0.05, help="RUMMYHUB_BOT_DELAY of the server")
+    parser.add_argument("--variants", default="manipulation:4,gin:2",
+                        help="variant:seats, comma-separated; the tables take them in turn")
+    parser.add_argument("--watchers", type=int, default=1, help="spectator sockets per table")
+    parser.add_argument("--workers", type=int, default=0, help="RUMMYHUB_CLOCK_WORKERS (default: the settings')")
+    parser.add_argument("--postgres", action="store_true", help=f"use {PG_URL} (created and dropped)")
+    parser.add_argument("--tracemalloc", action="store_true", help="per-minute tracemalloc growth report")
+    args = parser.parse_args()
+
+    signal.signal(signal.SIGTERM, lambda *_a: (kill_live(), os._exit(4)))
+    trace = Path(f"/tmp/soak-{os.getpid()}.trace")
+    CLEANUP.extend([trace, Path(f"{trace}.tracemalloc")])
+    if args.postgres:
+        db_url, args.db_label = PG_URL, "PostgreSQL"
+        subprocess.run(["dropdb", "-h", HOST, "-U", "postgres", "--if-exists", "--force", PG_NAME], check=True)
+        subprocess.run(["createdb", "-h", HOST, "-U", "postgres", PG_NAME], check=True)
+        DROP_DB.append(PG_NAME)
+    else:
+        sqlite_path = Path(f"/tmp/soak-{os.getpid()}.sqlite3")
+        db_url, args.db_label = f"sqlite:///{sqlite_path}", "SQLite"
+        CLEANUP.extend(Path(f"{sqlite_path}{suffix}") for suffix in ("", "-wal", "-shm"))
+    env = server_env(args, db_url, secrets.token_urlsafe(40), trace)
+    try:
+        t0 = time.perf_counter()
+        slots, session = prepare_database(args, env)
+        print(f"setup: {len(slots)} tables in {time.perf_counter() - t0:.1f} s", flush=True)
+        return asyncio.run(run(args, slots, session, env, trace))
+    finally:
+        if DROP_DB:
+            from django.db import connections
+
+            connections.close_all()
+        kill_live()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
