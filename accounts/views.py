@@ -2,7 +2,8 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -30,6 +31,15 @@ def profile(request, username):
     player = get_object_or_404(get_user_model(), username=username, is_active=True)
     stats = history_selectors.player_stats(player=player, viewer=request.user)
     return render(request, "accounts/profile.html", {"player": player, "stats": stats})
+
+
+def admin_login(request):
+    """The admin's log-in page is the site's (and so rate-limited like it): go there, then back."""
+    target = request.GET.get("next", "")
+    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
+        target = ""
+    url = reverse("accounts:login") + "?" + urlencode({"next": target or reverse("admin:index")})
+    return redirect(url)
 
 
 class LoginView(auth_views.LoginView):

@@ -181,7 +181,15 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         kind = message.get("type") if isinstance(message, dict) else None
         if kind == "resync":
-            await self.push_board(force=True)
+            # A forced board is a fresh load from the database: a flood of them is refused like commands.
+            if not self._command_allowed():
+                await self.send_error("too_fast", gettext_noop("Too many moves at once: wait a moment and try again."))
+                return
+            try:
+                await self.push_board(force=True)
+            except Exception:  # a fault, not the frame's: say so and keep the socket open (no 1011)
+                log.exception("table %s: a resync failed", self.match_id)
+                await self.send_error("server_error", gettext_noop("The server could not send the table. Try again."))
         elif kind == "command" and isinstance(message.get("fields"), dict):
             await self.run_command(str(message.get("kind")), message["fields"])
         else:

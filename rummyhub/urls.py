@@ -12,5 +12,7 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("players/<str:username>/", account_views.profile, name="profile"),
     path("i18n/", include("django.conf.urls.i18n")),
+    # One log-in page for the whole site, with its rate limit: the admin's own is not served.
+    path("admin/login/", account_views.admin_login),
     path("admin/", admin.site.urls),
 ]

@@ -181,6 +181,21 @@ async def test_a_flood_of_commands_is_cut_off_and_runs_at_most_the_burst(make_us
         await c.disconnect()
 
 
+async def test_a_flood_of_resyncs_is_cut_off_too(make_user, settings):
+    """Each resync is a fresh load from the database: a flood of them is limited like commands."""
+    from games import consumers
+
+    _match, sockets = await open_table(make_user, settings)
+    flood = consumers.COMMAND_BURST + 10
+    for _ in range(flood):
+        await sockets[0].send_to(text_data='{"type": "resync"}')
+    frames = [await sockets[0].receive_from(timeout=10) for _ in range(flood)]
+    cut = sum('data-error-code="too_fast"' in f for f in frames)
+    assert cut >= 9 and sum('id="table-board"' in f for f in frames) == flood - cut
+    for c in sockets:
+        await c.disconnect()
+
+
 async def test_a_move_that_fails_on_the_server_gets_an_error_and_the_socket_stays_open(make_user, settings,
                                                                                     monkeypatch):
     """Not a refusal but a fault (here the database refusing the write): the mover is told nothing

@@ -269,3 +269,17 @@ def test_client_address(rf, settings, behind_proxy, meta, expected):
     settings.RUMMYHUB_BEHIND_PROXY = behind_proxy
     request = rf.post("/", **meta)
     assert ratelimit.client_address(request) == expected
+
+
+def test_the_admin_log_in_is_the_sites_rate_limited_one(client, make_user):
+    """The admin's own log-in form had no limit: it now sends staff to the site's log-in."""
+    staff = make_user("root", is_staff=True, is_superuser=True)
+    response = client.get("/admin/login/?next=/admin/games/")
+    assert response.status_code == 302
+    assert response["Location"] == reverse("accounts:login") + "?next=%2Fadmin%2Fgames%2F"
+    assert client.post("/admin/login/", {"username": "root", "password": "x"}).status_code == 302  # nothing checked
+    response = client.get("/admin/")
+    assert response.status_code == 302 and response["Location"].startswith("/admin/login/")
+    assert client.get("/admin/login/?next=https://evil.example.com/")["Location"].endswith("next=%2Fadmin%2F")
+    client.force_login(staff)
+    assert client.get("/admin/").status_code == 200
