@@ -205,6 +205,13 @@ class TableCreateForm(forms.Form):
     def is_gin(self) -> bool:
         return self.cleaned_data.get("variant") in GIN_VARIANTS
 
+    def has_option_errors(self) -> bool:
+        """True when a Manipulation option was refused: the page opens that section to show why."""
+        return self.is_bound and any(self[n].errors for n in self.fields if n.startswith(self.OPTION_PREFIX))
+
+    def has_gin_option_errors(self) -> bool:
+        return self.is_bound and any(self[n].errors for n in self.fields if n.startswith(self.GIN_PREFIX))
+
     def option_fields(self):
         return [self[name] for name in self.fields if name.startswith(self.OPTION_PREFIX)]
 
