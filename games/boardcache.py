@@ -13,6 +13,12 @@ A few seat fields change without a version bump (the online dot, the player's
 own hand order); entries therefore live only ``TTL`` seconds, a presence change
 drops the match's entry (:func:`forget`), and a forced render (reconnect,
 resync, the page itself) always loads afresh and refreshes the entry.
+
+Memory: an entry holds a whole board (the match row with its state, seats, the log, the finished
+rounds with their outcomes; about 65 KB for a four-seat Manipulation table).  The entry of a
+match nobody here watches any more (a finished table, a socket gone) is dropped once it has not
+been loaded or used for ``KEEP`` seconds, so a long-running process keeps the boards of its live
+tables, not of every table it ever showed; ``MAX_ENTRIES`` caps them all.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from games import hotsql, selectors
 from games.models import Match
 
 TTL = 2.0  # seconds an entry serves later pushes of the same version
+KEEP = 120.0  # seconds an entry nobody loaded or used is kept (as the base of the next incremental load)
 MAX_ENTRIES = 1024
 
 _lock = threading.Lock()
@@ -131,10 +138,25 @@ def remember(data: selectors.BoardData) -> None:
     with _lock:
         current = _entries.get(data.match.pk)
         if current is None or current[1].version <= data.version or current[1].match.created_at != data.match.created_at:
-            _entries[data.match.pk] = (time.monotonic(), data)
+            now = time.monotonic()
+            _entries[data.match.pk] = (now, data)
             _entries.move_to_end(data.match.pk)
             while len(_entries) > MAX_ENTRIES:
                 _entries.popitem(last=False)
+            _drop_idle(now)
+
+
+def _drop_idle(now: float) -> None:
+    """Drop the least recently used entries while they are older than KEEP (the caller holds the lock).
+
+    Entries are in order of last use (a load or a hit moves an entry to the end), so the first
+    one that is younger than KEEP ends the sweep: usually it stops at once.
+    """
+    while _entries:
+        loaded, _data = next(iter(_entries.values()))
+        if now - loaded <= KEEP:
+            return
+        _entries.popitem(last=False)
 
 
 def latest(match_id: int) -> selectors.BoardData | None:

@@ -54,8 +54,12 @@ class Clock:
     ``wake()`` starts one worker if a slot is free; a worker takes due steps one after another
     until none is left.  Each claim wakes another slot before its step runs, so a backlog fills
     every slot within milliseconds, a slow step never delays the next due one, and an idle clock
-    asks the database once per tick.
+    asks the database once per tick.  A worker hands its steps to its thread in batches of up to
+    ``BATCH_SECONDS`` (one ``database_sync_to_async`` call, one connection: with
+    ``CONN_MAX_AGE = 0`` every call opens its own, a cost a step should not pay each time).
     """
+
+    BATCH_SECONDS = 0.2
 
     def __init__(self, *, workers: int, interval: float, step=None, trace: str = ""):
         from games import services
@@ -63,8 +67,9 @@ class Clock:
         self.workers = max(1, workers)
         self.interval = interval
         self.executor = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="clock")
-        self._step = database_sync_to_async(step or services.clock_step, thread_sensitive=False,
-                                            executor=self.executor)
+        self._one_step = step or services.clock_step
+        self._batch = database_sync_to_async(self._steps, thread_sensitive=False, executor=self.executor)
+        self.closing = False
         self.busy = 0
         self.tasks: set[asyncio.Task] = set()
         self.steps = 0
@@ -74,12 +79,29 @@ class Clock:
         self._flushed = time.monotonic()
 
     def wake(self) -> None:
-        if self.busy >= self.workers:
+        if self.closing or self.busy >= self.workers:
             return
         self.busy += 1
         task = asyncio.get_running_loop().create_task(self._work())
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
+
+    def _steps(self, on_claim) -> tuple[list, bool]:
+        """On a worker thread: due steps one after another for up to BATCH_SECONDS; (steps, nothing left)."""
+        done = []
+        end = time.monotonic() + self.BATCH_SECONDS
+        while not self.closing:
+            try:
+                step = self._one_step(on_claim=on_claim)
+            except Exception:  # the claim itself failed (the database is away): try at the next tick
+                log.exception("clock step failed")
+                return done, True
+            if step is None:
+                return done, True
+            done.append(step)
+            if time.monotonic() >= end:
+                return done, False
+        return done, True
 
     async def _work(self) -> None:
         loop = asyncio.get_running_loop()
@@ -88,15 +110,11 @@ class Clock:
             loop.call_soon_threadsafe(self.wake)
 
         try:
-            while True:
-                try:
-                    step = await self._step(on_claim=claimed)
-                except Exception:  # the claim itself failed (the database is away): try at the next tick
-                    log.exception("clock step failed")
-                    return
-                if step is None:
-                    return
-                self._record(step)
+            idle = False
+            while not idle:
+                steps, idle = await self._batch(claimed)
+                for step in steps:
+                    self._record(step)
         finally:
             self.busy -= 1
 
@@ -105,7 +123,8 @@ class Clock:
         self.failures += step.outcome in ("failed", "held")
         self.lateness.append(step.late)
         if self._trace is not None:
-            self._trace.write(f"{time.time():.3f} {step.match_id} {step.late:.4f} {step.seconds:.4f} {step.outcome}\n")
+            self._trace.write(f"{step.started.timestamp():.3f} {step.match_id} {step.late:.4f} {step.seconds:.4f} "
+                              f"{step.outcome}\n")
 
     def flush(self) -> None:
         if self._trace is not None and time.monotonic() - self._flushed >= 1.0:
@@ -114,7 +133,7 @@ class Clock:
 
     async def aclose(self) -> None:
         """Stop taking steps; wait for the ones running (a step is never cut in the middle)."""
-        self.workers = 0
+        self.closing = True
         await asyncio.gather(*self.tasks, return_exceptions=True)
         self.executor.shutdown(wait=False)
         if self._trace is not None:

@@ -22,7 +22,7 @@ from django.http import Http404
 from django.template.loader import render_to_string
 from django.utils.translation import gettext, gettext_noop
 
-from games import boardcache, commands, selectors, services
+from games import boardcache, commands, gate, selectors, services
 from games.models import ChatMessage, new_connection_token
 from rummyhub import inputs
 from rummyhub.realtime import LOBBY_GROUP, override_scope_language, table_group
@@ -218,7 +218,14 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_error("too_fast", gettext_noop("Too many moves at once: wait a moment and try again."))
             return
         try:
-            error, moved_to = await database_sync_to_async(self._run_command, thread_sensitive=False)(kind, fields)
+            # The move waits for its table's turn in this process here, on the event loop: it takes
+            # one of the threads every socket of the process shares only once it has the table.
+            async with gate.held_async(self.match_id, timeout=settings.RUMMYHUB_LOCK_TIMEOUT,
+                                       budget=settings.RUMMYHUB_LOCK_BUDGET):
+                error, moved_to = await database_sync_to_async(self._run_command, thread_sensitive=False)(kind, fields)
+        except gate.Busy:
+            with override_scope_language(self.scope):
+                error, moved_to = services.TableBusy(), None
         except Exception:
             # Not a refusal: a fault (the database gone, a bug). The transaction rolled back, so
             # nothing changed; say so on this viewer's board and keep the socket open.
@@ -230,6 +237,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             # The command made a new version: this reply shares that version's one load with
             # the group push to the other sockets here.
             await self.push_board(version=moved_to, reply=True)
+        elif getattr(error, "code", None) == "server_busy":
+            # No database connection came in time: a board could not be loaded either.
+            await self.send_error("server_busy", gettext_noop("The server is busy; try again in a moment."))
         else:
             # A refusal, or a change without a new version (the player's own hand order, a Gin
             # knock layout): this viewer's board as it is now.

@@ -28,27 +28,67 @@ def _qn(name: str) -> str:
 
 
 @cache
-def _select_sql(model: type[models.Model], where: str, order: str | None, lock: bool, vendor: str) -> str:
+def _select_sql(model: type[models.Model], where: str, vendor: str) -> str:
     meta = model._meta
     columns = ", ".join(_qn(f.column) for f in meta.concrete_fields)
-    sql = f"SELECT {columns} FROM {_qn(meta.db_table)} WHERE {_qn(meta.get_field(where).column)} = %s"
-    if order:
-        sql += f" ORDER BY {_qn(meta.get_field(order).column)}"
-    if lock and connection.features.has_select_for_update:
+    return f"SELECT {columns} FROM {_qn(meta.db_table)} WHERE {_qn(meta.get_field(where).column)} = %s"
+
+
+# PostgreSQL: ``SET LOCAL lock_timeout`` folded into the locking statement (no round trip of its own:
+# a move stays four statements).  ``set_config(..., true)`` lasts until the transaction ends; it is
+# a volatile filter of the row's scan, so it runs before LockRows waits for the row.  A lower
+# lock_timeout already set on the connection (an operator's, a test server's) is kept.
+_BOUNDED_WAIT = (
+    " AND set_config('lock_timeout', CASE WHEN current_setting('lock_timeout')::interval > '0'"
+    " AND current_setting('lock_timeout')::interval <= %s::interval THEN current_setting('lock_timeout')"
+    " ELSE %s END, true) IS NOT NULL"
+)
+
+
+@cache
+def _locked_match_sql(bounded: bool, vendor: str) -> str:
+    sql = _select_sql(Match, "id", vendor)
+    if bounded and vendor == "postgresql":
+        sql += _BOUNDED_WAIT
+    if connection.features.has_select_for_update:
         sql += " FOR UPDATE"
     return sql
 
 
-def locked_match(match_id: int) -> Match | None:
-    """``Match.objects.select_for_update().get(pk=match_id)``, or None (the caller is in a transaction)."""
-    rows = list(Match.objects.raw(_select_sql(Match, "id", None, True, connection.vendor), [match_id]))
+def locked_match(match_id: int, *, lock_timeout: float | None = None) -> Match | None:
+    """``Match.objects.select_for_update().get(pk=match_id)``, or None (the caller is in a transaction).
+
+    ``lock_timeout`` (seconds): on PostgreSQL, waits for a lock in the rest of this transaction
+    (this row's first) end after that long with ``lock_not_available`` (55P03), a transient error
+    ``services.with_retry`` knows.  SQLite's waits are bounded by its busy timeout (settings).
+    """
+    bounded = lock_timeout is not None and connection.vendor == "postgresql"
+    params: list = [match_id]
+    if bounded:
+        wait = f"{max(1, round(lock_timeout * 1000))}ms"
+        params += [wait, wait]
+    rows = list(Match.objects.raw(_locked_match_sql(bounded, connection.vendor), params))
     return rows[0] if rows else None
 
 
 def match_row(match_id: int) -> Match | None:
     """``Match.objects.filter(pk=match_id).first()``, unlocked (a board's load)."""
-    rows = list(Match.objects.raw(_select_sql(Match, "id", None, False, connection.vendor), [match_id]))
+    rows = list(Match.objects.raw(_select_sql(Match, "id", connection.vendor), [match_id]))
     return rows[0] if rows else None
+
+
+def match_version(match_id: int) -> int | None:
+    """The match's version, read without a lock (None if there is no such match)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_version_sql(connection.vendor), [match_id])
+        row = cursor.fetchone()
+    return row[0] if row else None
+
+
+@cache
+def _version_sql(vendor: str) -> str:
+    meta = Match._meta
+    return f"SELECT {_qn(meta.get_field('version').column)} FROM {_qn(meta.db_table)} WHERE {_qn(meta.pk.column)} = %s"
 
 
 @cache

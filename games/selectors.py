@@ -8,6 +8,7 @@ stock and the seeds never reach a template.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Any
@@ -107,7 +108,10 @@ def cards_html(refs: list[str]) -> SafeString:
 
 
 _SEAT_ROWS: dict[tuple, SafeString] = {}
-_SEAT_ROWS_MAX = 20_000
+# About 0.7 KB a row.  A move makes one or two new rows (a score, a hand count), so the kept rows
+# turn over all the time: the oldest go first, and a few thousand cover the tables in play.
+_SEAT_ROWS_MAX = 4096
+_SEAT_ROWS_LOCK = threading.Lock()  # renders run on the event loop and on worker threads
 
 
 def seat_rows(seats: list[SeatInfo], *, between_rounds: bool) -> list[SafeString]:
@@ -127,9 +131,10 @@ def seat_rows(seats: list[SeatInfo], *, between_rounds: bool) -> list[SafeString
         html = _SEAT_ROWS.get(key)
         if html is None:
             html = render_to_string("games/table.html#seat-row", {"s": seat, "between_rounds": between_rounds})
-            if len(_SEAT_ROWS) >= _SEAT_ROWS_MAX:
-                _SEAT_ROWS.clear()
-            _SEAT_ROWS[key] = html
+            with _SEAT_ROWS_LOCK:
+                while len(_SEAT_ROWS) >= _SEAT_ROWS_MAX:
+                    del _SEAT_ROWS[next(iter(_SEAT_ROWS))]  # the oldest (dicts keep insertion order)
+                _SEAT_ROWS[key] = html
         out.append(html)
     return out
 

@@ -93,7 +93,12 @@ def _command(request, match_id, service, **kwargs) -> HttpResponse:
     except services.StaleVersion as exc:
         return _respond(request, match_id, exc, status=409)
     except commands.REFUSALS as exc:
-        return _respond(request, match_id, exc, status=400 if request.htmx else 200)
+        code = getattr(exc, "code", "")
+        if code == "server_busy":  # no database connection came: no board to render either
+            return HttpResponse(exc.message, status=503, content_type="text/plain; charset=utf-8",
+                                headers={"Retry-After": "1"})
+        status = 409 if code == "table_busy" else 400  # busy: like a stale version, try again
+        return _respond(request, match_id, exc, status=status if request.htmx else 200)
     return _respond(request, match_id)
 
 
@@ -184,7 +189,8 @@ def table_chat(request, match_id):
     match = selectors.access_match_for_user(match_id=match_id, user=request.user,
                                             invite=request.session.get(f"invite-{match_id}"))
     try:
-        services.chat_post(match_id=match_id, user=request.user, text=request.POST.get("text", "")[:2000])
+        services.with_retry(services.chat_post, match_id=match_id, user=request.user,
+                            text=request.POST.get("text", "")[:2000])
     except services.ActionRefused as exc:
         if request.htmx:
             return render(request, "games/table.html#chat-form",
@@ -201,7 +207,7 @@ def table_chat(request, match_id):
 def table_rematch(request, match_id):
     selectors.access_match_for_user(match_id=match_id, user=request.user)
     try:
-        new = services.match_rematch(match_id=match_id, user=request.user)
+        new = services.with_retry(services.match_rematch, match_id=match_id, user=request.user)
     except services.ActionRefused as exc:
         return _respond(request, match_id, exc, status=400)
     if request.htmx:

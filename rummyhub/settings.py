@@ -95,6 +95,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Outermost: the connection goes back to the pool when the answer is made (rummyhub/dbrelease.py).
+    "rummyhub.dbrelease.ReleaseConnectionsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # The one input layer (rummyhub/inputs.py): a NUL byte in a path, a query or a field is a 400
@@ -133,6 +135,14 @@ TEMPLATES = [
 ]
 
 # ---------------------------------------------------------------- database
+# Waiting for a table (games.gate, services.with_retry and _locked): a move or other table command
+# waits at most RUMMYHUB_LOCK_TIMEOUT seconds for the commands of its table in this process, and
+# as long for the table's row (PostgreSQL's lock_timeout, set per transaction; SQLite's busy
+# timeout); it is run again after a wait cut short only within RUMMYHUB_LOCK_BUDGET seconds in
+# all, and refused otherwise ("the table is busy"): every command is answered within a few seconds.
+RUMMYHUB_LOCK_TIMEOUT = float(os.environ.get("RUMMYHUB_LOCK_TIMEOUT", "2"))
+RUMMYHUB_LOCK_BUDGET = float(os.environ.get("RUMMYHUB_LOCK_BUDGET", "4"))
+
 DATABASES = {
     "default": dj_database_url.config(
         env="DATABASE_URL",
@@ -143,9 +153,10 @@ DATABASES = {
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"] = {
-        # Writers queue instead of failing with "database is locked".
+        # Writers queue (for at most this many seconds) instead of failing at once with
+        # "database is locked"; a table command is then run again or refused (with_retry).
         "transaction_mode": "IMMEDIATE",
-        "timeout": 20,
+        "timeout": RUMMYHUB_LOCK_TIMEOUT,
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
     # A file, not memory: the browser tests' daphne process must see the data.  One per
@@ -154,9 +165,27 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # A bounded pool per process (psycopg_pool): no new connection per request or socket
-    # render, and never more than DATABASE_POOL_MAX connections from one process.
+    # render, and never more than DATABASE_POOL_MAX connections from one process.  What may hold
+    # one at once in a daphne process:
+    #   - the clock's workers: RUMMYHUB_CLOCK_WORKERS (4), at most half the pool;
+    #   - the one thread of the sockets' connects and closes;
+    #   - the event loop's default executor, min(32, CPUs + 4) threads (6 on 2 cores): the
+    #     sockets' moves and board loads, and Django's logging of each 4xx/5xx answer;
+    #   - one thread per HTTP request in flight, from its session lookup to its end (a table
+    #     command gives its connection back as soon as its answer is rendered).
+    # So 12 = 4 + 1 + 6 + 1, the HTTP requests sharing whatever is free.  Requests may queue on
+    # the pool in a burst; what must not happen is holding a connection while waiting for
+    # something else: a table's commands wait for its row one per process (games.gate), the
+    # others wait without a connection.  No connection within DATABASE_POOL_TIMEOUT seconds: a
+    # table command is refused "server busy" (HTTP 503, the socket's error), anything else
+    # answers 500; fast, either way.  Keep processes x DATABASE_POOL_MAX below PostgreSQL's
+    # max_connections (100 by default).
     DATABASES["default"]["OPTIONS"] = {
-        "pool": {"min_size": 1, "max_size": env_int("DATABASE_POOL_MAX", 12), "timeout": 20},
+        "pool": {
+            "min_size": 1,
+            "max_size": env_int("DATABASE_POOL_MAX", 12),
+            "timeout": float(os.environ.get("DATABASE_POOL_TIMEOUT", "5")),
+        },
     }
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = False
 
@@ -183,9 +212,10 @@ if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
 # The table board's per-version fragments (log, scores): rendered by every socket of a table
 # in this process within milliseconds, so a process-local cache; a network round trip per
-# render would cost more than the fragment.
+# render would cost more than the fragment.  One entry per version (about 2 KB): only the newest
+# version of each table is still read, so 1,000 cover every table in play (5,000 kept 10 MB of dead ones).
 CACHES["board"] = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "board",
-                   "OPTIONS": {"MAX_ENTRIES": 5000}}
+                   "OPTIONS": {"MAX_ENTRIES": 1000}}
 
 # -------------------------------------------------------------------- auth
 AUTH_PASSWORD_VALIDATORS = [
