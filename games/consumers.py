@@ -140,9 +140,14 @@ class TableConsumer(AsyncWebsocketConsumer):
         try:
             # The open and the close run on the same thread-sensitive executor, in order: a
             # close after an open cut short (cancelled) still finds the row it committed.
-            await database_sync_to_async(services.table_connection_open)(
-                match_id=self.match_id, user=self.user, token=self.token
-            )
+            try:
+                await database_sync_to_async(services.with_retry)(
+                    services.table_connection_open, match_id=self.match_id, user=self.user, token=self.token
+                )
+            except services.TableBusy:
+                # The table's row stayed locked past the bound (a burst of moves): the socket opens
+                # all the same, and the next heartbeat finds its row missing and opens it then.
+                log.warning("table %s: a socket's presence row put off to the next heartbeat", self.match_id)
             heartbeats.add(self.token, self.match_id, self.user)
             # The page was rendered at version ?v=N: push a board only if the table moved on since;
             # otherwise just the online dots, which may have changed between the page and the socket.

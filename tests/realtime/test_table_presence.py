@@ -246,3 +246,29 @@ def test_another_servers_clock_sweeps_a_killed_servers_socket_and_its_viewers_se
     assert not TableConnection.objects.filter(user=mover).exists()
     match.refresh_from_db()
     assert match.deadline is not None and services.pending_step(match) == "timeout"
+
+
+async def test_a_socket_opened_while_its_table_is_busy_connects_and_its_row_comes_with_the_next_beat(
+        make_user, settings, monkeypatch):
+    """Issue 13.5: the presence row's lock wait is bounded; when it runs out the socket still opens
+    (no 1011) and shows the board, and the heartbeat puts the missing row back."""
+    match, mover, _other = await database_sync_to_async(setup_table)(make_user, settings)
+    real = services.table_connection_open
+    calls = []
+
+    def busy(**kwargs):
+        calls.append(kwargs)
+        if len(calls) == 1:
+            raise services.TableBusy()
+        return real(**kwargs)
+
+    monkeypatch.setattr(services, "table_connection_open", busy)
+    socket = communicator(match.pk, await database_sync_to_async(session_cookie_for)(mover))
+    connected, _ = await socket.connect()
+    assert connected
+    assert 'id="table-board"' in await socket.receive_from(timeout=5)
+    assert not await database_sync_to_async(TableConnection.objects.filter(match=match).exists)()
+    await consumers.heartbeats.beat()
+    assert await database_sync_to_async(TableConnection.objects.filter(match=match, user=mover).count)() == 1
+    await socket.disconnect()
+    assert not await database_sync_to_async(TableConnection.objects.filter(match=match).exists)()
