@@ -19,11 +19,15 @@ after a ``gc.collect()`` (so what is shown is held, not garbage waiting for a fu
 It slows the process down: use it to find growth, not to time the clock.
 
 Databases: a fresh SQLite file in /tmp (deleted at the end), or ``--postgres`` (the database
-``rummyhub_soak`` on 127.0.0.1:5432, created and dropped).  Bounded: loopback only, a fixed
-number of tables, ``--minutes`` of measurement; it kills the daphne process it started.
+``rummyhub_soak`` on 127.0.0.1:5432, created and dropped).  ``--procs 2`` runs two daphne
+processes on PostgreSQL and the Redis channel layer (redis://127.0.0.1:6379/5): the watchers are
+spread over both, and the steps each process's clock took are printed (they share the due matches).
+Bounded: loopback only, a fixed number of tables, ``--minutes`` of measurement; it kills the
+daphne processes it started.
 
 Run:  .venv/bin/python bench/soak.py --minutes 3                 # 100 tables, SQLite
       .venv/bin/python bench/soak.py --postgres --workers 4      # PostgreSQL, 4 clock workers
+      .venv/bin/python bench/soak.py --minutes 3 --procs 2       # two processes share the clock
       .venv/bin/python bench/soak.py --minutes 3 --tracemalloc   # where does memory grow?
 """
 
@@ -50,6 +54,7 @@ VENV_BIN = ROOT / ".venv" / "bin"
 HOST = "127.0.0.1"
 PG_NAME = "rummyhub_soak"
 PG_URL = f"postgres://postgres@127.0.0.1:5432/{PG_NAME}"
+REDIS_URL = "redis://127.0.0.1:6379/5"
 GAP_STALL = 5.0  # seconds without any clock step that count as a stall
 
 
@@ -71,12 +76,17 @@ def slope(points: list[tuple[float, float]]) -> float:
     return sum((x - mx) * (y - my) for x, y in points) / var if var else float("nan")
 
 
-def rss_mb(pid: int) -> float:
+def rss_mb(pid: int, field: str = "VmRSS") -> float:
     with open(f"/proc/{pid}/status") as fh:
         for line in fh:
-            if line.startswith("VmRSS:"):
+            if line.startswith(field + ":"):
                 return int(line.split()[1]) / 1024
     return float("nan")
+
+
+def rss_parts(pid: int) -> str:
+    """Where the RSS is: anonymous memory (the heap), file pages, shared memory (SQLite's -shm)."""
+    return ", ".join(f"{name} {rss_mb(pid, 'Rss' + name):.0f}" for name in ("Anon", "File", "Shmem"))
 
 
 def free_port() -> int:
@@ -89,17 +99,61 @@ def free_port() -> int:
 
 
 def __getattr__(name: str):
-    """``bench.soak:traced_application``: the site's application with tracemalloc reports (built lazily,
-    so that importing this module as a script imports no Django)."""
-    if name != "traced_application":
-        raise AttributeError(name)
-    import tracemalloc
+    """``bench.soak:traced_application``: the site's application with tracemalloc reports;
+    ``bench.soak:memstats_application``: with a line of allocator figures a minute (both built
+    lazily, so that importing this module as a script imports no Django)."""
+    if name == "traced_application":
+        import tracemalloc
 
-    tracemalloc.start(1)
-    from rummyhub.asgi import application
+        tracemalloc.start(1)
+        from rummyhub.asgi import application
 
-    threading.Thread(target=_tracemalloc_reports, args=(os.environ["SOAK_TRACEMALLOC"],), daemon=True).start()
-    return application
+        threading.Thread(target=_tracemalloc_reports, args=(os.environ["SOAK_TRACEMALLOC"],), daemon=True).start()
+        return application
+    if name == "memstats_application":
+        from rummyhub.asgi import application
+
+        threading.Thread(target=_memstats_reports, args=(os.environ["SOAK_TRACEMALLOC"],), daemon=True).start()
+        return application
+    raise AttributeError(name)
+
+
+def _memstats_reports(path: str, every: float = 60.0) -> None:
+    """Per minute: objects the gc tracks, pymalloc's small-object blocks, and glibc's heap
+    (in use, free but kept: fragmentation, mmapped): which allocator holds the growth."""
+    import ctypes
+    import gc
+    import tempfile
+
+    class MallInfo2(ctypes.Structure):
+        _fields_ = [(n, ctypes.c_size_t) for n in ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks",
+                                                    "fsmblks", "uordblks", "fordblks", "keepcost")]
+
+    libc = ctypes.CDLL("libc.so.6")
+    libc.mallinfo2.restype = MallInfo2
+    minute = 0
+    while True:
+        time.sleep(every)
+        minute += 1
+        with tempfile.TemporaryFile(mode="w+") as tf:  # sys._debugmallocstats() writes to the C stderr
+            saved = os.dup(2)
+            os.dup2(tf.fileno(), 2)
+            try:
+                sys._debugmallocstats()
+            finally:
+                os.dup2(saved, 2)
+                os.close(saved)
+            tf.seek(0)
+            stats = {" ".join(line.split("=")[0].split()): line.split("=")[1].strip().replace(",", "")
+                     for line in tf.read().splitlines() if line.startswith("# ") and "=" in line}
+        info = libc.mallinfo2()
+        mb = 2**20
+        line = (f"minute {minute}: {len(gc.get_objects())} gc objects; pymalloc "
+                f"{int(stats.get('# bytes in allocated blocks', 0)) / mb:.1f} MB in blocks, "
+                f"{int(stats.get('# arenas allocated current', 0))} arenas; glibc heap {info.uordblks / mb:.1f} MB "
+                f"in use, {info.fordblks / mb:.1f} MB free, {info.hblkhd / mb:.1f} MB mmapped")
+        with open(path, "a") as fh:
+            fh.write(line + "\n")
 
 
 def _tracemalloc_reports(path: str, every: float = 60.0, top: int = 15) -> None:
@@ -107,16 +161,21 @@ def _tracemalloc_reports(path: str, every: float = 60.0, top: int = 15) -> None:
     import tracemalloc
 
     base = None
+    census = None
     minute = 0
     while True:
         time.sleep(every)
         minute += 1
         before = tracemalloc.get_traced_memory()[0]
         gc.collect()
+        now = Counter(type(o).__qualname__ for o in gc.get_objects())
+        grew = ", ".join(f"{k} {v:+d}" for k, v in (now - census).most_common(8)) if census is not None else ""
+        census = now
         snap = tracemalloc.take_snapshot().filter_traces([
             tracemalloc.Filter(False, tracemalloc.__file__), tracemalloc.Filter(False, "<frozen importlib._bootstrap>")])
         held = sum(s.size for s in snap.statistics("filename"))
-        lines = [f"minute {minute}: traced {before / 2**20:.1f} MB before gc.collect(), {held / 2**20:.1f} MB held after"]
+        lines = [f"minute {minute}: traced {before / 2**20:.1f} MB before gc.collect(), {held / 2**20:.1f} MB held after"
+                 f"; {len(gc.get_objects())} objects tracked by gc" + (f", grown since the last: {grew}" if grew else "")]
         if base is None:
             base = snap
         else:
@@ -161,8 +220,14 @@ def server_env(args, db_url: str, secret: str, trace: Path) -> dict[str, str]:
     )
     if args.workers:
         env["RUMMYHUB_CLOCK_WORKERS"] = str(args.workers)
-    if args.tracemalloc:
+    for item in args.server_env:
+        key, _, value = item.partition("=")
+        env[key] = value
+    if args.tracemalloc or args.memstats:
         env["SOAK_TRACEMALLOC"] = str(trace) + ".tracemalloc"
+    if args.procs > 1:  # the broadcasts of one process's steps reach the watchers of the other
+        env["REDIS_URL"] = REDIS_URL
+        env["REDIS_PREFIX"] = f"soak{os.getpid()}"
     return env
 
 
@@ -331,80 +396,130 @@ def fmt(seconds: float) -> str:
     return f"{seconds * 1000:8.0f}" if seconds == seconds else "       -"
 
 
-async def run(args, slots: list[Slot], session: str, env: dict[str, str], trace_path: Path) -> int:
-    port = free_port()
-    log_path = Path(f"/tmp/soak-{os.getpid()}-daphne.log")
-    app = "bench.soak:traced_application" if args.tracemalloc else "rummyhub.asgi:application"
-    with open(log_path, "w") as fh:
-        proc = subprocess.Popen([str(VENV_BIN / "daphne"), "-b", HOST, "-p", str(port), app],
-                                cwd=ROOT, env={**env, "PYTHONPATH": str(ROOT)}, stdout=fh, stderr=subprocess.STDOUT)
-    LIVE.append(proc)
-    end = time.monotonic() + 40
-    while True:
-        if proc.poll() is not None:
-            raise RuntimeError(f"daphne exited with {proc.returncode}; see {log_path}")
+async def start_servers(args, env: dict[str, str], trace_path: Path) -> list[Server]:
+    app = ("bench.soak:traced_application" if args.tracemalloc else "bench.soak:memstats_application"
+           if args.memstats else "rummyhub.asgi:application")
+    servers = []
+    for i in range(args.procs):
+        server = Server(port=free_port(), log=Path(f"/tmp/soak-{os.getpid()}-daphne-{i}.log"),
+                        trace=trace_path if args.procs == 1 else Path(f"{trace_path}.{i}"))
+        CLEANUP.append(server.trace)
+        with open(server.log, "w") as fh:
+            server.proc = subprocess.Popen([str(VENV_BIN / "daphne"), "-b", HOST, "-p", str(server.port), app], cwd=ROOT,
+                                           env={**env, "PYTHONPATH": str(ROOT), "RUMMYHUB_CLOCK_TRACE": str(server.trace)},
+                                           stdout=fh, stderr=subprocess.STDOUT)
+        LIVE.append(server.proc)
+        servers.append(server)
+    for server in servers:
+        end = time.monotonic() + 40
+        while True:
+            server.check()
+            try:
+                _r, w = await asyncio.open_connection(HOST, server.port)
+                w.close()
+                break
+            except OSError:
+                if time.monotonic() > end:
+                    raise RuntimeError(f"daphne did not start; see {server.log}") from None
+                await asyncio.sleep(0.2)
+        await asyncio.to_thread(start_clock, server.port)
+        server.reader = Trace(server.trace)
+        server.samples.append((0.0, rss_mb(server.proc.pid)))
+        server.parts_at_start = rss_parts(server.proc.pid)
+    return servers
+
+
+@dataclass
+class Server:
+    """One daphne process: its port, log, clock trace and RSS samples."""
+
+    port: int
+    log: Path
+    trace: Path
+    proc: subprocess.Popen | None = None
+    reader: Trace | None = None
+    samples: list[tuple[float, float]] = field(default_factory=list)
+    parts_at_start: str = ""
+    parts_at_end: str = ""
+
+    def check(self) -> None:
+        if self.proc.poll() is not None:
+            raise RuntimeError(f"daphne exited with {self.proc.returncode}; see {self.log}")
+
+    def stop(self) -> None:
+        LIVE.remove(self.proc)
+        self.proc.terminate()
         try:
-            _r, w = await asyncio.open_connection(HOST, port)
-            w.close()
-            break
-        except OSError:
-            if time.monotonic() > end:
-                raise RuntimeError(f"daphne did not start; see {log_path}") from None
-            await asyncio.sleep(0.2)
-    await asyncio.to_thread(start_clock, port)
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        text = self.log.read_text(errors="replace")
+        # A push racing a watcher's close at the end of the run is no error of the clock.
+        errors = text.count("Traceback") - text.count("Attempt to send on a closed protocol")
+        if errors > 0 or "ERROR" in text:
+            print(f"daphne log: {errors} tracebacks (see {self.log})")
+        else:
+            self.log.unlink(missing_ok=True)
+
+
+async def run(args, slots: list[Slot], session: str, env: dict[str, str], trace_path: Path) -> int:
+    servers = await start_servers(args, env, trace_path)
     stopping = asyncio.Event()
     frames: Counter = Counter()
-    watchers = [asyncio.create_task(watch(slot, port, session, frames, stopping))
-                for slot in slots for _ in range(args.watchers)]
-    trace = Trace(trace_path)
+    watchers = [asyncio.create_task(watch(slot, servers[i % len(servers)].port, session, frames, stopping))
+                for i, slot in enumerate(slots) for _ in range(args.watchers)]
     _moves, event_id = await asyncio.to_thread(moves_after, 0)
     t0 = time.monotonic()
-    samples: list[tuple[float, float]] = [(0.0, rss_mb(proc.pid))]
     rows = []
     print(f"soak: {len(slots)} tables ({args.variants}), {args.watchers} watcher socket(s) each, bot delay "
-          f"{args.bot_delay:g} s, clock workers {args.workers or 'default'}, {args.db_label}, daphne pid {proc.pid}, "
-          f"RSS at start {samples[0][1]:.0f} MB, load average {os.getloadavg()[0]:.2f}", flush=True)
+          f"{args.bot_delay:g} s, clock workers {args.workers or 'default'}, {args.db_label}, "
+          f"{' '.join(args.server_env) + ', ' if args.server_env else ''}{len(servers)} daphne process(es) "
+          f"{', '.join(str(s.proc.pid) for s in servers)}, RSS at start "
+          f"{' + '.join(f'{s.samples[0][1]:.0f}' for s in servers)} MB, load average {os.getloadavg()[0]:.2f}", flush=True)
     print(f"{'min':>3} {'RSS MB':>7} {'steps':>6} {'moves':>6} {'late p50':>8} {'p99 ms':>8} {'max ms':>8} "
-          f"{'max gap s':>9} {'failed':>6} {'new tables':>10} {'frames':>7}", flush=True)
+          f"{'max gap s':>9} {'failed':>6} {'new tables':>10} {'frames':>7}"
+          + ("  steps by process, RSS by process" if len(servers) > 1 else ""), flush=True)
     minutes = []
     tm_offset = 0
     for m in range(1, args.minutes + 1):
         minute = Minute()
+        by_proc = [0] * len(servers)
         replaced = 0
         frames0 = frames["frames"]
         minute_end = t0 + 60 * m
         while (now := time.monotonic()) < minute_end:
             await asyncio.sleep(min(5.0, minute_end - now))
-            if proc.poll() is not None:
-                raise RuntimeError(f"daphne exited with {proc.returncode}; see {log_path}")
-            samples.append((time.monotonic() - t0, rss_mb(proc.pid)))
-            trace.read(minute)
-            replaced += await asyncio.to_thread(replace_finished, slots, args.host_id)
+            for i, server in enumerate(servers):
+                server.check()
+                server.samples.append((time.monotonic() - t0, rss_mb(server.proc.pid)))
+                before = minute.steps
+                server.reader.read(minute)
+                by_proc[i] += minute.steps - before
+            try:
+                replaced += await asyncio.to_thread(replace_finished, slots, args.host_id)
+            except Exception as exc:  # SQLite busy (the server holds the write lock): the next round replaces them
+                print(f"    (replacing finished tables failed: {exc}; trying again)", flush=True)
         moves, event_id = await asyncio.to_thread(moves_after, event_id)
         minutes.append(minute)
-        row = (m, samples[-1][1], minute.steps, moves, percentile(minute.late, 50), percentile(minute.late, 99),
+        rss = sum(s.samples[-1][1] for s in servers)
+        row = (m, rss, minute.steps, moves, percentile(minute.late, 50), percentile(minute.late, 99),
                max(minute.late, default=float("nan")), minute.max_gap,
                minute.outcomes["failed"] + minute.outcomes["held"], replaced, frames["frames"] - frames0)
         rows.append(row)
+        extra = (f"  {' / '.join(str(n) for n in by_proc)}, {' / '.join(f'{s.samples[-1][1]:.0f}' for s in servers)}"
+                 if len(servers) > 1 else "")
         print(f"{m:>3} {row[1]:>7.1f} {row[2]:>6} {row[3]:>6} {fmt(row[4])} {fmt(row[5])} {fmt(row[6])} "
-              f"{row[7]:>9.1f} {row[8]:>6} {row[9]:>10} {row[10]:>7}", flush=True)
-        if args.tracemalloc:
+              f"{row[7]:>9.1f} {row[8]:>6} {row[9]:>10} {row[10]:>7}{extra}", flush=True)
+        if args.tracemalloc or args.memstats:
             tm_offset = print_tracemalloc(Path(env["SOAK_TRACEMALLOC"]), tm_offset)
+    for server in servers:
+        server.parts_at_end = rss_parts(server.proc.pid)
     stopping.set()
     await asyncio.gather(*watchers, return_exceptions=True)
-    LIVE.remove(proc)
-    proc.terminate()
-    try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
-    summarise(args, rows, minutes, samples, trace, frames)
-    errors = [line for line in log_path.read_text(errors="replace").splitlines() if "Traceback" in line or "ERROR" in line]
-    if errors:
-        print(f"daphne log: {len(errors)} error lines (see {log_path})")
-    else:
-        log_path.unlink(missing_ok=True)
+    for server in servers:
+        server.stop()
+    summarise(args, rows, minutes, servers, frames)
     return 0
 
 
@@ -421,21 +536,26 @@ def print_tracemalloc(path: Path, offset: int) -> int:
     return offset
 
 
-def summarise(args, rows, minutes: list[Minute], samples, trace: Trace, frames: Counter) -> None:
+def summarise(args, rows, minutes: list[Minute], servers: list[Server], frames: Counter) -> None:
     every = [x for m in minutes for x in m.late]
     stalls = [r[0] for r in rows if r[3] == 0]
-    half = samples[len(samples) // 2:]
-    second_half = slope([(t / 60, mb) for t, mb in half])
+    gaps = [g for s in servers for g in s.reader.gaps]
     first, last = rows[0], rows[-1]
     print(f"\nsoak: {len(rows)} min, {sum(r[2] for r in rows)} clock steps, {sum(r[3] for r in rows)} moves, "
           f"{sum(r[9] for r in rows)} tables replaced, {frames['frames']} frames to the watchers")
     print(f"lateness overall: p50 {percentile(every, 50) * 1000:.0f} ms, p99 {percentile(every, 99) * 1000:.0f} ms, "
           f"max {max(every, default=float('nan')) * 1000:.0f} ms; failed steps {sum(r[8] for r in rows)}")
-    longest = f" (longest {max(trace.gaps):.1f} s)" if trace.gaps else ""
-    print(f"stalls: {len(stalls)} minute(s) without a move {stalls or ''}, {len(trace.gaps)} gap(s) over "
-          f"{GAP_STALL:g} s between steps{longest}")
-    print(f"RSS: {samples[0][1]:.0f} MB at start, {first[1]:.0f} MB after minute 1, {samples[-1][1]:.0f} MB at the end; "
-          f"second-half slope {second_half:+.2f} MB/min")
+    longest = f" (longest {max(gaps):.1f} s)" if gaps else ""
+    print(f"stalls: {len(stalls)} minute(s) without a move {stalls or ''}, {len(gaps)} gap(s) over "
+          f"{GAP_STALL:g} s between a process's steps{longest}")
+    for i, server in enumerate(servers):
+        samples = server.samples
+        half = samples[len(samples) // 2:]
+        minute1 = next((mb for t, mb in samples if t >= 60), samples[-1][1])
+        print(f"RSS{f' (process {i + 1})' if len(servers) > 1 else ''}: {samples[0][1]:.0f} MB at start, "
+              f"{minute1:.0f} MB after minute 1, {samples[-1][1]:.0f} MB at the end; "
+              f"second-half slope {slope([(t / 60, mb) for t, mb in half]):+.2f} MB/min "
+              f"(MB at start: {server.parts_at_start}; at the end: {server.parts_at_end})")
 
     def ratio(a: float, b: float) -> str:
         return f"{a / b:.2f}" if b and b == b and a == a else "-"
@@ -473,8 +593,16 @@ def main() -> int:
     parser.add_argument("--watchers", type=int, default=1, help="spectator sockets per table")
     parser.add_argument("--workers", type=int, default=0, help="RUMMYHUB_CLOCK_WORKERS (default: the settings')")
     parser.add_argument("--postgres", action="store_true", help=f"use {PG_URL} (created and dropped)")
+    parser.add_argument("--procs", type=int, default=1, choices=(1, 2),
+                        help=f"daphne processes; 2 implies --postgres and the Redis channel layer on {REDIS_URL}")
     parser.add_argument("--tracemalloc", action="store_true", help="per-minute tracemalloc growth report")
+    parser.add_argument("--memstats", action="store_true",
+                        help="per-minute allocator figures of daphne (gc objects, pymalloc, glibc heap); no slow-down")
+    parser.add_argument("--server-env", action="append", default=[], metavar="KEY=VALUE",
+                        help="an environment variable for daphne (repeatable), e.g. MALLOC_ARENA_MAX=2")
     args = parser.parse_args()
+    if args.procs > 1:
+        args.postgres = True
 
     signal.signal(signal.SIGTERM, lambda *_a: (kill_live(), os._exit(4)))
     trace = Path(f"/tmp/soak-{os.getpid()}.trace")

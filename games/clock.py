@@ -61,11 +61,12 @@ class Clock:
 
     BATCH_SECONDS = 0.2
 
-    def __init__(self, *, workers: int, interval: float, step=None, trace: str = ""):
+    def __init__(self, *, workers: int, interval: float, step=None, trace: str = "", pause: float = 0.0):
         from games import services
 
         self.workers = max(1, workers)
         self.interval = interval
+        self.pause = pause
         self.executor = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="clock")
         self._one_step = step or services.clock_step
         self._batch = database_sync_to_async(self._steps, thread_sensitive=False, executor=self.executor)
@@ -115,6 +116,8 @@ class Clock:
                 steps, idle = await self._batch(claimed)
                 for step in steps:
                     self._record(step)
+                if not idle and self.pause:
+                    await asyncio.sleep(self.pause)
         finally:
             self.busy -= 1
 
@@ -140,8 +143,15 @@ class Clock:
             self._trace.close()
 
 
+# SQLite: a busy clock leaves the database's one write lock free this long after each batch.  Without
+# it, a writer waiting elsewhere (a player's move, another process) probes the lock between the
+# clock's back-to-back transactions (every 25-100 ms, SQLite's busy handler) and may never find it free.
+SQLITE_PAUSE = 0.05
+
+
 async def run_clock(interval: float) -> None:
-    clock = Clock(workers=worker_count(), interval=interval, trace=getattr(settings, "RUMMYHUB_CLOCK_TRACE", ""))
+    clock = Clock(workers=worker_count(), interval=interval, trace=getattr(settings, "RUMMYHUB_CLOCK_TRACE", ""),
+                  pause=SQLITE_PAUSE if connection.vendor == "sqlite" else 0.0)
     presence = PresenceSweep()
     try:
         while True:

@@ -87,6 +87,25 @@ async def test_one_worker_steps_one_at_a_time():
     assert steps.peak == 1 and len(steps.finished) == 6
 
 
+async def test_a_busy_clock_with_a_pause_leaves_gaps_between_batches(monkeypatch):
+    """SQLite: other writers (a player's move) find the one write lock free between the clock's batches."""
+    monkeypatch.setattr(clock.Clock, "BATCH_SECONDS", 0.03)
+    steps = FakeSteps(slow_for=0.0, quick=60)
+    ticker = clock.Clock(workers=1, interval=0.02, step=steps, pause=0.05)
+    try:
+        for _ in range(200):
+            ticker.wake()
+            await asyncio.sleep(0.02)
+            if len(steps.finished) == 61:
+                break
+    finally:
+        await ticker.aclose()
+    times = [t for _m, t in steps.finished]
+    gaps = [b - a for a, b in zip(times, times[1:], strict=False)]
+    assert len(times) == 61
+    assert sum(g >= 0.04 for g in gaps) >= 3  # a pause after every batch of about 0.03 s
+
+
 async def test_an_idle_clock_asks_the_database_once_per_tick():
     calls = []
 
