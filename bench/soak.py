@@ -119,7 +119,8 @@ def __getattr__(name: str):
 
 
 def _memstats_reports(path: str, every: float = 60.0) -> None:
-    """Per minute: objects the gc tracks, pymalloc's small-object blocks, and glibc's heap
+    """Per minute: objects the gc tracks (and how many a full collection frees: cyclic garbage
+    waiting for one, see rummyhub/gctune.py), pymalloc's small-object blocks, and glibc's heap
     (in use, free but kept: fragmentation, mmapped): which allocator holds the growth."""
     import ctypes
     import gc
@@ -132,9 +133,12 @@ def _memstats_reports(path: str, every: float = 60.0) -> None:
     libc = ctypes.CDLL("libc.so.6")
     libc.mallinfo2.restype = MallInfo2
     minute = 0
+    census = None
     while True:
         time.sleep(every)
         minute += 1
+        tracked = len(gc.get_objects())
+        freed = gc.collect()
         with tempfile.TemporaryFile(mode="w+") as tf:  # sys._debugmallocstats() writes to the C stderr
             saved = os.dup(2)
             os.dup2(tf.fileno(), 2)
@@ -146,12 +150,16 @@ def _memstats_reports(path: str, every: float = 60.0) -> None:
             tf.seek(0)
             stats = {" ".join(line.split("=")[0].split()): line.split("=")[1].strip().replace(",", "")
                      for line in tf.read().splitlines() if line.startswith("# ") and "=" in line}
+        now = Counter(type(o).__qualname__ for o in gc.get_objects())
+        grew = ", ".join(f"{k} {v:+d}" for k, v in (now - census).most_common(8)) if census is not None else ""
+        census = now
         info = libc.mallinfo2()
         mb = 2**20
-        line = (f"minute {minute}: {len(gc.get_objects())} gc objects; pymalloc "
+        line = (f"minute {minute}: {tracked} gc objects, {freed} freed by a full collection; after it pymalloc "
                 f"{int(stats.get('# bytes in allocated blocks', 0)) / mb:.1f} MB in blocks, "
                 f"{int(stats.get('# arenas allocated current', 0))} arenas; glibc heap {info.uordblks / mb:.1f} MB "
-                f"in use, {info.fordblks / mb:.1f} MB free, {info.hblkhd / mb:.1f} MB mmapped")
+                f"in use, {info.fordblks / mb:.1f} MB free, {info.hblkhd / mb:.1f} MB mmapped"
+                + (f"; held objects grown since the last: {grew}" if grew else ""))
         with open(path, "a") as fh:
             fh.write(line + "\n")
 
