@@ -19,7 +19,8 @@ after a ``gc.collect()`` (so what is shown is held, not garbage waiting for a fu
 It slows the process down: use it to find growth, not to time the clock.
 
 Databases: a fresh SQLite file in /tmp (deleted at the end), or ``--postgres`` (the database
-``rummyhub_soak`` on 127.0.0.1:5432, created and dropped).  ``--procs 2`` runs two daphne
+``rummyhub_soak_<pid>`` on 127.0.0.1:5432, this run's own: created and dropped; two runs at
+once never touch each other's).  ``--procs 2`` runs two daphne
 processes on PostgreSQL and the Redis channel layer (redis://127.0.0.1:6379/5): the watchers are
 spread over both, and the steps each process's clock took are printed (they share the due matches).
 Bounded: loopback only, a fixed number of tables, ``--minutes`` of measurement; it kills the
@@ -52,7 +53,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 VENV_BIN = ROOT / ".venv" / "bin"
 HOST = "127.0.0.1"
-PG_NAME = "rummyhub_soak"
+PG_NAME = f"rummyhub_soak_{os.getpid()}"  # this run's own database: another run's is never dropped
 PG_URL = f"postgres://postgres@127.0.0.1:5432/{PG_NAME}"
 REDIS_URL = "redis://127.0.0.1:6379/5"
 GAP_STALL = 5.0  # seconds without any clock step that count as a stall
@@ -297,17 +298,19 @@ def replace_finished(slots: list[Slot], host_id: int) -> int:
 
     from games.models import Match, MatchStatus
 
-    over = set(Match.objects.filter(pk__in=[s.match_id for s in slots],
-                                    status__in=[MatchStatus.FINISHED, MatchStatus.ABANDONED])
-               .values_list("pk", flat=True))
-    if over:
-        host = get_user_model().objects.get(pk=host_id)
-        for slot in slots:
-            if slot.match_id in over:
-                slot.match_id = new_table(host, slot.variant, slot.seats)
-                slot.replaced += 1
-    connections.close_all()
-    return len(over)
+    try:
+        over = set(Match.objects.filter(pk__in=[s.match_id for s in slots],
+                                        status__in=[MatchStatus.FINISHED, MatchStatus.ABANDONED])
+                   .values_list("pk", flat=True))
+        if over:
+            host = get_user_model().objects.get(pk=host_id)
+            for slot in slots:
+                if slot.match_id in over:
+                    slot.match_id = new_table(host, slot.variant, slot.seats)
+                    slot.replaced += 1
+        return len(over)
+    finally:
+        connections.close_all()  # this thread's, also after a failure: never handed out broken
 
 
 def moves_after(event_id: int) -> tuple[int, int]:
@@ -317,10 +320,11 @@ def moves_after(event_id: int) -> tuple[int, int]:
 
     from games.models import Event
 
-    newest = Event.objects.aggregate(m=Max("pk"))["m"] or 0
-    moves = Event.objects.filter(pk__gt=event_id, pk__lte=newest, kind="action").count()
-    connections.close_all()
-    return moves, newest
+    try:
+        newest = Event.objects.aggregate(m=Max("pk"))["m"] or 0
+        return Event.objects.filter(pk__gt=event_id, pk__lte=newest, kind="action").count(), newest
+    finally:
+        connections.close_all()
 
 
 # ------------------------------------------------------------------ measuring
@@ -508,7 +512,11 @@ async def run(args, slots: list[Slot], session: str, env: dict[str, str], trace_
                 replaced += await asyncio.to_thread(replace_finished, slots, args.host_id)
             except Exception as exc:  # SQLite busy (the server holds the write lock): the next round replaces them
                 print(f"    (replacing finished tables failed: {exc}; trying again)", flush=True)
-        moves, event_id = await asyncio.to_thread(moves_after, event_id)
+        try:
+            moves, event_id = await asyncio.to_thread(moves_after, event_id)
+        except Exception as exc:  # counted in the next minute instead
+            print(f"    (counting the moves failed: {exc}; counted with the next minute)", flush=True)
+            moves = -1  # unknown: not a stall
         minutes.append(minute)
         rss = sum(s.samples[-1][1] for s in servers)
         row = (m, rss, minute.steps, moves, percentile(minute.late, 50), percentile(minute.late, 99),
@@ -617,7 +625,6 @@ def main() -> int:
     CLEANUP.extend([trace, Path(f"{trace}.tracemalloc")])
     if args.postgres:
         db_url, args.db_label = PG_URL, "PostgreSQL"
-        subprocess.run(["dropdb", "-h", HOST, "-U", "postgres", "--if-exists", "--force", PG_NAME], check=True)
         subprocess.run(["createdb", "-h", HOST, "-U", "postgres", PG_NAME], check=True)
         DROP_DB.append(PG_NAME)
     else:
