@@ -210,23 +210,10 @@ class Slot:
 
 
 def server_env(args, db_url: str, secret: str, trace: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "DATABASE_URL")}
-    env.update(
-        DJANGO_SETTINGS_MODULE="rummyhub.settings",
-        DATABASE_URL=db_url,
-        DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
-        DJANGO_DEBUG="0",
-        DJANGO_SECRET_KEY=secret,
-        DJANGO_SECURE_SSL_REDIRECT="0",
-        DJANGO_SECURE_COOKIES="0",
-        DJANGO_HSTS_SECONDS="0",
-        DJANGO_STATIC_MANIFEST="0",
-        WHITENOISE_USE_FINDERS="1",
-        DJANGO_LOG_LEVEL="WARNING",
-        PYTHONUNBUFFERED="1",
-        RUMMYHUB_BOT_DELAY=str(args.bot_delay),
-        RUMMYHUB_CLOCK_TRACE=str(trace),
-    )
+    from bench.ws_load import server_env as bench_server_env  # the bench servers' common settings
+
+    env = bench_server_env(argparse.Namespace(redis=False), db_url, secret)
+    env.update(RUMMYHUB_BOT_DELAY=str(args.bot_delay), RUMMYHUB_CLOCK_TRACE=str(trace))
     if args.workers:
         env["RUMMYHUB_CLOCK_WORKERS"] = str(args.workers)
     for item in args.server_env:
