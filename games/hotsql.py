@@ -71,6 +71,29 @@ def locked_match(match_id: int, *, lock_timeout: float | None = None) -> Match |
     return rows[0] if rows else None
 
 
+@cache
+def _claim_sql(excluded: int, vendor: str) -> str:
+    meta = Match._meta
+    columns = ", ".join(_qn(f.column) for f in meta.concrete_fields)
+    deadline, status, pk = (_qn(meta.get_field(n).column) for n in ("deadline", "status", "id"))
+    sql = f"SELECT {columns} FROM {_qn(meta.db_table)} WHERE {deadline} <= %s AND {status} IN (%s, %s)"
+    if excluded:
+        sql += f" AND {pk} NOT IN ({', '.join(['%s'] * excluded)})"
+    sql += f" ORDER BY {deadline} LIMIT 1"
+    if connection.features.has_select_for_update_skip_locked:
+        sql += " FOR UPDATE SKIP LOCKED"
+    return sql
+
+
+def claim_due(now, statuses: tuple[str, str], exclude=()) -> Match | None:
+    """``Match.objects.filter(deadline__lte=now, status__in=statuses).exclude(pk__in=exclude)
+    .order_by("deadline").select_for_update(skip_locked=True).first()`` (the caller is in a transaction)."""
+    exclude = list(exclude)
+    when = Match._meta.get_field("deadline").get_db_prep_value(now, connection)
+    rows = list(Match.objects.raw(_claim_sql(len(exclude), connection.vendor), [when, *statuses, *exclude]))
+    return rows[0] if rows else None
+
+
 def match_row(match_id: int) -> Match | None:
     """``Match.objects.filter(pk=match_id).first()``, unlocked (a board's load)."""
     rows = list(Match.objects.raw(_select_sql(Match, "id", connection.vendor), [match_id]))

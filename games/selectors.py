@@ -406,7 +406,10 @@ def table_context(match: Match, user, data: BoardData | None = None) -> dict[str
         from games.gin_table import gin_context
 
         ctx.update(gin_context(match=match, view=view, me=me, state=state, seats=seats, rounds=data.rounds))
+    # Lazy: the board reads it between rounds and at the end, and the scores panel only when its
+    # cache (kept per count of finished rounds) misses.
     ctx["round_results"] = SimpleLazyObject(lambda: _round_results(data.rounds, seats))
+    ctx["scores_key"] = f"{len(data.rounds)}:{'|'.join(s.display_name for s in seats)}"
     if match.status == MatchStatus.FINISHED:
         ctx["final"] = sorted(seat_infos, key=lambda s: -(s.final_total or 0))
         ctx["rematch"] = data.rematch
@@ -511,7 +514,8 @@ def _manipulation_context(match: Match, view: dict, me: Seat | None, state) -> d
 def _round_results(rounds: list[Round], seats: list[Seat]) -> list[dict[str, Any]]:
     out = []
     running = [0] * len(seats)
-    for rnd in rounds:
+    last = len(rounds) - 1
+    for number, rnd in enumerate(rounds):
         scores = {s.seat: s for s in rnd.scores.all()}
         hands = (rnd.outcome or {}).get("hands") or []
         row = []
@@ -526,8 +530,9 @@ def _round_results(rounds: list[Round], seats: list[Seat]) -> list[dict[str, Any
                     "reasons": [reason_text(r) for r in (sc.reasons if sc else [])],
                     "total": running[seat.index],
                     "won": seat.index in (rnd.winners or []),
-                    # Hands are revealed once the round is over (B.6).
-                    "hand": [card_face(ref) for ref in hands[seat.index]] if seat.index < len(hands) else [],
+                    # Hands are revealed once the round is over (B.6); the board shows the last round's.
+                    "hand": [card_face(ref) for ref in hands[seat.index]]
+                    if number == last and seat.index < len(hands) else [],
                 }
             )
         out.append({"number": rnd.number, "kind": rnd.result_kind, "kind_text": result_text(rnd.result_kind),

@@ -985,11 +985,12 @@ def _step(match: Match, spec, now) -> bool:
         match.deadline = None
         match.save(update_fields=["deadline", "state"] if cleared else ["deadline"])
         return False
-    seat = Seat.objects.get(match=match, index=acting[0])
+    seats = hotsql.seats_of(match.pk, online_since=presence_cutoff(now))
+    seat = next(s for s in seats if s.index == acting[0])
     if seat.is_bot or seat.autopilot:
         rng = random.Random(f"{match.seed}:{match.version}")
         action = spec.bot_action(state, seat.index, seat.bot_policy or "basic", rng)
-        _apply(match, seat.index, action, by_bot=True)
+        _apply(match, seat.index, action, by_bot=True, seats=seats)
         return True
     # A human's time ran out (timer, or gone without a timer): compulsory moves only.
     match.draft = None
@@ -1014,10 +1015,7 @@ def _claim_due(now, exclude) -> Match | None:
     waited for.  SQLite has no row locks: its transactions take the database's one write lock at
     their start (``transaction_mode=IMMEDIATE``), so a clock there runs one step at a time.
     """
-    due = Match.objects.filter(deadline__lte=now, status__in=CLOCK_STATUSES)
-    if exclude:
-        due = due.exclude(pk__in=exclude)
-    return due.order_by("deadline").select_for_update(skip_locked=True).first()
+    return hotsql.claim_due(now, CLOCK_STATUSES, exclude)
 
 
 def clock_step(*, now=None, exclude=(), on_claim=None) -> ClockStep | None:

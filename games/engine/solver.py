@@ -111,7 +111,7 @@ def _parse_inputs(table: Iterable[Iterable[Any]], hand: Iterable[Any]) -> tuple[
 # ---------------------------------------------------------------------------- per-suit options
 
 
-@lru_cache(maxsize=200_000)
+@lru_cache(maxsize=20_000)
 def _suit_options(
     r: int,
     min_rank: int,

@@ -338,9 +338,12 @@ def test_hand_order_is_the_players_own_and_survives_reloads(client, make_user):
 def test_dead_hand_is_announced(client, make_user):
     match, (alice,) = start_box_table(make_user, captain=0)
     state = round_state(match)
-    stock_left = state.stock[:3]
-    dealt = gin.deal_from_cards(state.rules, [[gin.IDS[c] for c in h] for h in state.hands],
-                                gin.IDS[state.discard[-1]], [gin.IDS[c] for c in stock_left],
+    # Two hands of 90 deadwood with no meld in reach (nobody can knock before the stock is down to
+    # two cards, whatever the bots draw: RULES C.8), three cards of stock.
+    unmeldable = iter([["KS", "QH", "JD", "TC", "9S", "8H", "7D", "6C", "KH", "QD"],
+                       ["KD", "QC", "JS", "TH", "9D", "8C", "7S", "6H", "KC", "QS"]])
+    hands = [[c + ".0" for c in next(unmeldable)] if h else [] for h in state.hands]
+    dealt = gin.deal_from_cards(state.rules, hands, "2S.0", ["3H.0", "4D.0", "5C.0"],
                                 roles=(state.dealer, state.nondealer, state.advisor))
     match.state = {**match.state, "round": gin.to_dict(dealt)}
     match.save(update_fields=["state"])
