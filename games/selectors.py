@@ -107,11 +107,37 @@ def cards_html(refs: list[str]) -> SafeString:
     return mark_safe("".join(out))  # each piece is the autoescaped partial
 
 
-_SEAT_ROWS: dict[tuple, SafeString] = {}
+class Kept:
+    """Up to ``size`` values by key, the oldest dropped first; safe from several threads.
+
+    For markup and text that never change for their key (a seat row's fields, a log entry) and
+    are asked for again at every push: renders run on the event loop and on worker threads.
+    """
+
+    def __init__(self, size: int):
+        self.size = size
+        self._items: dict = {}
+        self._lock = threading.Lock()
+
+    def get(self, key):
+        return self._items.get(key)
+
+    def put(self, key, value) -> None:
+        with self._lock:
+            while len(self._items) >= self.size:
+                del self._items[next(iter(self._items))]  # the oldest (dicts keep insertion order)
+            self._items[key] = value
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __iter__(self):
+        return iter(list(self._items))
+
+
 # About 0.7 KB a row.  A move makes one or two new rows (a score, a hand count), so the kept rows
 # turn over all the time: the oldest go first, and a few thousand cover the tables in play.
-_SEAT_ROWS_MAX = 4096
-_SEAT_ROWS_LOCK = threading.Lock()  # renders run on the event loop and on worker threads
+_SEAT_ROWS = Kept(4096)
 
 
 def seat_rows(seats: list[SeatInfo], *, between_rounds: bool) -> list[SafeString]:
@@ -131,10 +157,7 @@ def seat_rows(seats: list[SeatInfo], *, between_rounds: bool) -> list[SafeString
         html = _SEAT_ROWS.get(key)
         if html is None:
             html = render_to_string("games/table.html#seat-row", {"s": seat, "between_rounds": between_rounds})
-            with _SEAT_ROWS_LOCK:
-                while len(_SEAT_ROWS) >= _SEAT_ROWS_MAX:
-                    del _SEAT_ROWS[next(iter(_SEAT_ROWS))]  # the oldest (dicts keep insertion order)
-                _SEAT_ROWS[key] = html
+            _SEAT_ROWS.put(key, html)
         out.append(html)
     return out
 
@@ -390,7 +413,7 @@ def table_context(match: Match, user, data: BoardData | None = None) -> dict[str
             seat_infos, between_rounds=match.status == MatchStatus.BETWEEN_ROUNDS
         ),
         # Lazy: built only when the board's per-version cache of the log misses.
-        "log": SimpleLazyObject(lambda: _log(data.events, seats, my_index)),
+        "log": SimpleLazyObject(lambda: _log(match, data.events, seats, my_index)),
         # The log's cache key: one rendering for every viewer unless an entry is for some seats only.
         "log_audience": "all" if data.log_is_public else my_index,
         # Lazy: only the page shows the chat.
@@ -578,14 +601,27 @@ def _card_text(ref: str | None) -> str:
     return face.get("rank", "") + face.get("suit", "")
 
 
-def _log(events: list[LogEvent], seats: list[Seat], viewer: int | None) -> list[dict[str, Any]]:
+# A log entry's sentence per match, entry, name and language: a board shows the last LOG_LENGTH
+# entries at every push, and all but the newest were worded at the push before.  ~0.2 KB each.
+_LOG_LINES = Kept(8192)
+
+
+def _log(match: Match, events: list[LogEvent], seats: list[Seat], viewer: int | None) -> list[dict[str, Any]]:
     """The last moves, as public sentences; an entry with an ``audience`` is shown only to those seats."""
     names = {s.index: s.display_name for s in seats}
-    return [
-        {"seq": e.seq, "text": log_text(e.summary, names.get(e.seat, "")), "by_bot": e.by_bot}
-        for e in events
-        if "audience" not in e.summary or viewer in e.summary["audience"]
-    ]
+    lang, made = get_language(), match.created_at
+    out = []
+    for e in events:
+        if "audience" in e.summary and viewer not in e.summary["audience"]:
+            continue
+        name = names.get(e.seat, "")
+        key = (lang, match.pk, made, e.seq, name)
+        text = _LOG_LINES.get(key)
+        if text is None:
+            text = log_text(e.summary, name)
+            _LOG_LINES.put(key, text)
+        out.append({"seq": e.seq, "text": text, "by_bot": e.by_bot})
+    return out
 
 
 def log_text(summary: dict[str, Any], name: str) -> str:
