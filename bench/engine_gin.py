@@ -14,8 +14,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.engine import gin, gin_bots
+from games.engine import gin
 from games.engine.gin import GinRules, apply, new_round
+from games.engine.gin import bots as gin_bots
 
 
 def naive_deadwood(codes: list[str]) -> int:

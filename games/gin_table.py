@@ -15,7 +15,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from games.engine import gin
-from games.engine.gin_scoring import gin_next_roles
+from games.engine.gin import gin_next_roles
 from games.models import MatchStatus
 from games.selectors import card_face
 

@@ -23,7 +23,8 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
 from games import hotsql, services
-from games.engine.cards import RANK_NAMES, SUIT_NAMES, Card
+from games.engine.cards import Card
+from games.engine.text import RANK_NAMES, SUIT_NAMES
 from games.models import ChatMessage, Event, Match, MatchStatus, Round, Seat
 from games.variants import spec_for
 

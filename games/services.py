@@ -1177,7 +1177,7 @@ def _gin_bot_advice(match: Match, spec, state) -> None:
     """
     if match.variant != "gin_box" or state.advisor is None or state.seat_to_act != state.nondealer:
         return
-    from games.engine.gin_bots import advice
+    from games.engine.gin.bots import advice
 
     seats = {s.index: s for s in Seat.objects.filter(match=match, index__in=(state.advisor, state.nondealer))}
     advisor, captain = seats.get(state.advisor), seats.get(state.nondealer)

@@ -19,7 +19,7 @@ from games.engine import bots as engine_bots
 from games.engine import gin
 from games.engine import manipulation as manip
 from games.engine.errors import InvalidAction
-from games.engine.gin_scoring import GinMatch
+from games.engine.gin import GinMatch
 from games.engine.scoring import MatchTally
 
 

@@ -21,15 +21,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .errors import InvalidAction
+from .text import card_words
 
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
-SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
-SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
-RANK_NAMES = {
-    1: "ace", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
-    8: "eight", 9: "nine", 10: "ten", 11: "jack", 12: "queen", 13: "king",
-}
 
 JOKER_RANK = 0
 JOKER_SUIT = -1
@@ -152,11 +147,7 @@ class Card:
 
     def pretty(self) -> str:
         """Human text with a suit symbol: ``"9♥"``, ``"10♠"``, ``"Joker"``, ``"Joker (9♥)"``."""
-        if self.is_joker:
-            if self.declared is None:
-                return "Joker"
-            return f"Joker ({pretty_value(*self.declared)})"
-        return pretty_value(self.rank, self.suit)
+        return card_words(self.code)
 
     # ----- values -------------------------------------------------------
     @property
@@ -201,8 +192,8 @@ class Card:
 
 
 def pretty_value(rank: int, suit: int) -> str:
-    r = "10" if rank == 10 else RANKS[rank - 1]
-    return r + SUIT_SYMBOLS[SUITS[suit]]
+    """A natural card value in words: ``(10, 0)`` → ``"10♠"``."""
+    return card_words(value_code(rank, suit))
 
 
 def parse_card(code: str | Card) -> Card:
@@ -244,10 +235,6 @@ def parse_cards(cards: str | Iterable[str | Card]) -> list[Card]:
 def as_cards(cards: str | Iterable[str | Card]) -> list[Card]:
     """Normalise any accepted card input to a list of :class:`Card` (alias of parse_cards)."""
     return parse_cards(cards)
-
-
-def format_cards(cards: Iterable[Card]) -> str:
-    return " ".join(c.code for c in cards)
 
 
 def make_deck(packs: int = 1, jokers: int = 0) -> list[Card]:

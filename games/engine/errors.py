@@ -3,35 +3,22 @@
 ``InvalidAction`` means the request itself is malformed (a bug or a bad client:
 unknown action type, a card code that does not parse, a card id that is not
 in the game).  ``IllegalMove`` means a well-formed move that the rules forbid;
-its ``message`` is a sentence shown to the player and its ``code`` is stable and
-machine-readable (tests and clients may switch on it).
+its ``code`` is stable and machine-readable (tests and clients may switch on it).
 
-A refusal that names cards or numbers keeps its English ``template`` (with
-``%(name)s`` placeholders) and its ``params`` (JSON-safe: ints, and card codes
-such as ``"5S"``, ``"JK"``, ``"JK=9H"`` for the names in :data:`CARD_PARAMS`), so
-the web layer can say it in the reader's language with its own card faces;
-``message`` is ``template % params`` in English.
+A refusal is its ``code``, its English ``template`` (one of :mod:`.text`'s tables,
+``%(name)s`` placeholders) and its ``params`` (JSON-safe: ints, and card codes such
+as ``"5S"``, ``"JK"``, ``"JK=9H"`` for the names in :data:`CARD_PARAMS`), so the web
+layer can say it in the reader's language with its own card faces; ``message`` is
+the English sentence (:func:`.text.english`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-# Params that hold card codes (one code, or a list of codes), with the separator between cards.
-CARD_PARAMS: dict[str, str] = {"card": " ", "cards": " ", "identity": " ", "options": ", "}
+from .text import CARD_PARAMS, english
 
-
-def english_params(params: dict[str, Any]) -> dict[str, Any]:
-    """``params`` ready for an English template: card codes written as ``"5♠"``, ``"Joker (9♥)"``."""
-    from .cards import Card  # cards imports this module
-
-    out = dict(params)
-    for key, sep in CARD_PARAMS.items():
-        if key in out:
-            value = out[key]
-            codes = [value] if isinstance(value, str) else value
-            out[key] = sep.join(Card.from_code(code).pretty() for code in codes)
-    return out
+__all__ = ["CARD_PARAMS", "IllegalMove", "InvalidAction", "RulesError"]  # CARD_PARAMS: part of the params contract
 
 
 class RulesError(Exception):
@@ -40,8 +27,7 @@ class RulesError(Exception):
     def __init__(self, code: str, message: str, params: dict[str, Any] | None = None) -> None:
         self.template = message
         self.params = params
-        if params is not None:
-            message = message % english_params(params)
+        message = english(message, params)
         super().__init__(message)
         self.code = code
         self.message = message

@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.engine import scoring
-from games.engine.gin_scoring import GinMatch, gin_final_totals
+from games.engine.gin import GinMatch, gin_final_totals
 from games.history import display, ratings
 from games.history.charts import COLOURS, SHAPES, cumulative_chart, marker_svg
 from games.history.models import PlayerRating, RatedMatch

@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 from games import consumers, services
 from games.engine import bots as engine_bots
 from games.engine import gin
-from games.engine.gin_scoring import GinMatch
+from games.engine.gin import GinMatch
 from games.models import Match, MatchStatus
 from games.variants import spec_for
 from tests.browser.conftest import ARTIFACTS

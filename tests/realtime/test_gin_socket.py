@@ -15,7 +15,7 @@ from channels.testing import WebsocketCommunicator
 from games import services
 from games.engine import bots as engine_bots
 from games.engine import gin
-from games.engine.gin_scoring import GinMatch
+from games.engine.gin import GinMatch
 from games.models import Event, Match, MatchStatus, Seat
 from games.variants import spec_for
 from rummyhub.asgi import application

@@ -14,7 +14,7 @@ from django.urls import reverse
 from games import services
 from games.engine import bots as engine_bots
 from games.engine import gin
-from games.engine.gin_scoring import GinMatch
+from games.engine.gin import GinMatch
 from games.forms import TableCreateForm
 from games.gin_table import rotation_text
 from games.models import Event, Match, MatchStatus, Seat

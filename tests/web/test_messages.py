@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 from django.utils import translation
 
-from games.engine import errors, gin, manipulation, melds
+from games.engine import errors, gin, manipulation
 from games.engine.cards import Card
 from games.engine.errors import IllegalMove
+from games.engine.manipulation import melds
 from games.messages import REFUSALS, refusal_text
 
 ENGINE = Path(errors.__file__).parent

@@ -78,7 +78,7 @@ def _box_table_with_bot_advisor(make_user, *, captain: int = 0):
     import random
 
     from games.engine import gin
-    from games.engine.gin_scoring import GinMatch
+    from games.engine.gin import GinMatch
 
     alice = make_user("alice")
     match = services.match_create(host=alice, variant="gin_box", seats_count=3, bots=2)

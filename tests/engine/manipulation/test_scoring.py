@@ -4,7 +4,7 @@ import pytest
 
 from games.engine.errors import InvalidAction
 from games.engine.manipulation import ManipulationRules
-from games.engine.scoring import (
+from games.engine.manipulation.scoring import (
     MatchTally,
     is_match_over,
     manipulation_final_totals,

@@ -3,7 +3,7 @@
 import pytest
 
 from games.engine.errors import IllegalMove, InvalidAction
-from games.engine.gin import GinRules, deadwood, settle_knock
+from games.engine.gin import GinRules, Settlement, deadwood, settle_knock
 
 KNOCKER_G1 = "AS 2S 3S 4S 7H 7D 7C AH 2D 3C"  # run A-4♠, set of 7s, deadwood A♥ 2♦ 3♣ = 6
 
@@ -101,7 +101,5 @@ def test_tie_without_undercut_option():
 
 
 def test_settlement_round_trip():
-    from games.engine.gin import Settlement
-
     s = settle_knock(KNOCKER_G1, "5S 7S 9H 9D 9C 4H 5H 6H JH QD")
     assert Settlement.from_dict(s.to_dict()) == s

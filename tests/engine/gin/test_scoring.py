@@ -6,13 +6,14 @@ import pytest
 
 from games.engine import gin
 from games.engine.errors import InvalidAction
-from games.engine.gin import GinRules, settle_knock
-from games.engine.gin_scoring import (
+from games.engine.gin import (
     GinMatch,
+    GinRules,
     gin_final_totals,
     gin_hand_result,
     gin_next_dealer,
     gin_next_roles,
+    settle_knock,
 )
 
 P1, P2, P3 = 0, 1, 2

@@ -9,18 +9,14 @@ import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_solver import (  # tests/engine is on sys.path (no package)
-    BIG,
-    _state_for,
-    assert_matches_brute_force,
-    brute_force,
-)
 
 from games.engine import manipulation as game
 from games.engine.cards import Card, as_cards, make_deck
 from games.engine.manipulation import ManipulationRules
-from games.engine.melds import completions
-from games.engine.solver import best_play
+from games.engine.manipulation.melds import completions
+from games.engine.manipulation.solver import best_play
+
+from .oracle import BIG, _state_for, assert_matches_brute_force, brute_force
 
 
 def _position(rng: random.Random, jokers: int, reuse: str):

@@ -9,12 +9,13 @@ import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_solver import assert_matches_brute_force  # tests/engine is on sys.path (no package)
 
 from games.engine.cards import Card, make_deck
 from games.engine.manipulation import ManipulationRules
-from games.engine.melds import completions
-from games.engine.solver import best_play
+from games.engine.manipulation.melds import completions
+from games.engine.manipulation.solver import best_play
+
+from .oracle import assert_matches_brute_force
 
 
 @st.composite

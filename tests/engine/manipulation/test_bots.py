@@ -6,30 +6,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine import bots
 from games.engine import manipulation as game
-from games.engine.cards import Card
-from games.engine.manipulation import ManipulationRules, ManipulationState
+from games.engine.manipulation import bots
 
-
-def cards(text):
-    return tuple(Card.from_code(c) for c in text.split())
+from .helpers import make_state
 
 
 def state_with(hands, table=(), *, phase="drawn", draws=1, stock="2S.0 3S.0", rules=None):
-    rules = (rules or ManipulationRules()).for_players(len(hands))
-    return ManipulationState(
-        rules=rules,
-        players=len(hands),
-        dealer=len(hands) - 1,
-        hands=tuple(cards(h) for h in hands),
-        stock=cards(stock),
-        table=tuple(cards(m) for m in table),
-        seat_to_act=0,
-        phase=phase,
-        draws=draws,
-        has_melded=(False,) * len(hands),
-    )
+    return make_state(hands, table, stock, phase=phase, draws=draws, rules=rules)
 
 
 def test_basic_plays_best_meld():
@@ -63,23 +47,6 @@ def test_unknown_policy():
     s = state_with(["AS.0 5H.0 9C.0", "KC.0"])
     with pytest.raises(ValueError):
         bots.choose_action(s, 0, "clever")
-
-
-def test_gin_states_are_dispatched(monkeypatch):
-    import sys
-    import types
-
-    fake = types.ModuleType("games.engine.gin_bots")
-    fake.choose_action = lambda state, seat, policy="basic", rng=None: {"type": "gin", "policy": policy}
-    monkeypatch.setitem(sys.modules, "games.engine.gin_bots", fake)
-    import games.engine as pkg
-
-    monkeypatch.setattr(pkg, "gin_bots", fake, raising=False)
-
-    class GinState:
-        game = "gin"
-
-    assert bots.choose_action(GinState(), 0, "random-legal") == {"type": "gin", "policy": "random-legal"}
 
 
 @settings(max_examples=12, deadline=None)

@@ -14,9 +14,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from . import gin
-from .errors import InvalidAction
-from .gin import IDS, VALUES, GinState, card_index, deadwood_mask, hand_mask, legal_actions
+from ..errors import InvalidAction
+from .deadwood import deadwood_mask
+from .hand import legal_actions
+from .masks import IDS, VALUES, card_index, hand_mask, mask_cards
+from .state import GinState
 
 POLICIES = ("basic", "greedy", "random-legal")  # "greedy" = "basic" (already cheap), for parity
 
@@ -25,7 +27,7 @@ def _best_discard(state: GinState, hm: int, taken: int | None) -> tuple[int, int
     """(card, deadwood after discarding it) minimising deadwood, highest card on ties."""
     best: tuple[int, int] | None = None
     forbid = taken if state.rules.no_discard_of_taken_card else None
-    for c in gin.mask_cards(hm):
+    for c in mask_cards(hm):
         if c == forbid:
             continue
         dw = deadwood_mask(hm & ~(1 << c))

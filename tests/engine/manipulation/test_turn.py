@@ -5,33 +5,11 @@ import random
 import pytest
 
 from games.engine import manipulation as game
-from games.engine.cards import Card
+from games.engine.cards import make_deck
 from games.engine.errors import IllegalMove, InvalidAction
 from games.engine.manipulation import ManipulationRules, ManipulationState
 
-
-def cards(text):
-    """'5S.0 6S.0 JK=7S.0' -> tuple of Card (ids keep their deck index)."""
-    return tuple(Card.from_code(c) for c in text.split())
-
-
-def make_state(hands, table=(), stock="", *, seat=0, phase="drawn", draws=1, rules=None, **kw):
-    hands = tuple(cards(h) for h in hands)
-    rules = (rules or ManipulationRules()).for_players(len(hands))
-    defaults = dict(
-        rules=rules,
-        players=len(hands),
-        dealer=(seat - 1) % len(hands),
-        hands=hands,
-        stock=cards(stock),
-        table=tuple(cards(m) for m in table),
-        seat_to_act=seat,
-        phase=phase,
-        draws=draws,
-        has_melded=(False,) * len(hands),
-    )
-    defaults.update(kw)
-    return ManipulationState(**defaults)
+from .helpers import make_state
 
 
 def meld(*melds):
@@ -131,7 +109,7 @@ def test_deal_and_first_player():
 def test_deal_one_at_a_time_from_dealers_left():
     rng = random.Random(11)
     s = game.new_round(None, 3, rng, dealer=0)
-    deck = game.make_deck(2, 2)
+    deck = make_deck(2, 2)
     random.Random(11).shuffle(deck)
     assert s.hands[1][0] == deck[0] and s.hands[2][0] == deck[1] and s.hands[0][0] == deck[2]
 

@@ -3,7 +3,7 @@
 import pytest
 
 from games.engine.cards import parse_cards
-from games.engine.melds import classify, completions, joker_options, sort_meld, validate_meld
+from games.engine.manipulation.melds import classify, completions, joker_options, sort_meld, validate_meld
 
 # RULES B.2.2 / B.2.3 / B.2.4
 CLASSIFY = [

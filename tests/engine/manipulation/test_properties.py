@@ -12,7 +12,7 @@ from games.engine import manipulation as game
 from games.engine.cards import make_deck
 from games.engine.errors import IllegalMove, InvalidAction
 from games.engine.manipulation import ManipulationRules, ManipulationState
-from games.engine.melds import classify
+from games.engine.manipulation.melds import classify
 
 POLICIES = ["greedy", "random-legal", "basic"]
 

@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine import gin, gin_bots
+from games.engine import gin
 from games.engine.errors import IllegalMove, InvalidAction
-from games.engine.gin import GinRules, GinState, apply, legal_actions, new_round
-from games.engine.gin_scoring import GinMatch, gin_next_roles
+from games.engine.gin import GinMatch, GinRules, GinState, apply, gin_next_roles, legal_actions, new_round
+from games.engine.gin import bots as gin_bots
 
 VARIANTS = {
     "box3": GinRules.box3(),

@@ -1,0 +1,252 @@
+"""Gin Rummy's table options (RULES E.2) as one immutable value, with the variants' presets."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import InvalidAction
+
+VARIANTS = ("box3", "gin2", "oklahoma", "hollywood")
+VARIANT_ALIASES = {"gin_box": "box3", "box": "box3", "gin": "gin2", "two_player": "gin2"}  # web-layer keys
+_RULE_KEYS = (
+    "knock_limit",
+    "gin_bonus",
+    "undercut_bonus",
+    "undercut_on_tie",
+    "big_gin",
+    "no_discard_of_taken_card",
+    "dead_hand_at_stock",
+    "fiftieth_card_rule",
+    "game_target",
+    "end_bonuses",
+    "game_bonus",
+    "box_bonus",
+    "shutout",
+    "role_draw_ties",
+    "advisor_can_advise",
+    "dealer_2p",
+    "oklahoma_ace",
+    "oklahoma_spades_double",
+    "oklahoma_double_boxes",
+    "hollywood_target",
+)
+
+
+def _bad(key: str, value: Any, allowed: str) -> InvalidAction:
+    return InvalidAction(f"Gin option {key}={value!r} is not allowed ({allowed}).", code="bad_option")
+
+
+# Integer options (RULES E.2): key -> (min, max); those with a fixed list of values also in INT_CHOICES.
+# The open-ended ones are bounded so that no total can leave the stored 32-bit score columns.
+OPTION_RANGES: dict[str, tuple[int, int]] = {
+    "knock_limit": (0, 10),
+    "gin_bonus": (20, 25),
+    "undercut_bonus": (10, 25),
+    "dead_hand_at_stock": (2, 2),
+    "game_target": (1, 10_000),
+    "game_bonus": (0, 10_000),
+    "box_bonus": (20, 25),
+    "hollywood_target": (100, 150),
+}
+INT_CHOICES: dict[str, tuple[int, ...]] = {
+    "gin_bonus": (20, 25),
+    "undercut_bonus": (10, 20, 25),
+    "dead_hand_at_stock": (2,),
+    "box_bonus": (20, 25),
+    "hollywood_target": (100, 125, 150),
+}
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class GinRules:
+    """The table options of RULES E.2 plus the variant.
+
+    ``variant``: ``"box3"`` (three players, Part C; the default), ``"gin2"`` (two-player Gin, D.1),
+    ``"oklahoma"`` (D.2) or ``"hollywood"`` (D.3 scoring; with ``oklahoma=True`` also Oklahoma play).
+    Defaults follow the E.2 table per variant (e.g. ``end_bonuses`` off for three players, on for two;
+    ``game_target`` 150 for Oklahoma).
+    """
+
+    variant: str
+    oklahoma: bool
+    knock_limit: int
+    gin_bonus: int
+    undercut_bonus: int
+    undercut_on_tie: bool
+    big_gin: str
+    no_discard_of_taken_card: bool
+    dead_hand_at_stock: int
+    fiftieth_card_rule: bool
+    game_target: int
+    end_bonuses: bool
+    game_bonus: int
+    box_bonus: int
+    shutout: str
+    role_draw_ties: str
+    advisor_can_advise: bool
+    dealer_2p: str
+    oklahoma_ace: str
+    oklahoma_spades_double: bool
+    oklahoma_double_boxes: bool
+    hollywood_target: int
+
+    def __init__(self, **options: Any) -> None:
+        unknown = set(options) - set(_RULE_KEYS) - {"variant", "oklahoma"}
+        if unknown:
+            raise InvalidAction(f"Unknown Gin option(s): {', '.join(sorted(unknown))}.", code="bad_option")
+        variant = options.get("variant", "box3")
+        variant = VARIANT_ALIASES.get(variant, variant) if isinstance(variant, str) else variant
+        if variant not in VARIANTS:
+            raise _bad("variant", variant, " / ".join(VARIANTS))
+        okla_default = variant == "oklahoma"
+        oklahoma = options.get("oklahoma", okla_default)
+        if (
+            not isinstance(oklahoma, bool)
+            or (variant == "oklahoma" and not oklahoma)
+            or (oklahoma and variant not in ("oklahoma", "hollywood"))
+        ):
+            raise _bad("oklahoma", oklahoma, "true for the oklahoma variant, optional for hollywood")
+        vals: dict[str, Any] = {
+            "knock_limit": 10,
+            "gin_bonus": 25,
+            "undercut_bonus": 10,
+            "undercut_on_tie": True,
+            "big_gin": "off",
+            "no_discard_of_taken_card": True,
+            "dead_hand_at_stock": 2,
+            "fiftieth_card_rule": False,
+            "game_target": 150 if oklahoma and variant == "oklahoma" else 100,
+            "end_bonuses": variant != "box3",
+            "game_bonus": 100,
+            "box_bonus": 25,
+            "shutout": "game_bonus_200",
+            "role_draw_ties": "redraw",
+            "advisor_can_advise": True,
+            "dealer_2p": "winner",
+            "oklahoma_ace": "gin_only",
+            "oklahoma_spades_double": True,
+            "oklahoma_double_boxes": False,
+            "hollywood_target": 100,
+        }
+        vals.update({k: v for k, v in options.items() if k in _RULE_KEYS})
+        # normalise
+        bg = vals["big_gin"]
+        if bg is False or bg is None:
+            bg = "off"
+        if bg == 31 or bg == "31":
+            bg = "31"
+        vals["big_gin"] = bg
+        if vals["shutout"] is False or vals["shutout"] is None:
+            vals["shutout"] = "off"
+
+        def want_int(k: str, lo: int, hi: int, choices: tuple[int, ...] | None = None) -> None:
+            v = vals[k]
+            if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi or (choices and v not in choices):
+                raise _bad(k, v, " / ".join(map(str, choices)) if choices else f"an integer {lo}-{hi}")
+
+        def want_bool(k: str) -> None:
+            if not isinstance(vals[k], bool):
+                raise _bad(k, vals[k], "true / false")
+
+        def want_choice(k: str, choices: tuple[str, ...]) -> None:
+            if vals[k] not in choices:
+                raise _bad(k, vals[k], " / ".join(choices))
+
+        for k, (lo, hi) in OPTION_RANGES.items():
+            want_int(k, lo, hi, INT_CHOICES.get(k))
+        for k in (
+            "undercut_on_tie",
+            "no_discard_of_taken_card",
+            "fiftieth_card_rule",
+            "end_bonuses",
+            "advisor_can_advise",
+            "oklahoma_spades_double",
+            "oklahoma_double_boxes",
+        ):
+            want_bool(k)
+        want_choice("big_gin", ("off", "31", "gin+6"))
+        want_choice("shutout", ("game_bonus_200", "double", "off"))
+        want_choice("role_draw_ties", ("redraw",))
+        want_choice("dealer_2p", ("winner", "alternate", "loser"))
+        want_choice("oklahoma_ace", ("gin_only", "one"))
+        object.__setattr__(self, "variant", variant)
+        object.__setattr__(self, "oklahoma", oklahoma)
+        for k in _RULE_KEYS:
+            object.__setattr__(self, k, vals[k])
+
+    # presets ----------------------------------------------------------------------------------
+    @classmethod
+    def box3(cls, **options: Any) -> GinRules:
+        """Three-player Gin "in the box" (Part C)."""
+        return cls(variant="box3", **options)
+
+    @classmethod
+    def two_player(cls, **options: Any) -> GinRules:
+        """Standard two-player Gin (D.1)."""
+        return cls(variant="gin2", **options)
+
+    @classmethod
+    def oklahoma_gin(cls, **options: Any) -> GinRules:
+        return cls(variant="oklahoma", **options)
+
+    @classmethod
+    def hollywood(cls, oklahoma: bool = False, **options: Any) -> GinRules:
+        """Hollywood scoring (D.3) over two-player play, optionally Oklahoma play."""
+        return cls(variant="hollywood", oklahoma=oklahoma, **options)
+
+    # properties ---------------------------------------------------------------------------------
+    @property
+    def players(self) -> int:
+        return 3 if self.variant == "box3" else 2
+
+    @property
+    def is_three_player(self) -> bool:
+        return self.variant == "box3"
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"variant": self.variant, "oklahoma": self.oklahoma}
+        for k in _RULE_KEYS:
+            d[k] = getattr(self, k)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> GinRules:
+        if not isinstance(d, dict):
+            raise InvalidAction("Gin rules must be a dict.", code="bad_option")
+        return cls(**d)
+
+
+# ``GinRules.oklahoma`` is the flag field; the preset is reachable as ``GinRules.oklahoma_preset`` too.
+def _oklahoma_preset(**options: Any) -> GinRules:
+    return GinRules(variant="oklahoma", **options)
+
+
+class _PresetOrFlag:
+    """``GinRules.oklahoma()`` is the preset; ``rules.oklahoma`` on an instance is the bool flag."""
+
+    def __init__(self, member: Any) -> None:
+        self.member = member
+
+    def __get__(self, obj: Any, objtype: Any = None) -> Any:
+        if obj is None:
+            return _oklahoma_preset
+        return self.member.__get__(obj, objtype)
+
+    def __set__(self, obj: Any, value: Any) -> None:
+        self.member.__set__(obj, value)
+
+
+GinRules.oklahoma = _PresetOrFlag(GinRules.__dict__["oklahoma"])  # type: ignore[assignment]
+GinRules.oklahoma_preset = staticmethod(_oklahoma_preset)  # type: ignore[attr-defined]
+
+
+def as_rules(rules: Any) -> GinRules:
+    """``rules`` as a :class:`GinRules` (``None``: the defaults; a dict: its options)."""
+    if rules is None:
+        return GinRules()
+    if isinstance(rules, GinRules):
+        return rules
+    if isinstance(rules, dict):
+        return GinRules.from_dict(rules)
+    raise InvalidAction("rules must be a GinRules or a dict of options.", code="bad_option")

@@ -1,0 +1,40 @@
+"""Exact best play for Manipulation Rummy: ``best_play(table, hand)`` (RULES B.2, B.3, B.5.2).
+
+The whole table may be rearranged.  Table cards are *forced* (they must all
+end in valid melds), hand cards are *optional*; the play maximises the points
+laid from hand (``objective="points"``, then the number of cards) or the
+number of cards (``objective="cards"``, then the points).
+
+Jokers (B.3): a table joker keeps its declared identity — it behaves like one
+more forced natural card of that identity — unless it is *freed* by a natural
+card identical to its identity (from the hand, or from the table with option
+``joker_substitute_from = hand_or_table``; each natural card frees at most one
+joker).  A freed joker is a forced wildcard, a hand joker an optional
+wildcard.  The search enumerates how many table jokers of each identity are
+freed (freeing dominates keeping when no hand card is needed for it).  With
+option ``freed_joker_reuse = new_meld_only`` the new melds holding the freed
+jokers (hand cards only) are enumerated exactly, for any number of freed
+jokers — as shapes over the multiset of hand values and the number of hand
+jokers, declared so that every freed joker really changes identity — and the
+rest is solved by the DP (one case per distinct set of hand cards used).
+
+Core: a dynamic programme over ranks (after van Rijn, Takes & Vis, "The
+complexity of Rummikub problems"): ranks 1…13 (and 14 for a high ace, each
+physical ace used low or high once), state = per suit the number of open runs
+of length 1, 2 and ≥3 (packed in one int) and the number of wildcards used so
+far.  At each rank and suit it chooses how many cards are used, how many
+extend or start runs and how many go to groups, whose feasibility at that rank
+is a closed formula.  Wildcards extend open runs, start runs as a prefix
+before a natural card, fill groups, or — three or more — form melds of their
+own.  The aces kept at rank 1 for the high end only matter at rank 14, so they
+are not part of the state: a state's value is a vector over every reservation
+(capped by the Q-K-A runs the suit can hold), computed once for all of them.
+Plain memoised DP, no pruning inside a case (a bound only orders the joker
+cases and skips those that cannot beat the best found); the melds are rebuilt
+by walking the memo along one optimal path.
+"""
+
+from .dp import SearchBudgetExceeded
+from .search import Play, best_play
+
+__all__ = ["Play", "best_play", "SearchBudgetExceeded"]

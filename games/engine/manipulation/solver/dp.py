@@ -1,0 +1,576 @@
+"""The solver's dynamic programme over ranks for one joker configuration (see the package docstring)."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from ...cards import Card
+from .suits import GROUP_JOKERS, NO_GROUP, groups_feasible, suit_options
+
+
+class SearchBudgetExceeded(RuntimeError):
+    """Raised by :func:`best_play` when ``max_states`` is given and the search needs more states."""
+
+
+NEG = float("-inf")
+
+# ---------------------------------------------------------------------------- the DP for one configuration
+
+_SUIT_BITS = 16  # one suit's run state (n1, n2, n3, low) packed in 4 bits each
+_SUIT_MASK = (1 << _SUIT_BITS) - 1
+_HALF_MASK = (1 << (2 * _SUIT_BITS)) - 1
+_SHORT_MASK = sum(0xFF << (_SUIT_BITS * s) for s in range(4))  # the n1 and n2 fields of every suit
+
+
+# option lists shared between problems (pure functions of their keys); cleared when they grow too big
+_CACHE_LIMIT = 100_000
+_OPTS_CACHE: dict[tuple, list] = {}
+_HALF_CACHE: dict[tuple, tuple] = {}
+
+
+class Problem:
+    """One joker configuration: forced/optional naturals, forced/optional wildcards.
+
+    The DP state after rank ``r`` is ``(runs, w)``: the open runs of every suit packed in one int and the
+    wildcards used so far.  The aces kept at rank 1 for the high end (``res``) only matter at rank 14, so
+    they are not part of the state: the value of a state is a *vector* over every possible reservation
+    (``res_of[k]``), computed once for all of them.  Reservations are capped by how many runs can end in
+    a high ace in that suit (a Q and a K, natural or wildcard, per run): a forced ace beyond the cap makes
+    the choice infeasible, optional aces beyond it are worth nothing (so capping keeps the value exact).
+    """
+
+    def __init__(
+        self,
+        forced: dict[tuple[int, int], list[Card]],
+        optional: dict[tuple[int, int], list[Card]],
+        wild_forced: list[Card],
+        wild_optional: list[Card],
+        ace_mode: str,
+        weight: Any,
+        joker_weight: int,
+    ) -> None:
+        self.forced = forced
+        self.optional = optional
+        self.wild_forced = wild_forced
+        self.wild_optional = wild_optional
+        self.J = len(wild_forced) + len(wild_optional)
+        self.Jf = len(wild_forced)
+        self.high = ace_mode != "low_only"
+        self.low = ace_mode != "high_only"
+        self.min_rank = 1 if self.low else 2
+        self.last = 14 if self.high else 13
+        self.weight = weight
+        self.joker_weight = joker_weight
+        self.F = [[len(forced.get((r, s), ())) for s in range(4)] for r in range(15)]
+        self.O = [[len(optional.get((r, s), ())) for s in range(4)] for r in range(15)]
+        self.memo: dict[int, list] = {}
+        self.opt_cache: dict[tuple, list] = {}
+        self.half_cache: dict[tuple, list] = {}
+        self.shared = False  # use the module-level option caches (worth it when many cases share cards)
+        self.budget: int | None = None
+        self.Jo = len(wild_optional)
+        # ubr[r]: total weight of the optional cards of ranks r..13 (an optimistic bound)
+        self.ubr = [0] * 17
+        for r in range(13, 0, -1):
+            self.ubr[r] = self.ubr[r + 1] + sum(self.O[r]) * weight[r]
+        # avail[r][s]: naturals that could stand at rank r of suit s (rank 14: the aces), for look-ahead
+        avail = [[0] * 4 for _ in range(17)]
+        for r in range(1, 14):
+            for s in range(4):
+                avail[r][s] = self.F[r][s] + self.O[r][s]
+        if self.high:
+            avail[14] = list(avail[1])
+        self.avail = avail
+        # the last rank with any card: runs beyond it can only be wildcard tails
+        self.top = max([r for r in range(1, 14) for s in range(4) if self.F[r][s] or self.O[r][s]] or [0])
+        # the reservations of aces for the high end: per suit (forced, optional) pairs, capped
+        self.cap = [min(avail[12][s], avail[13][s]) + self.J for s in range(4)]
+        self.res_pairs: list[list[tuple[int, int]]] = []
+        for s in range(4):
+            if self.high:
+                cap = self.cap[s]
+                pairs = [
+                    (f, o) for f in range(min(self.F[1][s], cap) + 1) for o in range(min(self.O[1][s], cap - f) + 1)
+                ]
+            else:
+                pairs = [(0, 0)]
+            self.res_pairs.append(pairs)
+        self.res_stride = [1, 0, 0, 0]
+        for s in range(1, 4):
+            self.res_stride[s] = self.res_stride[s - 1] * len(self.res_pairs[s - 1])
+        # res_of[k]: (f0, o0, f1, o1, f2, o2, f3, o3) with k = sum(index of suit s's pair * res_stride[s])
+        self.res_of = [
+            tuple(x for pair in reversed(combo) for x in pair) for combo in itertools.product(*reversed(self.res_pairs))
+        ]
+        self.L = len(self.res_of)
+        self.negv = [NEG] * self.L
+        self.root_choice: tuple | None = None
+
+    # ------------------------------------------------------------------ helpers
+
+    def bound(self) -> float:
+        """An optimistic value: every optional card and wildcard laid."""
+        return self.ubr[1] + self.Jo * self.joker_weight
+
+    def _end_value(self, w: int) -> float:
+        left = self.J - w
+        used = self.J if left >= 3 else w
+        if used < self.Jf:
+            return NEG
+        return (used - self.Jf) * self.joker_weight
+
+    def _opts(self, r: int, s: int, sc: int, wild: int) -> list[tuple]:
+        """Suit ``s``'s options at rank ``r`` (run state ``sc``), as ``(wild_needed, uo, g, y, code, kpart, raw)``."""
+        key = (r, s, sc, wild)
+        hit = self.opt_cache.get(key)
+        if hit is not None:
+            return hit
+        reserve = r == 1 and self.high
+        f, o = self.F[r][s], self.O[r][s]
+        if not self.shared:
+            out = self._make_opts(r, s, sc, wild, f, o, reserve)
+            self.opt_cache[key] = out
+            return out
+        # shared by every problem with the same cards there (many cases under new_meld_only)
+        gkey = (
+            key,
+            self.min_rank,
+            f,
+            o,
+            self.avail[r + 1][s],
+            self.avail[r + 2][s],
+            r == self.last,
+            (self.cap[s], self.res_stride[s], tuple(self.res_pairs[s])) if reserve else None,
+        )
+        hit = _OPTS_CACHE.get(gkey)
+        if hit is not None:
+            self.opt_cache[key] = hit
+            return hit
+        out = self._make_opts(r, s, sc, wild, f, o, reserve)
+        if len(_OPTS_CACHE) > _CACHE_LIMIT:
+            _OPTS_CACHE.clear()
+            _HALF_CACHE.clear()
+        _OPTS_CACHE[gkey] = out
+        self.opt_cache[key] = out
+        return out
+
+    def _make_opts(self, r: int, s: int, sc: int, wild: int, f: int, o: int, reserve: bool) -> list[tuple]:
+        """The entries of :meth:`_opts` from :func:`suit_options` (rank 1: aces kept as a reservation index)."""
+        raw = suit_options(
+            r,
+            self.min_rank,
+            sc & 15,
+            sc >> 4 & 15,
+            sc >> 8 & 15,
+            sc >> 12 & 15,
+            f,
+            o,
+            wild,
+            reserve,
+            self.avail[r + 1][s],
+            self.avail[r + 2][s],
+            r == self.last,
+        )
+        shift = _SUIT_BITS * s
+        out = []
+        for op in raw:
+            if op[14] > wild:
+                continue
+            kpart = 0
+            if reserve:
+                f_res = f - op[6]
+                cap = self.cap[s]
+                if f_res > cap:
+                    continue  # forced aces kept for a high end that cannot exist
+                o_res = min(o - op[7], cap - f_res)
+                kpart = self.res_stride[s] * self.res_pairs[s].index((f_res, o_res))
+            code = (op[0] | op[1] << 4 | op[2] << 8 | op[3] << 12) << shift
+            out.append((op[14], op[7], op[5], op[4], code, kpart, op))
+        return out
+
+    def _half(self, r: int, h: int, hs: int, wild: int) -> list:
+        """Suits ``2h`` and ``2h + 1`` together at rank ``r``: ``(d, uo, g, maxg, y, code, kpart, (opt, opt))``.
+
+        For the second half (``h == 1``) the entries come in buckets ``(g, maxg, min y, entries)`` so that
+        the group feasibility is tested once per bucket.
+        """
+        key = (r, h, hs, wild)
+        hit = self.half_cache.get(key)
+        if hit is not None:
+            return hit
+        oa = self._opts(r, 2 * h, hs & _SUIT_MASK, wild)
+        ob = self._opts(r, 2 * h + 1, hs >> _SUIT_BITS, wild)
+        if self.shared:
+            gkey = (id(oa), id(ob), h, wild)  # the entry keeps oa and ob alive, so the ids stay theirs
+            ghit = _HALF_CACHE.get(gkey)
+            if ghit is not None:
+                self.half_cache[key] = ghit[2]
+                return ghit[2]
+        out = []
+        for ca in oa:
+            for cb in ob:
+                d = ca[0] + cb[0]
+                if d > wild:
+                    continue
+                ga, gb = ca[2], cb[2]
+                out.append(
+                    (
+                        d,
+                        ca[1] + cb[1],
+                        ga + gb,
+                        ga if ga > gb else gb,
+                        ca[3] + cb[3],
+                        ca[4] | cb[4],
+                        ca[5] + cb[5],
+                        (ca, cb),
+                    )
+                )
+        if h:
+            buckets: dict[tuple[int, int], list] = {}
+            for e in out:
+                buckets.setdefault((e[2], e[3]), []).append(e)
+            out = [(g, x, min(e[4] for e in lst), lst) for (g, x), lst in buckets.items()]
+        if self.shared:
+            if len(_HALF_CACHE) > _CACHE_LIMIT:
+                _HALF_CACHE.clear()
+            _HALF_CACHE[gkey] = (oa, ob, out)
+        self.half_cache[key] = out
+        return out
+
+    def _moves(self, r: int, runs: int, w: int) -> list[tuple]:
+        """Every choice at rank ``r`` (1…13): ``(gain, runs', w', per-suit options, group wildcards, kpart)``."""
+        wild = self.J - w
+        A = self._half(r, 0, runs & _HALF_MASK, wild)
+        if not A:
+            return []
+        B = self._half(r, 1, runs >> (2 * _SUIT_BITS), wild)
+        wr = self.weight[r]
+        out = []
+        append = out.append
+        for a in A:
+            da, ua, ga, xa, ya, sta, kpa, pa = a
+            left = wild - da
+            for gb, xb, minyb, lst in B:
+                gsum = ga + gb
+                if gsum:
+                    js = GROUP_JOKERS[gsum][xa if xa > xb else xb]
+                    if not js or js[0] > wild - ya - minyb:
+                        continue
+                else:
+                    js = NO_GROUP
+                j0 = js[0]
+                for b in lst:
+                    if b[0] > left:
+                        continue
+                    y = ya + b[4]
+                    if j0 > wild - y:
+                        continue
+                    gain = (ua + b[1]) * wr
+                    st = sta | b[5]
+                    kp = kpa + b[6]
+                    w1 = w + y
+                    for j in js:
+                        if j > wild - y:
+                            break
+                        append((gain, st, w1 + j, pa + b[7], j, kp))
+        return out
+
+    def _children(self, r: int, runs: int, w: int) -> dict[int, float]:
+        """The states after rank ``r`` (1…13, as memo keys) and the best gain to reach each.
+
+        The same enumeration as ``_moves``, written out again because this is the solver's hot loop:
+        it builds no move tuples, only the best gain per child.  Keep the two in step; ``_path``
+        retraces every optimum through ``_moves`` against the values computed here and fails loudly
+        when they disagree (the brute-force property tests would catch it).
+        """
+        wild = self.J - w
+        A = self._half(r, 0, runs & _HALF_MASK, wild)
+        if not A:
+            return {}
+        B = self._half(r, 1, runs >> (2 * _SUIT_BITS), wild)
+        wr = self.weight[r]
+        r1 = r + 1
+        out: dict[int, float] = {}
+        get = out.get
+        for da, ua, ga, xa, ya, sta, _kpa, _pa in A:
+            left = wild - da
+            for gb, xb, minyb, lst in B:
+                gsum = ga + gb
+                if gsum:
+                    js = GROUP_JOKERS[gsum][xa if xa > xb else xb]
+                    if not js or js[0] > wild - ya - minyb:
+                        continue
+                else:
+                    js = NO_GROUP
+                j0 = js[0]
+                for b in lst:
+                    if b[0] > left:
+                        continue
+                    y = ya + b[4]
+                    if j0 > wild - y:
+                        continue
+                    gain = (ua + b[1]) * wr
+                    base = ((sta | b[5]) << 8) | r1
+                    wy = w + y
+                    for j in js:
+                        if j > wild - y:
+                            break
+                        ck = base | ((wy + j) << 4)
+                        if get(ck, NEG) < gain:
+                            out[ck] = gain
+        return out
+
+    def _rank14(self, runs: int, w: int) -> list:
+        """The values at rank 14 for every reservation, suit by suit (wildcards the only coupling)."""
+        wild = self.J - w
+        cur: dict[tuple[int, int], float] = {(0, 0): 0}
+        w1 = self.weight[1]
+        for s in range(4):
+            sc = runs >> (_SUIT_BITS * s) & _SUIT_MASK
+            stride = self.res_stride[s]
+            per_pair = []
+            for p, (f, o) in enumerate(self.res_pairs[s]):
+                raw = suit_options(
+                    14, self.min_rank, sc & 15, sc >> 4 & 15, sc >> 8 & 15, sc >> 12 & 15, f, o, wild, False, 0, 0, True
+                )
+                best_y: dict[int, int] = {}
+                for op in raw:
+                    if op[14] <= wild and best_y.get(op[4], -1) < op[7]:
+                        best_y[op[4]] = op[7]
+                if best_y:
+                    per_pair.append((p * stride, best_y))
+            nxt: dict[tuple[int, int], float] = {}
+            for (kp, y), g in cur.items():
+                for kq, best_y in per_pair:
+                    for ys, uo in best_y.items():
+                        y2 = y + ys
+                        if y2 > wild:
+                            continue
+                        key = (kp + kq, y2)
+                        v = g + uo * w1
+                        if nxt.get(key, NEG) < v:
+                            nxt[key] = v
+            cur = nxt
+            if not cur:
+                return self.negv
+        vec = [NEG] * self.L
+        for (k, y), g in cur.items():
+            end = self._end_value(w + y)
+            if end != NEG and g + end > vec[k]:
+                vec[k] = g + end
+        return vec
+
+    def _rank14_moves(self, runs: int, w: int, k: int) -> list[tuple]:
+        """Choices at rank 14 (the high aces kept by reservation ``k``): ``(value to the end, options)``."""
+        res = self.res_of[k]
+        wild = self.J - w
+        per = []
+        for s in range(4):
+            sc = runs >> (_SUIT_BITS * s) & _SUIT_MASK
+            raw = suit_options(
+                14, self.min_rank, sc & 15, sc >> 4 & 15, sc >> 8 & 15, sc >> 12 & 15,
+                res[2 * s], res[2 * s + 1], wild, False, 0, 0, True,
+            )  # fmt: skip
+            ops = [op for op in raw if op[14] <= wild]
+            if not ops:
+                return []
+            per.append(ops)
+        out = []
+        w1 = self.weight[1]
+        for combo in itertools.product(*per):
+            y = combo[0][4] + combo[1][4] + combo[2][4] + combo[3][4]
+            if y > wild:
+                continue
+            end = self._end_value(w + y)
+            if end == NEG:
+                continue
+            out.append(((combo[0][7] + combo[1][7] + combo[2][7] + combo[3][7]) * w1 + end, combo))
+        return out
+
+    # ------------------------------------------------------------------ the DP
+
+    def solve(self) -> float:
+        """Exact optimum over every reservation of high aces (``NEG`` when no legal arrangement exists)."""
+        if not self.high:
+            val = self._f(1, 0, 0)[0]
+            self.root_choice = None
+            return val
+        best: float = NEG
+        memo = self.memo
+        for gain, st, w2, combo, j, k in self._moves(1, 0, 0):
+            child = memo.get((st << 8) | (w2 << 4) | 2)
+            if child is None:
+                child = self._f(2, st, w2)
+            v = gain + child[k]
+            if v > best:
+                best = v
+                self.root_choice = (st, w2, combo, j, k)
+        return best
+
+    def _f(self, r: int, runs: int, w: int) -> list:
+        """Values from rank ``r`` on (vector over the reservations), given the open runs and wildcards used."""
+        memo = self.memo
+        key = (runs << 8) | (w << 4) | r
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        if self.budget is not None and len(memo) > self.budget:
+            raise SearchBudgetExceeded(f"more than {self.budget} search states")
+        negv = self.negv
+        if r > self.last:  # only without high aces (L == 1)
+            vec = negv if runs & _SHORT_MASK else [self._end_value(w)]
+        elif r == 14:
+            vec = self._rank14(runs, w)
+            if max(vec) == NEG:
+                vec = negv
+        elif r > self.top and not runs:
+            # no natural card left: nothing happens until the high aces (a run of wildcards may end in one)
+            if self.high:
+                vec = self._f(14, 0, w)
+            else:
+                end = self._end_value(w)
+                vec = negv if end == NEG else [end]
+        else:
+            r1 = r + 1
+            best = None
+            for ck, gain in self._children(r, runs, w).items():
+                child = memo.get(ck)
+                if child is None:
+                    child = self._f(r1, ck >> 8, ck >> 4 & 15)
+                if child is negv:
+                    continue
+                if best is None:
+                    best = [x + gain for x in child] if gain else list(child)
+                elif gain:
+                    best = [a if a >= x + gain else x + gain for a, x in zip(best, child, strict=True)]
+                else:
+                    best = [a if a >= x else x for a, x in zip(best, child, strict=True)]
+            vec = negv if best is None or max(best) == NEG else best
+        memo[key] = vec
+        return vec
+
+    def _path(self) -> list[tuple[int, tuple, int]]:
+        """The choices ``(rank, per-suit options, group wildcards)`` of an optimum, rank by rank."""
+        steps: list[tuple[int, tuple, int]] = []
+        if self.high:
+            assert self.root_choice is not None
+            runs, w, combo, j, k = self.root_choice
+            steps.append((1, tuple(c[6] for c in combo), j))
+            r = 2
+        else:
+            runs, w, k, r = 0, 0, 0, 1
+        while r <= self.last:
+            if r == 14:
+                moves = self._rank14_moves(runs, w, k)
+                target = self._f(14, runs, w)[k]
+                combo14 = next(m[1] for m in moves if m[0] == target)
+                steps.append((14, combo14, 0))
+                break
+            if r > self.top and not runs:
+                if not self.high:
+                    break
+                r = 14
+                continue
+            target = self._f(r, runs, w)[k]
+            for gain, st, w2, combo, j, _kp in self._moves(r, runs, w):
+                if gain + self._f(r + 1, st, w2)[k] == target:
+                    steps.append((r, tuple(c[6] for c in combo), j))
+                    runs, w = st, w2
+                    break
+            else:  # pragma: no cover - the memo always holds a move reaching its value
+                raise AssertionError("solver: no move reaches the memoised value")
+            r += 1
+        return steps
+
+    # ------------------------------------------------------------------ rebuild the melds
+    def rebuild(self) -> tuple[list[list[Card]], list[Card]]:
+        """The melds of the optimum and the optional cards used."""
+        forced = self.forced
+        optional = self.optional
+        wilds = list(self.wild_forced) + list(self.wild_optional)
+        used_optional: list[Card] = []
+        melds: list[list[Card]] = []
+        open_runs: list[list[list[Card]]] = [[] for _ in range(4)]  # per suit: runs (lists of cards)
+        reserved: dict[int, list[Card]] = {s: [] for s in range(4)}
+        low_runs: set[int] = set()  # id() of runs that started with a low ace
+        w = 0
+
+        def take_wild(rank: int, suit: int) -> Card:
+            card = wilds.pop(0)
+            return card.declare(1 if rank == 14 else rank, suit)
+
+        for r, combo, j in self._path():
+            group_cards: list[list[Card]] = [[] for _ in range(4)]
+            for s in range(4):
+                (_n1, _n2, _n3, _low, y, g, uf, uo, e3, a, b, c, extra, xe, _need, _st) = combo[s]
+                if r == 14:
+                    nat = reserved[s][: uf + uo]
+                    used_optional.extend(nat[uf:])
+                else:
+                    fl = forced.get((r, s), [])
+                    ol = optional.get((r, s), [])
+                    nat = fl[:uf] + ol[:uo]
+                    used_optional.extend(ol[:uo])
+                    if r == 1 and self.high:
+                        reserved[s] = fl[uf:] + ol[uo:]
+                t = a + b + c
+                new_nat, ext_nat, grp_nat = nat[:t], nat[t : t + xe], nat[t + xe :]
+                group_cards[s] = grp_nat
+                lens = open_runs[s]
+                short = [run for run in lens if len(run) < 3]
+                long = sorted((run for run in lens if len(run) >= 3), key=lambda run: id(run) in low_runs)
+                keep_long, close_long = long[:e3], long[e3:]
+                melds.extend(close_long)
+                extended = short + keep_long
+                for idx, run in enumerate(extended):
+                    if idx < len(ext_nat):
+                        run.append(ext_nat[idx])
+                    else:
+                        run.append(take_wild(r, s))
+                fresh: list[list[Card]] = []
+                prefixes = [0] * a + [1] * b + [2] * c
+                extras = extra
+                for k, p in enumerate(prefixes):
+                    if p == 2 and extras:
+                        add = min(r - 2 - self.min_rank, extras)
+                        p += add
+                        extras -= add
+                    run = [take_wild(r - q, s) for q in range(p, 0, -1)]
+                    run.append(new_nat[k])
+                    fresh.append(run)
+                    if r == 1:
+                        low_runs.add(id(run))
+                open_runs[s] = extended + fresh
+                w += y
+            if r <= 13:
+                melds.extend(self._build_groups(group_cards, j, wilds, r))
+            w += j
+        for s in range(4):
+            melds.extend(open_runs[s])
+        left = self.J - w
+        if left >= 3:
+            melds.append([wilds.pop(0).declare(rank, 0) for rank in range(2, 2 + left)])
+        used_optional.extend(x for x in self.wild_optional if x not in wilds)
+        return melds, used_optional
+
+    @staticmethod
+    def _build_groups(group_cards: list[list[Card]], j: int, wilds: list[Card], r: int) -> list[list[Card]]:
+        gs = tuple(len(x) for x in group_cards)
+        m = groups_feasible(gs, j)
+        if m <= 0:
+            return []
+        groups: list[list[Card]] = [[] for _ in range(m)]
+        p = 0
+        for s in range(4):
+            for card in group_cards[s]:
+                groups[p % m].append(card)
+                p += 1
+        for target in (3, 4):
+            for grp in groups:
+                while j and len(grp) < target:
+                    suits = {c.effective[1] for c in grp}
+                    free = next(x for x in range(4) if x not in suits)
+                    grp.append(wilds.pop(0).declare(r, free))
+                    j -= 1
+        return groups

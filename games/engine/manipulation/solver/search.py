@@ -1,0 +1,307 @@
+"""``best_play``: the joker cases of a meld step, each solved by the DP of :mod:`.dp`, best bound first."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...cards import Card, as_cards
+from ...errors import InvalidAction
+from ..melds import ace_mode_of, classify, sort_meld
+from .dp import NEG, Problem
+from .freed import freed_meld_sets
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """The result of :func:`best_play`.
+
+    ``table``: the complete new arrangement as codes (jokers ``"JK=7S"``);
+    ``played``: codes of the hand cards laid; ``points``: their value (jokers 25);
+    ``table_cards`` / ``played_cards``: the same as :class:`Card` objects (deck indices kept).
+    """
+
+    table: list[list[str]]
+    played: list[str]
+    points: int
+    table_cards: list[list[Card]] = field(default_factory=list)
+    played_cards: list[Card] = field(default_factory=list)
+
+    @property
+    def cards(self) -> int:
+        return len(self.played)
+
+    @property
+    def table_ids(self) -> list[list[str]]:
+        return [[f"{c.code}.{c.deck}" for c in meld] for meld in self.table_cards]
+
+
+def _opt(rules: Any, key: str, default: Any) -> Any:
+    if rules is None:
+        return default
+    if isinstance(rules, dict):
+        return rules.get(key, default)
+    return getattr(rules, key, default)
+
+
+def _parse_inputs(table: Iterable[Iterable[Any]], hand: Iterable[Any]) -> tuple[list[list[Card]], list[Card]]:
+    melds = [list(m) for m in table]
+    hand_items = list(hand)
+    flat = [c for m in melds for c in m] + hand_items
+    if all(isinstance(c, Card) for c in flat):
+        cards = flat
+    else:
+        cards = as_cards(flat)
+    out, pos = [], 0
+    for m in melds:
+        out.append(cards[pos : pos + len(m)])
+        pos += len(m)
+    hand_cards = [c.undeclared() if c.is_joker else c for c in cards[pos:]]
+    for m in out:
+        for c in m:
+            if c.is_joker and c.declared is None:
+                raise InvalidAction("A joker on the table must carry its declared card (JK=xx).", code="bad_table")
+    return out, hand_cards
+
+
+# ---------------------------------------------------------------------------- public entry point
+
+
+def best_play(
+    table: Sequence[Sequence[Any]],
+    hand: Sequence[Any],
+    *,
+    objective: str = "points",
+    rules: Any = None,
+    max_states: int | None = None,
+) -> Play:
+    """The best legal new table for a meld step (exact; see the module docstring).
+
+    ``table``: melds of codes/ids/Cards (table jokers declared ``JK=7S``);
+    ``hand``: codes/ids/Cards.  An empty play (``played == []``, the table
+    unchanged) when nothing can be laid.  ``max_states`` bounds the search (the
+    total over joker cases); beyond it :class:`SearchBudgetExceeded` is raised —
+    for callers that prefer a quick answer (bots) to an exact one.
+    """
+    if objective not in ("points", "cards"):
+        raise InvalidAction(f"Unknown objective {objective!r}.", code="bad_objective")
+    melds, hand_cards = _parse_inputs(table, hand)
+    if sum(c.is_joker for m in melds for c in m) + sum(c.is_joker for c in hand_cards) > 8:
+        raise InvalidAction("At most 8 jokers can be searched.", code="bad_table")  # the DP packs counts in 4 bits
+    ace_mode = ace_mode_of(rules)
+    joker_value = _opt(rules, "joker_value", 25)
+    substitute_from = _opt(rules, "joker_substitute_from", "hand_or_table")
+    new_meld_only = _opt(rules, "freed_joker_reuse", "any_meld") == "new_meld_only"
+    big = 1 << 12
+    pts = [0] + [min(r, 10) for r in range(1, 14)]
+    if objective == "points":
+        weight = [0] + [pts[r] * big + 1 for r in range(1, 14)]
+        joker_weight = joker_value * big + 1
+    else:
+        weight = [0] + [big + pts[r] for r in range(1, 14)]
+        joker_weight = big + joker_value
+
+    table_nat: dict[tuple[int, int], list[Card]] = {}
+    table_jokers: list[Card] = []
+    for m in melds:
+        for c in m:
+            if c.is_joker:
+                table_jokers.append(c)
+            else:
+                table_nat.setdefault(c.key, []).append(c)
+    hand_nat: dict[tuple[int, int], list[Card]] = {}
+    hand_jokers: list[Card] = []
+    for c in hand_cards:
+        if c.is_joker:
+            hand_jokers.append(c)
+        else:
+            hand_nat.setdefault(c.key, []).append(c)
+
+    # hand cards that fit no meld whatever happens are left out of the search (exactness is kept)
+    hand_nat = _drop_unplayable(hand_nat, table_nat, len(table_jokers) + len(hand_jokers), ace_mode)
+
+    # which table jokers can be freed at all
+    # Which table jokers are freed.  A freed joker is a wildcard, which may take its old identity again,
+    # so freeing dominates keeping whenever the substitution needs no hand card (an identical natural
+    # is on the table and the option allows it): those are always freed.  Jokers of one identity are
+    # interchangeable, so only the number freed per identity is enumerated.
+    by_ident: dict[tuple[int, int], list[Card]] = {}
+    for jk in table_jokers:
+        by_ident.setdefault(jk.declared, []).append(jk)  # type: ignore[arg-type]
+    choices_per_ident = []
+    for ident, jks in by_ident.items():
+        on_table = len(table_nat.get(ident, ())) if substitute_from == "hand_or_table" else 0
+        in_hand = len(hand_nat.get(ident, ()))
+        hi = min(len(jks), on_table + in_hand)
+        # under new_meld_only a freed joker is restricted, so freeing no longer dominates keeping
+        lo = 0 if new_meld_only else min(len(jks), on_table)
+        choices_per_ident.append([jks[:k] for k in range(lo, hi + 1)])
+
+    best_val: float = 0.0
+    spent = 0
+    best: tuple[list[list[Card]], list[Card]] | None = None
+
+    def prepare_case(
+        freed_dp: list[Card],
+        hand_avail: dict[tuple[int, int], list[Card]],
+        jokers_avail: list[Card],
+        required: dict[tuple[int, int], int],
+        kept: list[Card],
+        pre_melds: list[list[Card]],
+        pre_played: list[Card],
+    ) -> None:
+        forced: dict[tuple[int, int], list[Card]] = {}
+        optional: dict[tuple[int, int], list[Card]] = {}
+        const = sum(joker_weight if c.is_joker else weight[c.rank] for c in pre_played)
+        for key, cs in table_nat.items():
+            forced.setdefault(key, []).extend(cs)
+        for jk in kept:
+            forced.setdefault(jk.declared, []).append(jk)  # type: ignore[arg-type]
+        for key, cs in hand_avail.items():
+            req = required.get(key, 0)
+            if req:
+                forced.setdefault(key, []).extend(cs[:req])
+            if cs[req:]:
+                optional[key] = list(cs[req:])
+            const += req * weight[key[0]]
+        # the same bound as Problem.bound(); the problem itself is built only if the case is searched
+        bound = const + sum(len(cs) * weight[key[0]] for key, cs in optional.items()) + len(jokers_avail) * joker_weight
+        args = (forced, optional, list(freed_dp), jokers_avail, ace_mode, weight, joker_weight)
+        req_cards = [c for key, cs in hand_avail.items() for c in cs[: required.get(key, 0)]]
+        prepared.append((bound, len(prepared), args, const, pre_melds, req_cards + pre_played))
+
+    def requirements(
+        freed: list[Card], hand_avail: dict[tuple[int, int], list[Card]], used_naturals: list[Card]
+    ) -> dict[tuple[int, int], int] | None:
+        need: dict[tuple[int, int], int] = {}
+        for jk in freed:
+            need[jk.declared] = need.get(jk.declared, 0) + 1  # type: ignore[index]
+        required: dict[tuple[int, int], int] = {}
+        for ident, cnt in need.items():
+            have_table = len(table_nat.get(ident, ())) if substitute_from == "hand_or_table" else 0
+            have_used = sum(1 for c in used_naturals if c.key == ident)
+            req = max(0, cnt - have_table - have_used)
+            if req > len(hand_avail.get(ident, ())):
+                return None
+            if req:
+                required[ident] = req
+        return required
+
+    prepared: list[tuple] = []
+    cases = sorted(itertools.product(*choices_per_ident), key=lambda parts: -sum(map(len, parts)))
+    for parts in cases:
+        freed = [jk for part in parts for jk in part]
+        kept = [jk for jk in table_jokers if jk not in freed]
+        if not (new_meld_only and freed):
+            required = requirements(freed, hand_nat, [])
+            if required is None:
+                continue
+            hand_case = hand_nat
+            if not new_meld_only:
+                # A hand natural identical to a kept joker, played beyond the substitutes, could free that
+                # joker instead (the joker taking the natural's place, same identity): the case with one
+                # more joker freed holds that play, so here such naturals stay in hand.
+                for ident, jks in by_ident.items():
+                    req = required.get(ident, 0)
+                    if sum(1 for jk in freed if jk.declared == ident) < len(jks) and len(hand_nat.get(ident, ())) > req:
+                        if hand_case is hand_nat:
+                            hand_case = dict(hand_nat)
+                        hand_case[ident] = hand_nat[ident][:req]
+            prepare_case(freed, hand_case, hand_jokers, required, kept, [], [])
+            continue
+        # option freed_joker_reuse = new_meld_only: the freed jokers go into new melds made of hand cards
+        for pre_melds in freed_meld_sets(freed, hand_nat, hand_jokers, ace_mode):
+            used = [c for m in pre_melds for c in m if not (c.is_joker and any(c.same_physical(f) for f in freed))]
+            used_ids = {(c.rank, c.suit, c.deck) for c in used}
+            hand_rest = {k: [c for c in cs if (c.rank, c.suit, c.deck) not in used_ids] for k, cs in hand_nat.items()}
+            jokers_rest = [c for c in hand_jokers if (c.rank, c.suit, c.deck) not in used_ids]
+            required = requirements(freed, hand_rest, [c for c in used if not c.is_joker])
+            if required is None:
+                continue
+            played = [c.undeclared() if c.is_joker else c for c in used]
+            prepare_case([], hand_rest, jokers_rest, required, kept, pre_melds, played)
+    # best bound first (ties: more freed jokers first); a case whose bound cannot beat the best so far is skipped
+    prepared.sort(key=lambda item: (-item[0], item[1]))
+    for bound, _i, args, const, pre_melds, extra_played in prepared:
+        if bound <= best_val:
+            break
+        prob = Problem(*args)
+        prob.shared = len(prepared) > 8
+        if max_states is not None:
+            prob.budget = max_states - spent
+        val = prob.solve()
+        spent += len(prob.memo)
+        if val == NEG:
+            continue
+        val += const
+        if val > best_val:
+            best_val = val
+            melds_out, used_opt = prob.rebuild()
+            best = (pre_melds + melds_out, used_opt + extra_played)
+    if best is None:
+        return Play(
+            table=[[c.code for c in m] for m in melds],
+            played=[],
+            points=0,
+            table_cards=[list(m) for m in melds],
+            played_cards=[],
+        )
+    new_melds, played = best
+    new_melds = [sort_meld(m, ace_mode) for m in new_melds]
+    new_melds.sort(key=_meld_sort_key)
+    for m in new_melds:  # defensive: the DP only builds valid melds
+        if classify(m, ace_mode) is None:  # pragma: no cover
+            raise AssertionError(f"solver built an invalid meld {[c.code for c in m]}")
+    played_ids = {(c.rank, c.suit, c.deck) for c in played}
+    played_sorted = [c for c in hand_cards if (c.rank, c.suit, c.deck) in played_ids]
+    return Play(
+        table=[[c.code for c in m] for m in new_melds],
+        played=[c.code for c in played_sorted],
+        points=sum(c.points(joker_value) for c in played_sorted),
+        table_cards=new_melds,
+        played_cards=played_sorted,
+    )
+
+
+
+def _drop_unplayable(
+    hand_nat: dict[tuple[int, int], list[Card]], table_nat: dict[tuple[int, int], list[Card]], wild: int, mode: str
+) -> dict[tuple[int, int], list[Card]]:
+    """Hand naturals that could belong to some meld of the available cards (a superset of the playable ones)."""
+    low = mode != "high_only"
+    high = mode != "low_only"
+    hand = {k: v for k, v in hand_nat.items() if v}
+    while True:
+        present = {k for k, v in table_nat.items() if v} | set(hand)
+
+        drop = []
+        for r, s in hand:
+            others = sum(1 for t in range(4) if t != s and (r, t) in present)
+            if others + wild >= 2:
+                continue
+            positions = ([1] if low else []) + ([14] if high else []) if r == 1 else [r]
+            ok = False
+            for p in positions:
+                for lo in range(p - 2, p + 1):
+                    hi = lo + 2
+                    if lo < (1 if low else 2) or hi > (14 if high else 13) or (lo == 1 and hi == 14):
+                        continue
+                    missing = sum(1 for q in range(lo, hi + 1) if q != p and (1 if q == 14 else q, s) not in present)
+                    if missing <= wild:
+                        ok = True
+                        break
+                if ok:
+                    break
+            if not ok:
+                drop.append((r, s))
+        if not drop:
+            return hand
+        for k in drop:
+            del hand[k]
+
+
+def _meld_sort_key(m: list[Card]) -> tuple:
+    first = next((c.effective for c in m if c.effective is not None), (0, 0))
+    return (first[1], first[0], len(m))

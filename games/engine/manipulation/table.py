@@ -1,0 +1,167 @@
+"""Checking a proposed meld step: the complete new table against M1–M4 (RULES B.5.2) and the joker
+rules (B.3).  :func:`analyse` never looks at whose turn it is (:mod:`.turn` does)."""
+
+from __future__ import annotations
+
+import functools
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from ..cards import Card, make_deck, value_code
+from ..errors import IllegalMove, InvalidAction
+from ..text import MELD_MESSAGES
+from .melds import completions, meld_points, meld_problem, sort_meld
+from .state import ManipulationState, card_ref, codes, illegal
+
+
+@functools.lru_cache(maxsize=16)
+def _deck_ids(packs: int, jokers: int) -> frozenset[str]:
+    return frozenset(c.id for c in make_deck(packs, jokers))
+
+
+@dataclass(slots=True)
+class _Analysis:
+    melds: list[dict]
+    errors: list[IllegalMove]
+    new_table: tuple[tuple[Card, ...], ...]
+    played: list[Card]
+
+
+def analyse(state: ManipulationState, seat: int, proposed: tuple[tuple[Card, ...], ...]) -> _Analysis:
+    """Check a proposed complete table against M1–M4 (B.5.2) and the joker rules (B.3).
+
+    Raises InvalidAction only for malformed input (unknown or repeated card ids).
+    """
+    r = state.rules
+    hand = {c.id: c for c in state.hands[seat]}
+    old: dict[str, Card] = {c.id: c for meld in state.table for c in meld}
+    all_ids = _deck_ids(r.packs, r.jokers)
+    errors: list[IllegalMove] = []
+    seen: set[str] = set()
+    for meld in proposed:
+        for c in meld:
+            if c.id not in all_ids:
+                raise InvalidAction(f"{c.id} is not a card of this game.", code="unknown_card")
+            if c.id in seen:
+                raise InvalidAction(f"{c.id} appears twice in the proposed table.", code="duplicate_card")
+            if not c.is_joker and c.declared is not None:  # pragma: no cover - parser never builds this
+                raise InvalidAction(f"{c.id} is not a joker.", code="bad_card")
+            seen.add(c.id)
+    unavailable = [c for meld in proposed for c in meld if c.id not in hand and c.id not in old]
+    for c in unavailable:
+        errors.append(illegal("card_not_available", card=c.undeclared().code))
+
+    # effective cards: table jokers given bare keep their identity
+    melds_eff: list[list[Card]] = []
+    freed: list[tuple[Card, tuple[int, int]]] = []  # (joker as placed, old identity)
+    for meld in proposed:
+        eff = []
+        for c in meld:
+            if c.is_joker and c.id in old:
+                before = old[c.id].declared
+                if c.declared is None:
+                    c = old[c.id]
+                elif c.declared != before:
+                    freed.append((c, before))  # type: ignore[arg-type]
+            eff.append(c)
+        melds_eff.append(eff)
+
+    # M3: every meld valid; bare hand jokers get their forced identity
+    reports = []
+    new_table: list[tuple[Card, ...]] = []
+    for i, eff in enumerate(melds_eff):
+        rep: dict[str, Any] = {
+            "index": i,
+            "cards": [card_ref(c) for c in proposed[i]],
+            "valid": True,
+            "kind": None,
+            "code": None,
+            "reason": None,
+            "template": None,
+            "params": None,
+            "joker_options": [],
+        }
+        bare = [k for k, c in enumerate(eff) if c.effective is None]
+        problem = meld_problem(eff, r)
+        if problem is not None:
+            err = IllegalMove("invalid_meld", MELD_MESSAGES[problem[0]], {"cards": codes(eff)})
+            rep.update(valid=False, code=problem[0], reason=err.message, template=err.template, params=err.params)
+            errors.append(err)
+            new_table.append(tuple(eff))
+        else:
+            comps = completions(eff, r)
+            rep["kind"] = comps[0][0]
+            if bare:
+                options = sorted({ids[0] for _k, ids in comps}, key=lambda rs: (rs[1], rs[0]))
+                rep["joker_options"] = [value_code(*o) for o in options]
+                distinct = {ids for _k, ids in comps}
+                if len(distinct) == 1:
+                    ids = next(iter(distinct))
+                    eff = list(eff)
+                    for k, ident in zip(bare, ids, strict=True):
+                        eff[k] = eff[k].declare(*ident)
+                else:
+                    err = illegal("joker_identity_needed", cards=codes(eff), options=rep["joker_options"])
+                    rep.update(code=err.code, reason=err.message, template=err.template, params=err.params)
+                    errors.append(err)
+            new_table.append(tuple(sort_meld(eff, r)))
+        reports.append(rep)
+
+    # M2: every table card still on the table
+    missing = [c for cid, c in old.items() if cid not in seen]
+    missing_nat = [c for c in missing if not c.is_joker]
+    if missing_nat:
+        errors.append(illegal("table_card_missing", cards=codes(missing_nat)))
+    for c in missing:
+        if c.is_joker:
+            errors.append(illegal("freed_joker_not_placed", card=c.code))
+
+    played = [hand[c.id] for meld in proposed for c in meld if c.id in hand]
+    played_ids = {c.id for c in played}
+
+    # M4: an identity changes only through substitution by an identical natural card
+    if freed:
+        need = Counter(ident for _c, ident in freed)
+        for ident, count in need.items():
+            from_hand = sum(1 for c in played if not c.is_joker and c.key == ident)
+            from_table = sum(1 for c in old.values() if not c.is_joker and c.key == ident)
+            have = from_hand + (from_table if r.joker_substitute_from == "hand_or_table" else 0)
+            if have < count:
+                joker = next(c for c, i in freed if i == ident)
+                code = "joker_identity_changed"
+                if r.joker_substitute_from == "hand_only" and from_hand + from_table >= count:
+                    code = "joker_substitute_hand_only"
+                errors.append(illegal(code, identity=value_code(*ident)))
+                _ = joker
+        if r.freed_joker_reuse == "new_meld_only":
+            freed_ids = {c.id for c, _i in freed}
+            for i, meld in enumerate(proposed):
+                if not any(c.id in freed_ids for c in meld):
+                    continue
+                others = [c for c in meld if c.id not in freed_ids]
+                if not others or any(c.id not in played_ids for c in others):
+                    err = illegal("freed_joker_new_meld_only", cards=codes(new_table[i]))
+                    errors.append(err)
+                    reports[i].update(
+                        valid=False, code=err.code, reason=err.message, template=err.template, params=err.params
+                    )
+
+    # M1
+    if not played:
+        errors.append(illegal("no_card_from_hand"))
+
+    # option first_meld_min_points (Rummikub-style first meld; off by default)
+    if r.first_meld_min_points > 0 and not state.has_melded[seat] and played:
+        old_melds = Counter(frozenset(card_ref(c) for c in meld) for meld in state.table)
+        new_melds = Counter(frozenset(card_ref(c) for c in meld) for meld in new_table)
+        if any(new_melds[m] < k for m, k in old_melds.items()):
+            errors.append(illegal("first_meld_table_untouched"))
+        fresh = [m for m in new_table if frozenset(card_ref(c) for c in m) not in old_melds]
+        if any(c.id not in played_ids for m in fresh for c in m):
+            errors.append(illegal("first_meld_table_untouched"))
+        pts = sum(meld_points(m) for m in fresh)
+        if pts < r.first_meld_min_points:
+            errors.append(illegal("first_meld_too_low", min=r.first_meld_min_points, points=pts))
+    return _Analysis(reports, errors, tuple(new_table), played)
+
