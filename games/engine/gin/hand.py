@@ -15,7 +15,7 @@ from .deadwood import deadwood_mask
 from .knock import parse_melds, settle_knock
 from .masks import FULL_DECK, IDS, VALUES, card_index, card_items, hand_mask, illegal, mask_cards, mask_points
 from .rules import GinRules, as_rules
-from .state import GinAction, GinState, HandResult, action_from_dict, draw_roles, suggestion_from_dict
+from .state import GinAction, GinState, HandResult, RoleDraw, action_from_dict, draw_roles, suggestion_from_dict
 
 
 def oklahoma_knock_limit(upcard: int, rules: GinRules) -> int:
@@ -35,6 +35,30 @@ def _seat_count(seats: Any) -> int:
         raise InvalidAction("seats must be a number of seats or a list of seats.", code="bad_seats") from None
 
 
+def _seats(n: int, rng: random.Random, kw: dict[str, Any]) -> tuple[int, int, int | None, RoleDraw | None]:
+    """``(dealer, non-dealer, advisor, role draw)``: three players' roles given or drawn (C.2.1), else
+    the two-player dealer given or chosen at random (D.1.2)."""
+    if n != 3:
+        dealer = kw.get("dealer")
+        if dealer is None:
+            dealer = rng.randrange(2)
+        if dealer not in (0, 1) or isinstance(dealer, bool):
+            raise InvalidAction("dealer must be 0 or 1.", code="bad_roles")
+        return dealer, 1 - dealer, None, None
+    role_draw = None
+    roles = kw.get("roles")
+    if roles is None and "box" in kw:
+        roles = (kw["box"], kw["captain"], kw["advisor"])
+    if roles is None:
+        role_draw = draw_roles(rng)
+        roles = role_draw.roles
+    roles = tuple(roles)
+    if sorted(roles) != [0, 1, 2] or any(isinstance(x, bool) for x in roles):
+        raise InvalidAction("roles must be (box, captain, advisor), a permutation of 0, 1, 2.", code="bad_roles")
+    box, captain, advisor = roles
+    return box, captain, advisor, role_draw
+
+
 def new_round(rules: Any, seats: Any, rng: random.Random, **kw: Any) -> GinState:
     """Deal a hand.  ``seats``: 3 for the box game, 2 otherwise (an int or a list of players).
 
@@ -50,26 +74,7 @@ def new_round(rules: Any, seats: Any, rng: random.Random, **kw: Any) -> GinState
     unknown = set(kw) - {"roles", "dealer", "box", "captain", "advisor", "role_draw", "hand_number"}
     if unknown:
         raise InvalidAction(f"Unknown new_round argument(s): {', '.join(sorted(unknown))}.", code="bad_seats")
-    role_draw = None
-    advisor = None
-    if n == 3:
-        roles = kw.get("roles")
-        if roles is None and "box" in kw:
-            roles = (kw["box"], kw["captain"], kw["advisor"])
-        if roles is None:
-            role_draw = draw_roles(rng)
-            roles = role_draw.roles
-        roles = tuple(roles)
-        if sorted(roles) != [0, 1, 2] or any(isinstance(x, bool) for x in roles):
-            raise InvalidAction("roles must be (box, captain, advisor), a permutation of 0, 1, 2.", code="bad_roles")
-        dealer, nondealer, advisor = roles
-    else:
-        dealer = kw.get("dealer")
-        if dealer is None:
-            dealer = rng.randrange(2)
-        if dealer not in (0, 1) or isinstance(dealer, bool):
-            raise InvalidAction("dealer must be 0 or 1.", code="bad_roles")
-        nondealer = 1 - dealer
+    dealer, nondealer, advisor, role_draw = _seats(n, rng, kw)
     deck = list(range(52))
     rng.shuffle(deck)
     hands: list[list[int]] = [[] for _ in range(n)]
@@ -257,18 +262,14 @@ def _end_turn_after_discard(state: GinState, seat: int, hands: Any, discard: tup
     )
     if len(state.stock) <= state.rules.dead_hand_at_stock:
         if state.rules.fiftieth_card_rule:
-            return _replace(state, phase="fiftieth", seat_to_act=other, **base)
-        return _dead(_replace(state, **base))
-    return _replace(state, phase="draw", seat_to_act=other, **base)
-
-
-def _replace(state: GinState, **kw: Any) -> GinState:
-    return replace(state, **kw)
+            return replace(state, phase="fiftieth", seat_to_act=other, **base)
+        return _dead(replace(state, **base))
+    return replace(state, phase="draw", seat_to_act=other, **base)
 
 
 def _dead(state: GinState) -> GinState:
     res = HandResult("dead", None, None, 0, state.multiplier, None, state.hands, None)
-    return _replace(state, phase="over", seat_to_act=None, result=res, log=state.log + (("dead", None, None),))
+    return replace(state, phase="over", seat_to_act=None, result=res, log=state.log + (("dead", None, None),))
 
 
 def _knock(state: GinState, seat: int, a: GinAction) -> GinState:
@@ -285,7 +286,7 @@ def _knock(state: GinState, seat: int, a: GinAction) -> GinState:
     winner = {"knocker": seat, "defender": other, None: None}[s.winner]
     hands = _with_hand(state, seat, mask_cards(km))
     res = HandResult(s.outcome, seat, winner, s.points, state.multiplier, card, hands, s)
-    return _replace(
+    return replace(
         state,
         hands=hands,
         phase="over",
@@ -305,85 +306,92 @@ def apply(state: GinState, seat: int, action: Any) -> GinState:
     if state.phase == "over":
         raise illegal("hand_over")
     if a.type == "suggest":
-        if seat != state.advisor:
-            raise illegal("not_advisor")
-        if not state.rules.advisor_can_advise:
-            raise illegal("advice_disabled")
-        text = _checked_suggestion(state, a.suggestion)
-        sug = (state.suggestions + ((seat, state.turn, text),))[-20:]
-        return _replace(state, suggestions=sug)
+        return _suggest(state, seat, a)
     if seat == state.advisor:
         raise illegal("advisor_cannot_act")
     if seat != state.seat_to_act:
         raise illegal("not_your_turn")
-    hand = state.hands[seat]
-    ph = state.phase
-    t = a.type
-    if ph in ("upcard", "upcard_dealer"):
-        if t == "take_upcard":
-            up = state.discard[-1]
-            return _replace(
-                state,
-                hands=_with_hand(state, seat, hand + (up,)),
-                discard=state.discard[:-1],
-                taken=up,
-                phase="discard",
-                log=state.log + (("take_upcard", seat, up),),
-            )
-        if t == "pass_upcard":
-            log = state.log + (("pass_upcard", seat, None),)
-            if ph == "upcard":
-                return _replace(state, phase="upcard_dealer", seat_to_act=state.other(seat), log=log)
-            return _replace(state, phase="draw", seat_to_act=state.other(seat), stock_only=True, log=log)
-        raise illegal("upcard_decision")
-    if t in ("take_upcard", "pass_upcard"):
+    if state.phase in ("upcard", "upcard_dealer"):
+        return _upcard_phase(state, seat, a.type)
+    if a.type in ("take_upcard", "pass_upcard"):
         raise illegal("no_upcard_now")
-    if ph == "draw":
-        if t == "draw_stock":
-            c = state.stock[0]
-            return _replace(
-                state,
-                hands=_with_hand(state, seat, hand + (c,)),
-                stock=state.stock[1:],
-                taken=None,
-                phase="discard",
-                stock_only=False,
-                log=state.log + (("draw_stock", seat, c),),
-            )
-        if t == "draw_discard":
-            if state.stock_only:
-                raise illegal("must_draw_stock")
-            c = state.discard[-1]
-            return _replace(
-                state,
-                hands=_with_hand(state, seat, hand + (c,)),
-                discard=state.discard[:-1],
-                taken=c,
-                phase="discard",
-                log=state.log + (("draw_discard", seat, c),),
-            )
-        raise illegal("must_draw_stock" if state.stock_only else "must_draw")
-    if ph == "fiftieth":
-        if t == "pass":
-            return _dead(_replace(state, log=state.log + (("pass", seat, None),)))
-        if t == "draw_discard":
-            c = state.discard[-1]
-            if not _can_knock_after_taking(state, seat, c):
-                raise illegal("fiftieth_card_knock_only", cards=[c])
-            return _replace(
-                state,
-                hands=_with_hand(state, seat, hand + (c,)),
-                discard=state.discard[:-1],
-                taken=c,
-                phase="discard",
-                must_knock=True,
-                log=state.log + (("draw_discard", seat, c),),
-            )
-        raise illegal("fiftieth_card_knock_only", cards=[state.discard[-1]])
-    # discard phase
-    if t == "knock":
+    if state.phase == "draw":
+        return _draw_phase(state, seat, a.type)
+    if state.phase == "fiftieth":
+        return _fiftieth_phase(state, seat, a.type)
+    return _discard_phase(state, seat, a)
+
+
+def _suggest(state: GinState, seat: int, a: GinAction) -> GinState:
+    """The advisor's suggestion to the captain (C.4); the last 20 are kept."""
+    if seat != state.advisor:
+        raise illegal("not_advisor")
+    if not state.rules.advisor_can_advise:
+        raise illegal("advice_disabled")
+    text = _checked_suggestion(state, a.suggestion)
+    return replace(state, suggestions=(state.suggestions + ((seat, state.turn, text),))[-20:])
+
+
+def _take(state: GinState, seat: int, kind: str, **changes: Any) -> GinState:
+    """``seat`` takes the top discard (``kind``: take_upcard / draw_discard) and must discard next."""
+    c = state.discard[-1]
+    return replace(
+        state,
+        hands=_with_hand(state, seat, state.hands[seat] + (c,)),
+        discard=state.discard[:-1],
+        taken=c,
+        phase="discard",
+        log=state.log + ((kind, seat, c),),
+        **changes,
+    )
+
+
+def _upcard_phase(state: GinState, seat: int, t: str) -> GinState:
+    """The first upcard: the non-dealer, then the dealer, takes or passes it (C.3.2, D.1.3)."""
+    if t == "take_upcard":
+        return _take(state, seat, "take_upcard")
+    if t == "pass_upcard":
+        log = state.log + (("pass_upcard", seat, None),)
+        if state.phase == "upcard":
+            return replace(state, phase="upcard_dealer", seat_to_act=state.other(seat), log=log)
+        return replace(state, phase="draw", seat_to_act=state.other(seat), stock_only=True, log=log)
+    raise illegal("upcard_decision")
+
+
+def _draw_phase(state: GinState, seat: int, t: str) -> GinState:
+    if t == "draw_stock":
+        c = state.stock[0]
+        return replace(
+            state,
+            hands=_with_hand(state, seat, state.hands[seat] + (c,)),
+            stock=state.stock[1:],
+            taken=None,
+            phase="discard",
+            stock_only=False,
+            log=state.log + (("draw_stock", seat, c),),
+        )
+    if t == "draw_discard":
+        if state.stock_only:
+            raise illegal("must_draw_stock")
+        return _take(state, seat, "draw_discard")
+    raise illegal("must_draw_stock" if state.stock_only else "must_draw")
+
+
+def _fiftieth_phase(state: GinState, seat: int, t: str) -> GinState:
+    """Two stock cards left with the 50th-card rule: take the last discard only to knock, or pass."""
+    if t == "pass":
+        return _dead(replace(state, log=state.log + (("pass", seat, None),)))
+    c = state.discard[-1]
+    if t == "draw_discard" and _can_knock_after_taking(state, seat, c):
+        return _take(state, seat, "draw_discard", must_knock=True)
+    raise illegal("fiftieth_card_knock_only", cards=[c])
+
+
+def _discard_phase(state: GinState, seat: int, a: GinAction) -> GinState:
+    if a.type == "knock":
         return _knock(state, seat, a)
-    if t == "discard":
+    if a.type == "discard":
+        hand = state.hands[seat]
         if state.must_knock:
             raise illegal("must_knock")
         if a.card not in hand:
@@ -391,10 +399,9 @@ def apply(state: GinState, seat: int, action: Any) -> GinState:
         if a.card == state.taken and state.rules.no_discard_of_taken_card:
             raise illegal("cannot_discard_taken_card", cards=[a.card])
         hands = _with_hand(state, seat, [c for c in hand if c != a.card])
-        return _end_turn_after_discard(
-            state, seat, hands, state.discard + (a.card,), state.log + (("discard", seat, a.card),)
-        )
-    if t == "pass":
+        log = state.log + (("discard", seat, a.card),)
+        return _end_turn_after_discard(state, seat, hands, state.discard + (a.card,), log)
+    if a.type == "pass":
         raise illegal("no_pass_now")
     raise illegal("must_discard")
 

@@ -11,7 +11,7 @@ from typing import Any
 from ..errors import InvalidAction
 from .deadwood import ALL_MELDS, best_arrangements, best_melds_mask, deadwood_mask, meld_order
 from .masks import IDS, hand_mask, illegal, mask_cards, mask_ids, mask_points, pretty_cards
-from .rules import as_rules
+from .rules import GinRules, as_rules
 from .scoring import gin_hand_result
 
 
@@ -148,6 +148,25 @@ def _ids_of_melds(melds: Iterable[int]) -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(IDS[i] for i in meld_order(m)) for m in melds)
 
 
+def _knock_with(arr: tuple[int, ...], km: int, dm: int, limit: int, rules: GinRules) -> tuple:
+    """The knock laid as the melds ``arr``: ``(defender deadwood, arr, knocker deadwood mask, knocker
+    deadwood, defender's cards left after lay-offs, lay-offs)``; refused above the knock limit."""
+    used = 0
+    for m in arr:
+        used |= m
+    kdw_mask = km & ~used
+    k = mask_points(kdw_mask)
+    if k > limit:
+        if limit == 0 and rules.oklahoma:
+            raise illegal("gin_only")
+        raise illegal("knock_too_high", "knock_too_high_laid", deadwood=k, limit=limit)
+    if k == 0:  # against gin there are no lay-offs (C.6.4)
+        d, rem, lay = deadwood_mask(dm), dm, []
+    else:
+        d, rem, lay = _defender_best(list(arr), dm)
+    return d, arr, kdw_mask, k, rem, lay
+
+
 def settle_knock(
     knocker_hand: Any,
     defender_hand: Any,
@@ -178,22 +197,7 @@ def settle_knock(
     else:
         _, arrangements = best_arrangements(km, all_optimal=True)
         arrangements = arrangements[:64]
-    results = []
-    for arr in arrangements:
-        used = 0
-        for m in arr:
-            used |= m
-        kdw_mask = km & ~used
-        k = mask_points(kdw_mask)
-        if k > limit:
-            if limit == 0 and rules.oklahoma:
-                raise illegal("gin_only")
-            raise illegal("knock_too_high", "knock_too_high_laid", deadwood=k, limit=limit)
-        if k == 0:
-            d, rem, lay = deadwood_mask(dm), dm, []
-        else:
-            d, rem, lay = _defender_best(list(arr), dm)
-        results.append((d, arr, kdw_mask, k, rem, lay))
+    results = [_knock_with(arr, km, dm, limit, rules) for arr in arrangements]
     d, arr, kdw_mask, k, rem, lay = max(results, key=lambda r: r[0] - r[3])
     big = k == 0 and bin(km).count("1") == 11 and rules.big_gin != "off"
     outcome, winner, points = gin_hand_result(k, d, rules, multiplier=multiplier, big_gin=big)

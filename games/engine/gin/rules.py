@@ -58,6 +58,92 @@ INT_CHOICES: dict[str, tuple[int, ...]] = {
 }
 
 
+_BOOL_OPTIONS = (
+    "undercut_on_tie",
+    "no_discard_of_taken_card",
+    "fiftieth_card_rule",
+    "end_bonuses",
+    "advisor_can_advise",
+    "oklahoma_spades_double",
+    "oklahoma_double_boxes",
+)
+_CHOICE_OPTIONS: dict[str, tuple[str, ...]] = {
+    "big_gin": ("off", "31", "gin+6"),
+    "shutout": ("game_bonus_200", "double", "off"),
+    "role_draw_ties": ("redraw",),
+    "dealer_2p": ("winner", "alternate", "loser"),
+    "oklahoma_ace": ("gin_only", "one"),
+}
+
+
+def _variant_of(options: dict[str, Any]) -> tuple[str, bool]:
+    """``(variant, oklahoma)`` of the options (web-layer aliases accepted); InvalidAction when bad."""
+    variant = options.get("variant", "box3")
+    variant = VARIANT_ALIASES.get(variant, variant) if isinstance(variant, str) else variant
+    if variant not in VARIANTS:
+        raise _bad("variant", variant, " / ".join(VARIANTS))
+    oklahoma = options.get("oklahoma", variant == "oklahoma")
+    if (
+        not isinstance(oklahoma, bool)
+        or (variant == "oklahoma" and not oklahoma)
+        or (oklahoma and variant not in ("oklahoma", "hollywood"))
+    ):
+        raise _bad("oklahoma", oklahoma, "true for the oklahoma variant, optional for hollywood")
+    return variant, oklahoma
+
+
+def _defaults(variant: str, oklahoma: bool) -> dict[str, Any]:
+    """Every option's default for the variant (RULES E.2)."""
+    return {
+        "knock_limit": 10,
+        "gin_bonus": 25,
+        "undercut_bonus": 10,
+        "undercut_on_tie": True,
+        "big_gin": "off",
+        "no_discard_of_taken_card": True,
+        "dead_hand_at_stock": 2,
+        "fiftieth_card_rule": False,
+        "game_target": 150 if oklahoma and variant == "oklahoma" else 100,
+        "end_bonuses": variant != "box3",
+        "game_bonus": 100,
+        "box_bonus": 25,
+        "shutout": "game_bonus_200",
+        "role_draw_ties": "redraw",
+        "advisor_can_advise": True,
+        "dealer_2p": "winner",
+        "oklahoma_ace": "gin_only",
+        "oklahoma_spades_double": True,
+        "oklahoma_double_boxes": False,
+        "hollywood_target": 100,
+    }
+
+
+def _normalise(vals: dict[str, Any]) -> None:
+    """The spellings accepted for ``big_gin`` and ``shutout`` written one way."""
+    bg = vals["big_gin"]
+    if bg is False or bg is None:
+        bg = "off"
+    if bg == 31 or bg == "31":
+        bg = "31"
+    vals["big_gin"] = bg
+    if vals["shutout"] is False or vals["shutout"] is None:
+        vals["shutout"] = "off"
+
+
+def _check(vals: dict[str, Any]) -> None:
+    """InvalidAction (code ``bad_option``) for the first option out of its range or choices."""
+    for k, (lo, hi) in OPTION_RANGES.items():
+        v, choices = vals[k], INT_CHOICES.get(k)
+        if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi or (choices and v not in choices):
+            raise _bad(k, v, " / ".join(map(str, choices)) if choices else f"an integer {lo}-{hi}")
+    for k in _BOOL_OPTIONS:
+        if not isinstance(vals[k], bool):
+            raise _bad(k, vals[k], "true / false")
+    for k, allowed in _CHOICE_OPTIONS.items():
+        if vals[k] not in allowed:
+            raise _bad(k, vals[k], " / ".join(allowed))
+
+
 @dataclass(frozen=True, slots=True, init=False)
 class GinRules:
     """The table options of RULES E.2 plus the variant.
@@ -95,81 +181,11 @@ class GinRules:
         unknown = set(options) - set(_RULE_KEYS) - {"variant", "oklahoma"}
         if unknown:
             raise InvalidAction(f"Unknown Gin option(s): {', '.join(sorted(unknown))}.", code="bad_option")
-        variant = options.get("variant", "box3")
-        variant = VARIANT_ALIASES.get(variant, variant) if isinstance(variant, str) else variant
-        if variant not in VARIANTS:
-            raise _bad("variant", variant, " / ".join(VARIANTS))
-        okla_default = variant == "oklahoma"
-        oklahoma = options.get("oklahoma", okla_default)
-        if (
-            not isinstance(oklahoma, bool)
-            or (variant == "oklahoma" and not oklahoma)
-            or (oklahoma and variant not in ("oklahoma", "hollywood"))
-        ):
-            raise _bad("oklahoma", oklahoma, "true for the oklahoma variant, optional for hollywood")
-        vals: dict[str, Any] = {
-            "knock_limit": 10,
-            "gin_bonus": 25,
-            "undercut_bonus": 10,
-            "undercut_on_tie": True,
-            "big_gin": "off",
-            "no_discard_of_taken_card": True,
-            "dead_hand_at_stock": 2,
-            "fiftieth_card_rule": False,
-            "game_target": 150 if oklahoma and variant == "oklahoma" else 100,
-            "end_bonuses": variant != "box3",
-            "game_bonus": 100,
-            "box_bonus": 25,
-            "shutout": "game_bonus_200",
-            "role_draw_ties": "redraw",
-            "advisor_can_advise": True,
-            "dealer_2p": "winner",
-            "oklahoma_ace": "gin_only",
-            "oklahoma_spades_double": True,
-            "oklahoma_double_boxes": False,
-            "hollywood_target": 100,
-        }
+        variant, oklahoma = _variant_of(options)
+        vals = _defaults(variant, oklahoma)
         vals.update({k: v for k, v in options.items() if k in _RULE_KEYS})
-        # normalise
-        bg = vals["big_gin"]
-        if bg is False or bg is None:
-            bg = "off"
-        if bg == 31 or bg == "31":
-            bg = "31"
-        vals["big_gin"] = bg
-        if vals["shutout"] is False or vals["shutout"] is None:
-            vals["shutout"] = "off"
-
-        def want_int(k: str, lo: int, hi: int, choices: tuple[int, ...] | None = None) -> None:
-            v = vals[k]
-            if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi or (choices and v not in choices):
-                raise _bad(k, v, " / ".join(map(str, choices)) if choices else f"an integer {lo}-{hi}")
-
-        def want_bool(k: str) -> None:
-            if not isinstance(vals[k], bool):
-                raise _bad(k, vals[k], "true / false")
-
-        def want_choice(k: str, choices: tuple[str, ...]) -> None:
-            if vals[k] not in choices:
-                raise _bad(k, vals[k], " / ".join(choices))
-
-        for k, (lo, hi) in OPTION_RANGES.items():
-            want_int(k, lo, hi, INT_CHOICES.get(k))
-        for k in (
-            "undercut_on_tie",
-            "no_discard_of_taken_card",
-            "fiftieth_card_rule",
-            "end_bonuses",
-            "advisor_can_advise",
-            "oklahoma_spades_double",
-            "oklahoma_double_boxes",
-        ):
-            want_bool(k)
-        want_choice("big_gin", ("off", "31", "gin+6"))
-        want_choice("shutout", ("game_bonus_200", "double", "off"))
-        want_choice("role_draw_ties", ("redraw",))
-        want_choice("dealer_2p", ("winner", "alternate", "loser"))
-        want_choice("oklahoma_ace", ("gin_only", "one"))
+        _normalise(vals)
+        _check(vals)
         object.__setattr__(self, "variant", variant)
         object.__setattr__(self, "oklahoma", oklahoma)
         for k in _RULE_KEYS:

@@ -170,72 +170,81 @@ def apply(state: ManipulationState, seat: int, action: dict | Action) -> Manipul
         raise illegal("round_over")
     if seat != state.seat_to_act:
         raise illegal("not_your_turn")
-    last = (seat, act.type)
     if isinstance(act, Draw):
-        if not _can_draw(state):
-            if state.phase == "final":
-                raise illegal("no_draw_in_final_lap")
-            if state.phase in ("start", "drawn") and not state.stock:
-                raise illegal("stock_empty")
-            raise illegal("no_more_draws")
-        card = state.stock[0]
-        hands = list(state.hands)
-        hands[seat] = hands[seat] + (card,)
-        draws = state.draws + 1
-        stock = state.stock[1:]
-        new = replace_state(
-            state,
-            hands=tuple(hands),
-            stock=stock,
-            draws=draws,
-            last_action=last,
-            phase="end" if draws >= state.rules.max_draws_per_turn else "drawn",
-            last_drawer=seat if not stock else state.last_drawer,
-        )
-        return _settle(new)
+        return _draw(state, seat)
     if isinstance(act, Meld):
-        err = _meld_turn_error(state, seat)
-        if err is not None:
-            raise err
-        a = analyse(state, seat, act.table)
-        if a.errors:
-            raise a.errors[0]
-        played_ids = {c.id for c in a.played}
-        hands = list(state.hands)
-        hands[seat] = tuple(c for c in state.hands[seat] if c.id not in played_ids)
-        has_melded = list(state.has_melded)
-        has_melded[seat] = True
-        new = replace_state(
-            state,
-            table=a.new_table,
-            hands=tuple(hands),
-            melded=True,
-            has_melded=tuple(has_melded),
-            last_action=last,
-            phase="end",
-        )
-        if not hands[seat]:  # B.5.4 going out
-            return replace_state(new, phase="over", seat_to_act=None, knocker=seat, went_out=True, end_reason="went_out")
-        return _settle(new)
+        return _meld(state, seat, act)
     if isinstance(act, Knock):
-        if not _knock_moment(state):
-            if state.final_lap and not state.rules.knock_in_final_lap:
-                raise illegal("knock_not_in_final_lap")
-            if state.phase == "start":
-                raise illegal("must_draw")
-            if state.phase == "drawn":
-                raise illegal("must_draw_or_meld")
-            raise illegal("knock_not_now")
-        pts = hand_value(state, seat)
-        if pts > state.rules.knock_limit:
-            raise illegal("knock_too_high", points=pts, limit=state.rules.knock_limit)
-        return replace_state(state, phase="over", seat_to_act=None, knocker=seat, end_reason="knock", last_action=last)
-    # EndTurn
-    if not _turn_can_end(state):
+        return _knock(state, seat)
+    if not _turn_can_end(state):  # EndTurn
+        raise illegal("must_draw" if state.phase == "start" else "must_draw_or_meld")
+    return _end_turn(replace_state(state, last_action=(seat, act.type)))
+
+
+def _draw(state: ManipulationState, seat: int) -> ManipulationState:
+    if not _can_draw(state):
+        if state.phase == "final":
+            raise illegal("no_draw_in_final_lap")
+        if state.phase in ("start", "drawn") and not state.stock:
+            raise illegal("stock_empty")
+        raise illegal("no_more_draws")
+    card = state.stock[0]
+    hands = list(state.hands)
+    hands[seat] = hands[seat] + (card,)
+    draws = state.draws + 1
+    stock = state.stock[1:]
+    new = replace_state(
+        state,
+        hands=tuple(hands),
+        stock=stock,
+        draws=draws,
+        last_action=(seat, Draw.type),
+        phase="end" if draws >= state.rules.max_draws_per_turn else "drawn",
+        last_drawer=seat if not stock else state.last_drawer,
+    )
+    return _settle(new)
+
+
+def _meld(state: ManipulationState, seat: int, act: Meld) -> ManipulationState:
+    err = _meld_turn_error(state, seat)
+    if err is not None:
+        raise err
+    a = analyse(state, seat, act.table)
+    if a.errors:
+        raise a.errors[0]
+    played_ids = {c.id for c in a.played}
+    hands = list(state.hands)
+    hands[seat] = tuple(c for c in state.hands[seat] if c.id not in played_ids)
+    has_melded = list(state.has_melded)
+    has_melded[seat] = True
+    new = replace_state(
+        state,
+        table=a.new_table,
+        hands=tuple(hands),
+        melded=True,
+        has_melded=tuple(has_melded),
+        last_action=(seat, Meld.type),
+        phase="end",
+    )
+    if not hands[seat]:  # B.5.4 going out
+        return replace_state(new, phase="over", seat_to_act=None, knocker=seat, went_out=True, end_reason="went_out")
+    return _settle(new)
+
+
+def _knock(state: ManipulationState, seat: int) -> ManipulationState:
+    if not _knock_moment(state):
+        if state.final_lap and not state.rules.knock_in_final_lap:
+            raise illegal("knock_not_in_final_lap")
         if state.phase == "start":
             raise illegal("must_draw")
-        raise illegal("must_draw_or_meld")
-    return _end_turn(replace_state(state, last_action=last))
+        if state.phase == "drawn":
+            raise illegal("must_draw_or_meld")
+        raise illegal("knock_not_now")
+    pts = hand_value(state, seat)
+    if pts > state.rules.knock_limit:
+        raise illegal("knock_too_high", points=pts, limit=state.rules.knock_limit)
+    last = (seat, Knock.type)
+    return replace_state(state, phase="over", seat_to_act=None, knocker=seat, end_reason="knock", last_action=last)
 
 
 def timeout_actions(state: ManipulationState, seat: int) -> list[dict]:
