@@ -1,0 +1,136 @@
+"""CPU of one clock step, in process: what ``bench/soak.py``'s lateness is made of.
+
+Run: ``.venv/bin/python bench/clock_step.py [--tables 40] [--steps 3000] [--sqlite]``
+
+A throwaway database (PostgreSQL ``rummyhub_clockstep_<pid>``, created and dropped; or a SQLite
+file) holds ``--tables`` started tables with a bot in every seat (as in the soak).  One thread
+then calls ``services.clock_step`` back to back, each time with a ``now`` far ahead so some table
+is always due, and after each step renders the moved table's board for a spectator from this
+process's board cache, as a watcher socket's push does.  Printed: CPU ms per step (process time)
+and per push, steps per CPU second, and the same for a baseline measured in the same run: the
+floor of a step's transaction (BEGIN, one row locked, COMMIT) on the same connection.
+One process's clock cannot take more steps a second than 1 / (step + push CPU).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--tables", type=int, default=40)
+    parser.add_argument("--steps", type=int, default=3000)
+    parser.add_argument("--sqlite", action="store_true")
+    args = parser.parse_args()
+    name = f"rummyhub_clockstep_{os.getpid()}"
+    if args.sqlite:
+        url = f"sqlite:////tmp/{name}.sqlite3"
+    else:
+        url = f"postgres://postgres@127.0.0.1:5432/{name}"
+        subprocess.run(["createdb", "-h", "127.0.0.1", "-U", "postgres", name], check=True)
+    os.environ.update(DJANGO_SETTINGS_MODULE="rummyhub.settings", DATABASE_URL=url, RUMMYHUB_BOT_DELAY="0.05",
+                      DJANGO_DEBUG="0", DJANGO_SECRET_KEY="bench-" + name, DJANGO_ALLOWED_HOSTS="127.0.0.1")
+    os.environ.pop("REDIS_URL", None)
+    try:
+        run(args)
+    finally:
+        if args.sqlite:
+            Path(f"/tmp/{name}.sqlite3").unlink(missing_ok=True)
+        else:
+            from django.db import connections
+
+            connections.close_all()
+            subprocess.run(["dropdb", "-h", "127.0.0.1", "-U", "postgres", "--force", name], check=False)
+
+
+def run(args) -> None:
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+    from django.db import connection, transaction
+    from django.utils import timezone
+
+    from bench.soak import new_table
+    from games import boardcache, selectors, services
+    from django.template.loader import render_to_string
+
+    from games.models import Match
+
+    call_command("migrate", verbosity=0)
+    # As in daphne, where the clock's threads belong to the server's event loop: broadcasts are
+    # handed to a running loop (in-memory channel layer, no socket listening) and not waited for.
+    import asyncio
+    import threading
+
+    from asgiref.sync import SyncToAsync
+
+    loop = asyncio.new_event_loop()
+    threading.Thread(target=loop.run_forever, daemon=True).start()
+    SyncToAsync.threadlocal.main_event_loop = loop
+    User = get_user_model()
+    host = User.objects.create(username="clockstep-host", password="!unusable")
+    watcher = User.objects.create(username="clockstep-watcher", password="!unusable")
+    kinds = [("manipulation", 4), ("gin", 2)]
+    tables = [new_table(host, *kinds[i % 2]) for i in range(args.tables)]
+    far = timezone.now() + datetime.timedelta(days=1)
+
+    def push(match_id: int) -> None:
+        data = boardcache.board_data_for(match_id)
+        ctx = selectors.table_context(data.match, watcher, data)
+        ctx["oob"] = True
+        render_to_string("games/table.html#table-board", ctx)
+
+    def floor() -> None:
+        with transaction.atomic():
+            Match.objects.select_for_update().filter(pk=tables[0]).values_list("pk", flat=True).first()
+
+    for _ in range(200):  # warm caches and connections
+        step = services.clock_step(now=far)
+        push(step.match_id)
+        floor()
+
+    step_cpu, push_cpu, replaced = [], [], 0
+    for _ in range(args.steps):
+        t = time.process_time()
+        step = services.clock_step(now=far)
+        step_cpu.append(time.process_time() - t)
+        t = time.process_time()
+        push(step.match_id)
+        push_cpu.append(time.process_time() - t)
+        if Match.objects.filter(pk=step.match_id, status="finished").exists():
+            Match.objects.filter(pk=step.match_id).delete()
+            tables[tables.index(step.match_id)] = new_table(host, *kinds[tables.index(step.match_id) % 2])
+            replaced += 1
+    base = []
+    for _ in range(args.steps):
+        t = time.process_time()
+        floor()
+        base.append(time.process_time() - t)
+
+    def ms(xs):
+        return statistics.mean(xs) * 1e3
+
+    total = ms(step_cpu) + ms(push_cpu)
+    print(f"clock_step: {connection.vendor}, {args.tables} bot tables (manipulation:4, gin:2), {args.steps} steps, "
+          f"{replaced} finished tables replaced; CPU of this process")
+    print(f"  step  {ms(step_cpu):6.2f} ms  (p90 {sorted(step_cpu)[int(len(step_cpu) * .9)] * 1e3:.2f} ms)")
+    print(f"  push  {ms(push_cpu):6.2f} ms  (one spectator's board, from the board cache)")
+    print(f"  step + push {total:.2f} ms: at most {1000 / total:.0f} steps a second on one core")
+    print(f"  baseline: a transaction locking one row {ms(base):.2f} ms; step = {ms(step_cpu) / ms(base):.1f}x baseline")
+
+
+if __name__ == "__main__":
+    main()
