@@ -252,7 +252,7 @@ def bench_solver(n: int, baseline: ModuleType | None) -> None:
 
     # small positions: against the brute-force exact cover of the tests (and the previous solver)
     sys.path.insert(0, str(ROOT / "tests" / "engine"))
-    from test_solver import brute_force  # type: ignore[import-not-found]
+    from tests.engine.manipulation.oracle import brute_force
 
     small = small_positions(gen)
     ms, res = timed(best_play, small)

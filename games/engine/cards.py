@@ -113,8 +113,6 @@ class Card:
             return cls(JOKER_RANK, JOKER_SUIT, d, declared)
         return cls(rank_from_char(m.group("rank")), suit_from_char(m.group("suit")), d)
 
-    from_id = from_code
-
     @classmethod
     def joker(cls, deck: int = 0, declared: tuple[int, int] | None = None) -> Card:
         return cls(JOKER_RANK, JOKER_SUIT, deck, declared)
@@ -194,10 +192,6 @@ class Card:
 def pretty_value(rank: int, suit: int) -> str:
     """A natural card value in words: ``(10, 0)`` → ``"10♠"``."""
     return card_words(value_code(rank, suit))
-
-
-def parse_card(code: str | Card) -> Card:
-    return Card.from_code(code)
 
 
 def parse_cards(cards: str | Iterable[str | Card]) -> list[Card]:

@@ -203,10 +203,6 @@ class GinRules:
         return cls(variant="gin2", **options)
 
     @classmethod
-    def oklahoma_gin(cls, **options: Any) -> GinRules:
-        return cls(variant="oklahoma", **options)
-
-    @classmethod
     def hollywood(cls, oklahoma: bool = False, **options: Any) -> GinRules:
         """Hollywood scoring (D.3) over two-player play, optionally Oklahoma play."""
         return cls(variant="hollywood", oklahoma=oklahoma, **options)
@@ -215,10 +211,6 @@ class GinRules:
     @property
     def players(self) -> int:
         return 3 if self.variant == "box3" else 2
-
-    @property
-    def is_three_player(self) -> bool:
-        return self.variant == "box3"
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"variant": self.variant, "oklahoma": self.oklahoma}
@@ -233,7 +225,7 @@ class GinRules:
         return cls(**d)
 
 
-# ``GinRules.oklahoma`` is the flag field; the preset is reachable as ``GinRules.oklahoma_preset`` too.
+# ``GinRules.oklahoma`` is the flag field on an instance and the preset on the class.
 def _oklahoma_preset(**options: Any) -> GinRules:
     return GinRules(variant="oklahoma", **options)
 
@@ -254,7 +246,6 @@ class _PresetOrFlag:
 
 
 GinRules.oklahoma = _PresetOrFlag(GinRules.__dict__["oklahoma"])  # type: ignore[assignment]
-GinRules.oklahoma_preset = staticmethod(_oklahoma_preset)  # type: ignore[attr-defined]
 
 
 def as_rules(rules: Any) -> GinRules:

@@ -42,11 +42,6 @@ def gin_hand_result(
     return "undercut", "defender", (k - d + r.undercut_bonus) * multiplier
 
 
-def gin_hand_score(
-    knocker_deadwood: int, defender_deadwood: int, rules: Any = None, *, multiplier: int = 1, big_gin: bool = False
-) -> int:
-    """The points the winner of the hand scores (0 for a tie that is not an undercut)."""
-    return gin_hand_result(knocker_deadwood, defender_deadwood, rules, multiplier=multiplier, big_gin=big_gin)[2]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -137,8 +137,6 @@ def classify(meld: Iterable[str | Card], rules: object = None) -> str | None:
     return None
 
 
-def is_valid_meld(meld: Iterable[str | Card], rules: object = None) -> bool:
-    return classify(meld, rules) is not None
 
 
 def meld_problem(meld: Iterable[str | Card], rules: object = None) -> tuple[str, str] | None:

@@ -24,7 +24,7 @@ _BOOLS = ("must_draw_if_no_meld", "knock_in_final_lap")
 # key -> (min, max).  RULES E.1 says "int" for the score options; every one is bounded so that no
 # match total can leave the stored 32-bit score columns (13 cards × 100 points + bonuses, over at
 # most game_target / 1 rounds, stays far below 2**31) and the form shows the range.
-_INTS = {
+OPTION_RANGES: dict[str, tuple[int, int]] = {
     "hand_size": (7, 13),
     "max_draws_per_turn": (1, 3),
     "knock_limit": (0, 10),
@@ -36,7 +36,6 @@ _INTS = {
     "game_bonus": (0, 10_000),
     "round_won_bonus": (0, 500),
 }
-OPTION_RANGES = _INTS  # public: the forms show these
 
 OPTION_DEFAULTS: dict[str, Any] = {
     "players": None,
@@ -113,7 +112,7 @@ class ManipulationRules:
         for key in _BOOLS:
             if not isinstance(values[key], bool):
                 raise _bad(key, values[key], "true or false")
-        for key, (lo, hi) in _INTS.items():
+        for key, (lo, hi) in OPTION_RANGES.items():
             v = values[key]
             if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
                 raise _bad(key, v, f"an integer {lo}–{hi}")

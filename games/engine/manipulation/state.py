@@ -169,9 +169,6 @@ class ManipulationState:
     def game(self) -> str:
         return GAME
 
-    @property
-    def first_player(self) -> int:
-        return (self.dealer + 1) % self.players
 
     def to_dict(self) -> dict[str, Any]:
         return {

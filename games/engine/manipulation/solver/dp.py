@@ -70,10 +70,17 @@ class Problem:
         self.shared = False  # use the module-level option caches (worth it when many cases share cards)
         self.budget: int | None = None
         self.Jo = len(wild_optional)
+        self._init_bounds()
+        self._init_reservations()
+        self.negv = [NEG] * self.L
+        self.root_choice: tuple | None = None
+
+    def _init_bounds(self) -> None:
+        """The optimistic bound per rank, the cards available per rank and suit (look-ahead), the top rank."""
         # ubr[r]: total weight of the optional cards of ranks r..13 (an optimistic bound)
         self.ubr = [0] * 17
         for r in range(13, 0, -1):
-            self.ubr[r] = self.ubr[r + 1] + sum(self.O[r]) * weight[r]
+            self.ubr[r] = self.ubr[r + 1] + sum(self.O[r]) * self.weight[r]
         # avail[r][s]: naturals that could stand at rank r of suit s (rank 14: the aces), for look-ahead
         avail = [[0] * 4 for _ in range(17)]
         for r in range(1, 14):
@@ -84,8 +91,11 @@ class Problem:
         self.avail = avail
         # the last rank with any card: runs beyond it can only be wildcard tails
         self.top = max([r for r in range(1, 14) for s in range(4) if self.F[r][s] or self.O[r][s]] or [0])
-        # the reservations of aces for the high end: per suit (forced, optional) pairs, capped
-        self.cap = [min(avail[12][s], avail[13][s]) + self.J for s in range(4)]
+
+    def _init_reservations(self) -> None:
+        """The reservations of aces for the high end, indexed: ``res_of[k]``, ``L`` of them."""
+        # per suit (forced, optional) pairs, capped
+        self.cap = [min(self.avail[12][s], self.avail[13][s]) + self.J for s in range(4)]
         self.res_pairs: list[list[tuple[int, int]]] = []
         for s in range(4):
             if self.high:
@@ -104,8 +114,6 @@ class Problem:
             tuple(x for pair in reversed(combo) for x in pair) for combo in itertools.product(*reversed(self.res_pairs))
         ]
         self.L = len(self.res_of)
-        self.negv = [NEG] * self.L
-        self.root_choice: tuple | None = None
 
     # ------------------------------------------------------------------ helpers
 
@@ -515,32 +523,17 @@ class Problem:
                     if r == 1 and self.high:
                         reserved[s] = fl[uf:] + ol[uo:]
                 t = a + b + c
-                new_nat, ext_nat, grp_nat = nat[:t], nat[t : t + xe], nat[t + xe :]
-                group_cards[s] = grp_nat
-                lens = open_runs[s]
-                short = [run for run in lens if len(run) < 3]
-                long = sorted((run for run in lens if len(run) >= 3), key=lambda run: id(run) in low_runs)
-                keep_long, close_long = long[:e3], long[e3:]
-                melds.extend(close_long)
-                extended = short + keep_long
+                group_cards[s] = nat[t + xe :]
+                runs = open_runs[s]
+                long = sorted((run for run in runs if len(run) >= 3), key=lambda run: id(run) in low_runs)
+                melds.extend(long[e3:])  # the long runs not extended close here
+                extended = [run for run in runs if len(run) < 3] + long[:e3]
+                ext_nat = nat[t : t + xe]
                 for idx, run in enumerate(extended):
-                    if idx < len(ext_nat):
-                        run.append(ext_nat[idx])
-                    else:
-                        run.append(take_wild(r, s))
-                fresh: list[list[Card]] = []
-                prefixes = [0] * a + [1] * b + [2] * c
-                extras = extra
-                for k, p in enumerate(prefixes):
-                    if p == 2 and extras:
-                        add = min(r - 2 - self.min_rank, extras)
-                        p += add
-                        extras -= add
-                    run = [take_wild(r - q, s) for q in range(p, 0, -1)]
-                    run.append(new_nat[k])
-                    fresh.append(run)
-                    if r == 1:
-                        low_runs.add(id(run))
+                    run.append(ext_nat[idx] if idx < len(ext_nat) else take_wild(r, s))
+                fresh = self._start_runs(r, s, nat[:t], (a, b, c), extra, take_wild)
+                if r == 1:
+                    low_runs.update(id(run) for run in fresh)
                 open_runs[s] = extended + fresh
                 w += y
             if r <= 13:
@@ -553,6 +546,23 @@ class Problem:
             melds.append([wilds.pop(0).declare(rank, 0) for rank in range(2, 2 + left)])
         used_optional.extend(x for x in self.wild_optional if x not in wilds)
         return melds, used_optional
+
+    def _start_runs(
+        self, r: int, s: int, new_nat: list[Card], abc: tuple[int, int, int], extra: int, take_wild: Any
+    ) -> list[list[Card]]:
+        """The runs started at rank ``r`` of suit ``s``: ``a`` / ``b`` / ``c`` of them with a prefix of 0 / 1 /
+        2 wildcards, the ``extra`` prefix wildcards going to the runs with 2."""
+        a, b, c = abc
+        fresh: list[list[Card]] = []
+        for k, p in enumerate([0] * a + [1] * b + [2] * c):
+            if p == 2 and extra:
+                add = min(r - 2 - self.min_rank, extra)
+                p += add
+                extra -= add
+            run = [take_wild(r - q, s) for q in range(p, 0, -1)]
+            run.append(new_nat[k])
+            fresh.append(run)
+        return fresh
 
     @staticmethod
     def _build_groups(group_cards: list[list[Card]], j: int, wilds: list[Card], r: int) -> list[list[Card]]:

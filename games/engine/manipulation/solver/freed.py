@@ -7,26 +7,16 @@ import itertools
 
 from ...cards import Card
 
+Shape = tuple[tuple[tuple[int, int], ...], int, int, list[tuple[int, int]] | None]
 
-def freed_meld_sets(
-    freed: list[Card], hand_nat: dict[tuple[int, int], list[Card]], hand_jokers: list[Card], mode: str
-) -> list[list[list[Card]]]:
-    """Every way to put all ``freed`` jokers into new melds made only of hand cards (and freed jokers).
 
-    Used for option ``freed_joker_reuse = new_meld_only``.  Returns lists of melds (jokers declared).
-    Exact for any number of freed jokers: a meld is a *shape* (the natural values it holds, how many
-    freed and hand jokers, the identities they take); a set of shapes is feasible when the hand holds
-    enough copies of every value and enough jokers.  Jokers are interchangeable, and so are identical
-    naturals, so the physical cards are handed out at the end.  Sets that use the same hand cards leave
-    the same problem for the rest of the step: only one of them is kept.
-    """
+def _shapes(copies: dict[tuple[int, int], int], nf: int, nh: int, mode: str) -> list[Shape]:
+    """Every meld shape holding a freed joker: ``(natural values, freed jokers, hand jokers, joker
+    identities)`` — groups, sequences, and melds of jokers only (identities ``None``: chosen later)."""
     low_ok = mode != "high_only"
     high_ok = mode != "low_only"
-    copies = {k: len(v) for k, v in hand_nat.items() if v}
-    nf, nh = len(freed), len(hand_jokers)
     jmax = nf + nh
-    # shapes: (natural values, freed jokers, hand jokers, joker identities)
-    shapes: list[tuple[tuple[tuple[int, int], ...], int, int, list[tuple[int, int]] | None]] = []
+    shapes: list[Shape] = []
 
     def add(naturals: list[tuple[int, int]], slots: list[tuple[int, int]]) -> None:
         k = len(slots)
@@ -48,8 +38,7 @@ def freed_meld_sets(
                 if lo == 1 and hi == 14:
                     continue
                 present = [p for p in range(lo, hi + 1) if ((1 if p == 14 else p), s) in copies]
-                length = hi - lo + 1
-                for keep_n in range(max(1, length - jmax), len(present) + 1):
+                for keep_n in range(max(1, hi - lo + 1 - jmax), len(present) + 1):
                     for keep in itertools.combinations(present, keep_n):
                         slots = [((1 if p == 14 else p), s) for p in range(lo, hi + 1) if p not in keep]
                         if slots:
@@ -58,6 +47,24 @@ def freed_meld_sets(
         for f_count in range(1, min(nf, k - 1) + 1):
             if k - f_count <= nh:
                 shapes.append(((), f_count, k - f_count, None))
+    return shapes
+
+
+def freed_meld_sets(
+    freed: list[Card], hand_nat: dict[tuple[int, int], list[Card]], hand_jokers: list[Card], mode: str
+) -> list[list[list[Card]]]:
+    """Every way to put all ``freed`` jokers into new melds made only of hand cards (and freed jokers).
+
+    Used for option ``freed_joker_reuse = new_meld_only``.  Returns lists of melds (jokers declared).
+    Exact for any number of freed jokers: a meld is a *shape* (the natural values it holds, how many
+    freed and hand jokers, the identities they take); a set of shapes is feasible when the hand holds
+    enough copies of every value and enough jokers.  Jokers are interchangeable, and so are identical
+    naturals, so the physical cards are handed out at the end.  Sets that use the same hand cards leave
+    the same problem for the rest of the step: only one of them is kept.
+    """
+    copies = {k: len(v) for k, v in hand_nat.items() if v}
+    nf, nh = len(freed), len(hand_jokers)
+    shapes = _shapes(copies, nf, nh, mode)
 
     found: dict[tuple, list[list[Card]]] = {}
 

@@ -68,6 +68,8 @@ def _parse_inputs(table: Iterable[Iterable[Any]], hand: Iterable[Any]) -> tuple[
 
 # ---------------------------------------------------------------------------- public entry point
 
+Key = tuple[int, int]  # a natural card's value (rank, suit)
+
 
 def best_play(
     table: Sequence[Sequence[Any]],
@@ -77,7 +79,7 @@ def best_play(
     rules: Any = None,
     max_states: int | None = None,
 ) -> Play:
-    """The best legal new table for a meld step (exact; see the module docstring).
+    """The best legal new table for a meld step (exact; see the package docstring).
 
     ``table``: melds of codes/ids/Cards (table jokers declared ``JK=7S``);
     ``hand``: codes/ids/Cards.  An empty play (``played == []``, the table
@@ -90,140 +92,41 @@ def best_play(
     melds, hand_cards = _parse_inputs(table, hand)
     if sum(c.is_joker for m in melds for c in m) + sum(c.is_joker for c in hand_cards) > 8:
         raise InvalidAction("At most 8 jokers can be searched.", code="bad_table")  # the DP packs counts in 4 bits
-    ace_mode = ace_mode_of(rules)
-    joker_value = _opt(rules, "joker_value", 25)
-    substitute_from = _opt(rules, "joker_substitute_from", "hand_or_table")
-    new_meld_only = _opt(rules, "freed_joker_reuse", "any_meld") == "new_meld_only"
-    big = 1 << 12
-    pts = [0] + [min(r, 10) for r in range(1, 14)]
-    if objective == "points":
-        weight = [0] + [pts[r] * big + 1 for r in range(1, 14)]
-        joker_weight = joker_value * big + 1
-    else:
-        weight = [0] + [big + pts[r] for r in range(1, 14)]
-        joker_weight = big + joker_value
+    step = _Step(melds, hand_cards, objective, rules)
+    best = _search(step.cases(), max_states)
+    joker_value = step.joker_value
+    if best is None:
+        return Play(
+            table=[[c.code for c in m] for m in melds],
+            played=[],
+            points=0,
+            table_cards=[list(m) for m in melds],
+            played_cards=[],
+        )
+    new_melds, played = best
+    new_melds = [sort_meld(m, step.ace_mode) for m in new_melds]
+    new_melds.sort(key=_meld_sort_key)
+    for m in new_melds:  # defensive: the DP only builds valid melds
+        if classify(m, step.ace_mode) is None:  # pragma: no cover
+            raise AssertionError(f"solver built an invalid meld {[c.code for c in m]}")
+    played_ids = {(c.rank, c.suit, c.deck) for c in played}
+    played_sorted = [c for c in hand_cards if (c.rank, c.suit, c.deck) in played_ids]
+    return Play(
+        table=[[c.code for c in m] for m in new_melds],
+        played=[c.code for c in played_sorted],
+        points=sum(c.points(joker_value) for c in played_sorted),
+        table_cards=new_melds,
+        played_cards=played_sorted,
+    )
 
-    table_nat: dict[tuple[int, int], list[Card]] = {}
-    table_jokers: list[Card] = []
-    for m in melds:
-        for c in m:
-            if c.is_joker:
-                table_jokers.append(c)
-            else:
-                table_nat.setdefault(c.key, []).append(c)
-    hand_nat: dict[tuple[int, int], list[Card]] = {}
-    hand_jokers: list[Card] = []
-    for c in hand_cards:
-        if c.is_joker:
-            hand_jokers.append(c)
-        else:
-            hand_nat.setdefault(c.key, []).append(c)
 
-    # hand cards that fit no meld whatever happens are left out of the search (exactness is kept)
-    hand_nat = _drop_unplayable(hand_nat, table_nat, len(table_jokers) + len(hand_jokers), ace_mode)
-
-    # which table jokers can be freed at all
-    # Which table jokers are freed.  A freed joker is a wildcard, which may take its old identity again,
-    # so freeing dominates keeping whenever the substitution needs no hand card (an identical natural
-    # is on the table and the option allows it): those are always freed.  Jokers of one identity are
-    # interchangeable, so only the number freed per identity is enumerated.
-    by_ident: dict[tuple[int, int], list[Card]] = {}
-    for jk in table_jokers:
-        by_ident.setdefault(jk.declared, []).append(jk)  # type: ignore[arg-type]
-    choices_per_ident = []
-    for ident, jks in by_ident.items():
-        on_table = len(table_nat.get(ident, ())) if substitute_from == "hand_or_table" else 0
-        in_hand = len(hand_nat.get(ident, ()))
-        hi = min(len(jks), on_table + in_hand)
-        # under new_meld_only a freed joker is restricted, so freeing no longer dominates keeping
-        lo = 0 if new_meld_only else min(len(jks), on_table)
-        choices_per_ident.append([jks[:k] for k in range(lo, hi + 1)])
-
+def _search(prepared: list[tuple], max_states: int | None) -> tuple[list[list[Card]], list[Card]] | None:
+    """The best play over the prepared joker cases: best bound first (ties: more freed jokers first); a
+    case whose bound cannot beat the best found so far ends the search."""
+    prepared.sort(key=lambda item: (-item[0], item[1]))
     best_val: float = 0.0
     spent = 0
-    best: tuple[list[list[Card]], list[Card]] | None = None
-
-    def prepare_case(
-        freed_dp: list[Card],
-        hand_avail: dict[tuple[int, int], list[Card]],
-        jokers_avail: list[Card],
-        required: dict[tuple[int, int], int],
-        kept: list[Card],
-        pre_melds: list[list[Card]],
-        pre_played: list[Card],
-    ) -> None:
-        forced: dict[tuple[int, int], list[Card]] = {}
-        optional: dict[tuple[int, int], list[Card]] = {}
-        const = sum(joker_weight if c.is_joker else weight[c.rank] for c in pre_played)
-        for key, cs in table_nat.items():
-            forced.setdefault(key, []).extend(cs)
-        for jk in kept:
-            forced.setdefault(jk.declared, []).append(jk)  # type: ignore[arg-type]
-        for key, cs in hand_avail.items():
-            req = required.get(key, 0)
-            if req:
-                forced.setdefault(key, []).extend(cs[:req])
-            if cs[req:]:
-                optional[key] = list(cs[req:])
-            const += req * weight[key[0]]
-        # the same bound as Problem.bound(); the problem itself is built only if the case is searched
-        bound = const + sum(len(cs) * weight[key[0]] for key, cs in optional.items()) + len(jokers_avail) * joker_weight
-        args = (forced, optional, list(freed_dp), jokers_avail, ace_mode, weight, joker_weight)
-        req_cards = [c for key, cs in hand_avail.items() for c in cs[: required.get(key, 0)]]
-        prepared.append((bound, len(prepared), args, const, pre_melds, req_cards + pre_played))
-
-    def requirements(
-        freed: list[Card], hand_avail: dict[tuple[int, int], list[Card]], used_naturals: list[Card]
-    ) -> dict[tuple[int, int], int] | None:
-        need: dict[tuple[int, int], int] = {}
-        for jk in freed:
-            need[jk.declared] = need.get(jk.declared, 0) + 1  # type: ignore[index]
-        required: dict[tuple[int, int], int] = {}
-        for ident, cnt in need.items():
-            have_table = len(table_nat.get(ident, ())) if substitute_from == "hand_or_table" else 0
-            have_used = sum(1 for c in used_naturals if c.key == ident)
-            req = max(0, cnt - have_table - have_used)
-            if req > len(hand_avail.get(ident, ())):
-                return None
-            if req:
-                required[ident] = req
-        return required
-
-    prepared: list[tuple] = []
-    cases = sorted(itertools.product(*choices_per_ident), key=lambda parts: -sum(map(len, parts)))
-    for parts in cases:
-        freed = [jk for part in parts for jk in part]
-        kept = [jk for jk in table_jokers if jk not in freed]
-        if not (new_meld_only and freed):
-            required = requirements(freed, hand_nat, [])
-            if required is None:
-                continue
-            hand_case = hand_nat
-            if not new_meld_only:
-                # A hand natural identical to a kept joker, played beyond the substitutes, could free that
-                # joker instead (the joker taking the natural's place, same identity): the case with one
-                # more joker freed holds that play, so here such naturals stay in hand.
-                for ident, jks in by_ident.items():
-                    req = required.get(ident, 0)
-                    if sum(1 for jk in freed if jk.declared == ident) < len(jks) and len(hand_nat.get(ident, ())) > req:
-                        if hand_case is hand_nat:
-                            hand_case = dict(hand_nat)
-                        hand_case[ident] = hand_nat[ident][:req]
-            prepare_case(freed, hand_case, hand_jokers, required, kept, [], [])
-            continue
-        # option freed_joker_reuse = new_meld_only: the freed jokers go into new melds made of hand cards
-        for pre_melds in freed_meld_sets(freed, hand_nat, hand_jokers, ace_mode):
-            used = [c for m in pre_melds for c in m if not (c.is_joker and any(c.same_physical(f) for f in freed))]
-            used_ids = {(c.rank, c.suit, c.deck) for c in used}
-            hand_rest = {k: [c for c in cs if (c.rank, c.suit, c.deck) not in used_ids] for k, cs in hand_nat.items()}
-            jokers_rest = [c for c in hand_jokers if (c.rank, c.suit, c.deck) not in used_ids]
-            required = requirements(freed, hand_rest, [c for c in used if not c.is_joker])
-            if required is None:
-                continue
-            played = [c.undeclared() if c.is_joker else c for c in used]
-            prepare_case([], hand_rest, jokers_rest, required, kept, pre_melds, played)
-    # best bound first (ties: more freed jokers first); a case whose bound cannot beat the best so far is skipped
-    prepared.sort(key=lambda item: (-item[0], item[1]))
+    best = None
     for bound, _i, args, const, pre_melds, extra_played in prepared:
         if bound <= best_val:
             break
@@ -240,30 +143,158 @@ def best_play(
             best_val = val
             melds_out, used_opt = prob.rebuild()
             best = (pre_melds + melds_out, used_opt + extra_played)
-    if best is None:
-        return Play(
-            table=[[c.code for c in m] for m in melds],
-            played=[],
-            points=0,
-            table_cards=[list(m) for m in melds],
-            played_cards=[],
-        )
-    new_melds, played = best
-    new_melds = [sort_meld(m, ace_mode) for m in new_melds]
-    new_melds.sort(key=_meld_sort_key)
-    for m in new_melds:  # defensive: the DP only builds valid melds
-        if classify(m, ace_mode) is None:  # pragma: no cover
-            raise AssertionError(f"solver built an invalid meld {[c.code for c in m]}")
-    played_ids = {(c.rank, c.suit, c.deck) for c in played}
-    played_sorted = [c for c in hand_cards if (c.rank, c.suit, c.deck) in played_ids]
-    return Play(
-        table=[[c.code for c in m] for m in new_melds],
-        played=[c.code for c in played_sorted],
-        points=sum(c.points(joker_value) for c in played_sorted),
-        table_cards=new_melds,
-        played_cards=played_sorted,
-    )
+    return best
 
+
+def _by_key(cards: Iterable[Card]) -> tuple[dict[Key, list[Card]], list[Card]]:
+    """Naturals by value, and the jokers."""
+    naturals: dict[Key, list[Card]] = {}
+    jokers: list[Card] = []
+    for c in cards:
+        if c.is_joker:
+            jokers.append(c)
+        else:
+            naturals.setdefault(c.key, []).append(c)
+    return naturals, jokers
+
+
+class _Step:
+    """One meld step to search: the cards by value, the options and the weights of the objective, and
+    the joker cases (which table jokers are freed), each prepared as one DP problem."""
+
+    def __init__(self, melds: list[list[Card]], hand_cards: list[Card], objective: str, rules: Any) -> None:
+        self.ace_mode = ace_mode_of(rules)
+        self.joker_value = _opt(rules, "joker_value", 25)
+        self.substitute_from = _opt(rules, "joker_substitute_from", "hand_or_table")
+        self.new_meld_only = _opt(rules, "freed_joker_reuse", "any_meld") == "new_meld_only"
+        big = 1 << 12
+        pts = [0] + [min(r, 10) for r in range(1, 14)]
+        if objective == "points":
+            self.weight = [0] + [pts[r] * big + 1 for r in range(1, 14)]
+            self.joker_weight = self.joker_value * big + 1
+        else:
+            self.weight = [0] + [big + pts[r] for r in range(1, 14)]
+            self.joker_weight = big + self.joker_value
+        self.table_nat, self.table_jokers = _by_key(c for m in melds for c in m)
+        hand_nat, self.hand_jokers = _by_key(hand_cards)
+        # hand cards that fit no meld whatever happens are left out of the search (exactness is kept)
+        wild = len(self.table_jokers) + len(self.hand_jokers)
+        self.hand_nat = _drop_unplayable(hand_nat, self.table_nat, wild, self.ace_mode)
+        self.by_ident: dict[Key, list[Card]] = {}
+        for jk in self.table_jokers:
+            self.by_ident.setdefault(jk.declared, []).append(jk)  # type: ignore[arg-type]
+        self.prepared: list[tuple] = []
+
+    def _on_table(self, ident: Key) -> int:
+        """Naturals of ``ident`` on the table that may free a joker (option ``joker_substitute_from``)."""
+        return len(self.table_nat.get(ident, ())) if self.substitute_from == "hand_or_table" else 0
+
+    def joker_choices(self) -> list[list[list[Card]]]:
+        """Per identity, the choices of table jokers freed.  A freed joker is a wildcard, which may take
+        its old identity again, so freeing dominates keeping whenever the substitution needs no hand card
+        (an identical natural is on the table and the option allows it): those are always freed.  Jokers
+        of one identity are interchangeable, so only the number freed per identity is enumerated."""
+        choices = []
+        for ident, jks in self.by_ident.items():
+            hi = min(len(jks), self._on_table(ident) + len(self.hand_nat.get(ident, ())))
+            # under new_meld_only a freed joker is restricted, so freeing no longer dominates keeping
+            lo = 0 if self.new_meld_only else min(len(jks), self._on_table(ident))
+            choices.append([jks[:k] for k in range(lo, hi + 1)])
+        return choices
+
+    def cases(self) -> list[tuple]:
+        """Every joker case prepared: ``(bound, index, Problem args, constant, pre-melds, cards played)``."""
+        parts_list = sorted(itertools.product(*self.joker_choices()), key=lambda parts: -sum(map(len, parts)))
+        for parts in parts_list:
+            freed = [jk for part in parts for jk in part]
+            kept = [jk for jk in self.table_jokers if jk not in freed]
+            if self.new_meld_only and freed:
+                self._new_meld_only_cases(freed, kept)
+            else:
+                self._any_meld_case(freed, kept)
+        return self.prepared
+
+    def _any_meld_case(self, freed: list[Card], kept: list[Card]) -> None:
+        required = self.requirements(freed, self.hand_nat, [])
+        if required is None:
+            return
+        hand_case = self.hand_nat
+        if not self.new_meld_only:
+            # A hand natural identical to a kept joker, played beyond the substitutes, could free that
+            # joker instead (the joker taking the natural's place, same identity): the case with one
+            # more joker freed holds that play, so here such naturals stay in hand.
+            for ident, jks in self.by_ident.items():
+                req = required.get(ident, 0)
+                if sum(1 for jk in freed if jk.declared == ident) < len(jks) and len(self.hand_nat.get(ident, ())) > req:
+                    if hand_case is self.hand_nat:
+                        hand_case = dict(self.hand_nat)
+                    hand_case[ident] = self.hand_nat[ident][:req]
+        self.prepare(freed, hand_case, self.hand_jokers, required, kept, [], [])
+
+    def _new_meld_only_cases(self, freed: list[Card], kept: list[Card]) -> None:
+        """Option freed_joker_reuse = new_meld_only: the freed jokers go into new melds made of hand cards."""
+        for pre_melds in freed_meld_sets(freed, self.hand_nat, self.hand_jokers, self.ace_mode):
+            used = [c for m in pre_melds for c in m if not (c.is_joker and any(c.same_physical(f) for f in freed))]
+            used_ids = {(c.rank, c.suit, c.deck) for c in used}
+            hand_rest = {
+                k: [c for c in cs if (c.rank, c.suit, c.deck) not in used_ids] for k, cs in self.hand_nat.items()
+            }
+            jokers_rest = [c for c in self.hand_jokers if (c.rank, c.suit, c.deck) not in used_ids]
+            required = self.requirements(freed, hand_rest, [c for c in used if not c.is_joker])
+            if required is None:
+                continue
+            played = [c.undeclared() if c.is_joker else c for c in used]
+            self.prepare([], hand_rest, jokers_rest, required, kept, pre_melds, played)
+
+    def requirements(
+        self, freed: list[Card], hand_avail: dict[Key, list[Card]], used_naturals: list[Card]
+    ) -> dict[Key, int] | None:
+        """Hand naturals each identity needs to free its jokers (beyond the table's and those already
+        used), or None when the hand has too few."""
+        need: dict[Key, int] = {}
+        for jk in freed:
+            need[jk.declared] = need.get(jk.declared, 0) + 1  # type: ignore[index]
+        required: dict[Key, int] = {}
+        for ident, cnt in need.items():
+            have_used = sum(1 for c in used_naturals if c.key == ident)
+            req = max(0, cnt - self._on_table(ident) - have_used)
+            if req > len(hand_avail.get(ident, ())):
+                return None
+            if req:
+                required[ident] = req
+        return required
+
+    def prepare(
+        self,
+        freed_dp: list[Card],
+        hand_avail: dict[Key, list[Card]],
+        jokers_avail: list[Card],
+        required: dict[Key, int],
+        kept: list[Card],
+        pre_melds: list[list[Card]],
+        pre_played: list[Card],
+    ) -> None:
+        """One case as a DP problem's arguments, with its bound (the problem is built only if searched)."""
+        weight, joker_weight = self.weight, self.joker_weight
+        forced: dict[Key, list[Card]] = {}
+        optional: dict[Key, list[Card]] = {}
+        const = sum(joker_weight if c.is_joker else weight[c.rank] for c in pre_played)
+        for key, cs in self.table_nat.items():
+            forced.setdefault(key, []).extend(cs)
+        for jk in kept:
+            forced.setdefault(jk.declared, []).append(jk)  # type: ignore[arg-type]
+        for key, cs in hand_avail.items():
+            req = required.get(key, 0)
+            if req:
+                forced.setdefault(key, []).extend(cs[:req])
+            if cs[req:]:
+                optional[key] = list(cs[req:])
+            const += req * weight[key[0]]
+        # the same bound as Problem.bound()
+        bound = const + sum(len(cs) * weight[key[0]] for key, cs in optional.items()) + len(jokers_avail) * joker_weight
+        args = (forced, optional, list(freed_dp), jokers_avail, self.ace_mode, weight, joker_weight)
+        req_cards = [c for key, cs in hand_avail.items() for c in cs[: required.get(key, 0)]]
+        self.prepared.append((bound, len(self.prepared), args, const, pre_melds, req_cards + pre_played))
 
 
 def _drop_unplayable(
