@@ -95,7 +95,7 @@ def check_table(state: ManipulationState, seat: int, table: object) -> dict[str,
     Returns ``{"ok", "melds": [{"index", "cards", "valid", "kind", "code", "reason", "template",
     "params", "joker_options"}], "errors": [{"code", "message"}], "played": [ids], "points"}``;
     ``joker_options`` lists the codes (``"6H"``) a bare joker of that meld could stand for.  A
-    reason or error that names cards also has its English ``template`` and ``params`` (see .errors).
+    reason or error that names cards also has its English ``template`` and ``params`` (see :mod:`..text`).
     ``ok`` means the meld step would be accepted now (including whose turn it is).
     """
     try:
