@@ -89,7 +89,6 @@ MANIPULATION_MESSAGES: dict[str, str] = {
 }
 
 
-
 # problem -> template; ``%(cards)s`` is the meld (RULES B.2, B.3).
 MELD_MESSAGES: dict[str, str] = {
     "too_short": "%(cards)s: a meld needs at least 3 cards.",
@@ -138,4 +137,3 @@ GIN_MESSAGES: dict[str, str] = {
     "big_gin_not_allowed": "Knocking without a discard (big gin) is not allowed at this table.",
     "not_big_gin": "To knock without discarding, all eleven of your cards must be in melds.",
 }
-

@@ -16,7 +16,6 @@ The package, bottom up: ``rules`` (E.2 options) and ``masks`` (cards as ints, ha
 hands); ``bots`` on top.  This module re-exports the names other code uses.
 """
 
-
 from ..text import GIN_MESSAGES as MESSAGES
 from .deadwood import (
     ALL_MELDS,

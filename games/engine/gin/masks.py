@@ -98,7 +98,12 @@ def mask_ids(mask: int) -> list[str]:
 
 
 def mask_points(mask: int) -> int:
-    return SUIT_POINTS[mask & M13] + SUIT_POINTS[(mask >> 13) & M13] + SUIT_POINTS[(mask >> 26) & M13] + SUIT_POINTS[mask >> 39]
+    return (
+        SUIT_POINTS[mask & M13]
+        + SUIT_POINTS[(mask >> 13) & M13]
+        + SUIT_POINTS[(mask >> 26) & M13]
+        + SUIT_POINTS[mask >> 39]
+    )
 
 
 def pretty_cards(cards: Iterable[int]) -> str:

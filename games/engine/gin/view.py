@@ -89,7 +89,8 @@ def player_view(state: GinState, seat: int) -> dict[str, Any]:
         # only this turn's suggestions (older ones are stale and could name cards that changed hands)
         d["suggestions"] = [
             {"seat": s, "turn": t, "suggestion": json.loads(j)}
-            for s, t, j in state.suggestions if t == state.turn and well_formed_suggestion(j)
+            for s, t, j in state.suggestions
+            if t == state.turn and well_formed_suggestion(j)
         ]
     if seat == state.advisor:
         cap = state.hands[state.nondealer]

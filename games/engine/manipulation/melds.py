@@ -137,8 +137,6 @@ def classify(meld: Iterable[str | Card], rules: object = None) -> str | None:
     return None
 
 
-
-
 def meld_problem(meld: Iterable[str | Card], rules: object = None) -> tuple[str, str] | None:
     """``None`` when the meld is valid, else ``(code, sentence)`` explaining why not."""
     cards = as_cards(meld) if not _all_cards(meld) else list(meld)

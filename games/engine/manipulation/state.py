@@ -169,7 +169,6 @@ class ManipulationState:
     def game(self) -> str:
         return GAME
 
-
     def to_dict(self) -> dict[str, Any]:
         return {
             "game": GAME,

@@ -88,7 +88,6 @@ def legal_actions(state: ManipulationState, seat: int) -> list[dict]:
 # --------------------------------------------------------------------------- meld-step checking
 
 
-
 def check_table(state: ManipulationState, seat: int, table: object) -> dict[str, Any]:
     """Validate a DRAFT arrangement for the UI without raising.
 
@@ -133,7 +132,6 @@ def _meld_turn_error(state: ManipulationState, seat: int) -> IllegalMove | None:
 
 
 # --------------------------------------------------------------------------- transitions
-
 
 
 def _end_turn(state: ManipulationState) -> ManipulationState:
@@ -294,5 +292,3 @@ def next_dealer(state: ManipulationState) -> int:
     res = round_result(state)
     winners = res.winners if res is not None else ()
     return manipulation_next_dealer(state.dealer, state.players, winners, state.rules)
-
-

@@ -223,15 +223,30 @@ def test_advisor_suggestions_c24():
     adv = gin.player_view(s2, ADVISOR)
     assert adv["captain_hand"] == [gin.IDS[c] for c in s.hands[CAPTAIN]] and adv["hand"] == []
     refuse(s, CAPTAIN, {"type": "suggest", "suggestion": {"action": "pass_upcard"}}, "not_advisor")
-    refuse(three(advisor_can_advise=False), ADVISOR, {"type": "suggest", "suggestion": {"action": "pass_upcard"}},
-           "advice_disabled")
+    refuse(
+        three(advisor_can_advise=False),
+        ADVISOR,
+        {"type": "suggest", "suggestion": {"action": "pass_upcard"}},
+        "advice_disabled",
+    )
 
 
-@pytest.mark.parametrize("suggestion", [
-    {}, {"action": "discard", "card": "ZZ"}, {"action": "discard"}, {"action": "fly"},
-    {"action": {"type": "take_upcard"}}, {"action": "take_upcard", "card": "8S.0"},
-    {"action": "discard", "card": 5}, {"action": "take_upcard", "text": "x"}, "discard", None, [],
-])
+@pytest.mark.parametrize(
+    "suggestion",
+    [
+        {},
+        {"action": "discard", "card": "ZZ"},
+        {"action": "discard"},
+        {"action": "fly"},
+        {"action": {"type": "take_upcard"}},
+        {"action": "take_upcard", "card": "8S.0"},
+        {"action": "discard", "card": 5},
+        {"action": "take_upcard", "text": "x"},
+        "discard",
+        None,
+        [],
+    ],
+)
 def test_a_malformed_suggestion_is_refused_and_changes_nothing(suggestion):
     s = three()
     with pytest.raises(InvalidAction) as exc:
@@ -242,8 +257,9 @@ def test_a_malformed_suggestion_is_refused_and_changes_nothing(suggestion):
 def test_a_suggestion_must_name_a_card_of_the_captain():
     s = three()
     foreign = next(c for c in range(52) if c not in s.hands[CAPTAIN])
-    refuse(s, ADVISOR, {"type": "suggest", "suggestion": {"action": "discard", "card": gin.IDS[foreign]}},
-           "bad_suggestion")
+    refuse(
+        s, ADVISOR, {"type": "suggest", "suggestion": {"action": "discard", "card": gin.IDS[foreign]}}, "bad_suggestion"
+    )
     own = gin.IDS[s.hands[CAPTAIN][0]]
     s2 = apply(s, ADVISOR, {"type": "suggest", "suggestion": {"action": "discard", "card": own}})
     assert gin.player_view(s2, CAPTAIN)["suggestions"][-1]["suggestion"] == {"action": "discard", "card": own}

@@ -142,7 +142,8 @@ def test_bot_policy_validated_and_idle_seats():
     adv = gin_bots.choose_action(s, 2, "basic", random.Random(1))
     sug = adv["suggestion"]
     assert adv["type"] == "suggest" and {"type": sug["action"], **({"card": sug["card"]} if "card" in sug else {})} in [
-        {k: v for k, v in a.items() if k != "melds"} for a in legal_actions(s, 1)]
+        {k: v for k, v in a.items() if k != "melds"} for a in legal_actions(s, 1)
+    ]
     quiet = new_round(GinRules.box3(advisor_can_advise=False), 3, random.Random(1), roles=(0, 1, 2))
     assert gin_bots.choose_action(quiet, 2, "basic", random.Random(1)) is None
 

@@ -225,7 +225,10 @@ class _Step:
             # more joker freed holds that play, so here such naturals stay in hand.
             for ident, jks in self.by_ident.items():
                 req = required.get(ident, 0)
-                if sum(1 for jk in freed if jk.declared == ident) < len(jks) and len(self.hand_nat.get(ident, ())) > req:
+                if (
+                    sum(1 for jk in freed if jk.declared == ident) < len(jks)
+                    and len(self.hand_nat.get(ident, ())) > req
+                ):
                     if hand_case is self.hand_nat:
                         hand_case = dict(self.hand_nat)
                     hand_case[ident] = self.hand_nat[ident][:req]

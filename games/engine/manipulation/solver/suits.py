@@ -117,4 +117,3 @@ def groups_feasible(gs: tuple[int, ...], j: int) -> int:
     lo = max(max(gs), -(-n // 4))
     hi = min(total, n // 3)
     return lo if lo <= hi else -1
-
