@@ -14,10 +14,10 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from games.board.faces import card_face
 from games.engine import gin
 from games.engine.gin import gin_next_roles
 from games.models import MatchStatus
-from games.selectors import card_face
 
 
 def _role_label(role: str) -> str:

@@ -17,8 +17,8 @@ from typing import Any
 from django.utils.translation import gettext
 from django.utils.translation import gettext_noop as _
 
+from games.board.faces import card_face
 from games.engine.errors import CARD_PARAMS, RulesError
-from games.selectors import card_face
 
 # (table, key) -> English template; the tables are manipulation.MESSAGES, gin.MESSAGES and
 # melds.MELD_MESSAGES (a Manipulation meld that is not valid is refused with one of those).

@@ -18,18 +18,15 @@ from django.http import Http404
 from django.urls import get_script_prefix, reverse
 from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
-from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language, ngettext
+from django.utils.safestring import SafeString
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from games import hotsql, services
+from games.board import faces, words
 from games.engine.cards import Card
-from games.engine.text import RANK_NAMES, SUIT_NAMES
 from games.models import ChatMessage, Event, Match, MatchStatus, Round, Seat
 from games.variants import spec_for
-
-SUIT_LABELS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-
 
 # ------------------------------------------------------------------ access
 
@@ -57,55 +54,6 @@ def seat_index_of(*, match_id: int, user) -> int | None:
 
 
 # ------------------------------------------------------------------- cards
-
-
-def card_face(ref: str, *, hidden: bool = False) -> dict[str, Any]:
-    """What a template needs to draw one card from its id (``"8S.0"``, ``"JK=7S.1"``)."""
-    if hidden:
-        return {"hidden": True, "id": "", "ref": "", "label": _("a card from the player's hand")}
-    card = Card.from_code(ref)
-    face: dict[str, Any] = {"hidden": False, "ref": ref, "id": card.id, "joker": card.is_joker}
-    if card.is_joker:
-        face.update(rank="★", suit="", suit_key="joker", label=_("Joker"))
-        if card.declared:
-            rank, suit = card.declared
-            face["as"] = _rank_text(rank) + SUIT_LABELS["SHDC"[suit]]
-            face["as_suit"] = "SHDC"[suit]
-            face["label"] = _("Joker as %(card)s") % {"card": _card_words(rank, suit)}
-        return face
-    face.update(
-        rank=_rank_text(card.rank),
-        suit=SUIT_LABELS["SHDC"[card.suit]],
-        suit_key="SHDC"[card.suit],
-        label=_card_words(card.rank, card.suit),
-        points=card.points(),
-    )
-    return face
-
-
-_CARD_HTML: dict[tuple[str, bool, str | None], str] = {}
-_CARD_HTML_MAX = 20_000  # (card id or joker declaration) × language: a few thousand at most
-
-
-def cards_html(refs: list[str]) -> SafeString:
-    """The ``card`` partial for each ref ("" = face down), joined; each card is rendered once per language.
-
-    A board draws up to a hundred cards per viewer per push; the markup of one card in one
-    language never changes, so it is kept instead of re-running the template every time.
-    """
-    from django.template.loader import render_to_string
-
-    lang = get_language()
-    out = []
-    for ref in refs:
-        key = (ref, not ref, lang)
-        html = _CARD_HTML.get(key)
-        if html is None:
-            html = render_to_string("games/table.html#card", {"c": card_face(ref, hidden=not ref)})
-            if len(_CARD_HTML) < _CARD_HTML_MAX:
-                _CARD_HTML[key] = html
-        out.append(html)
-    return mark_safe("".join(out))  # each piece is the autoescaped partial
 
 
 class Kept:
@@ -163,29 +111,6 @@ def seat_rows(seats: list[SeatInfo], *, between_rounds: bool) -> list[SafeString
     return out
 
 
-def _joker_option(code: str) -> dict[str, str]:
-    card = Card.from_code(code)
-    return {"code": code, "label": _rank_text(card.rank) + SUIT_LABELS["SHDC"[card.suit]],
-            "words": _card_words(card.rank, card.suit)}
-
-
-def _rank_text(rank: int) -> str:
-    return {1: "A", 11: "J", 12: "Q", 13: "K"}.get(rank, str(rank))
-
-
-def _card_words(rank: int, suit: int) -> str:
-    return _("%(rank)s of %(suit)s") % {"rank": _(RANK_NAMES[rank]), "suit": _(SUIT_NAMES["SHDC"[suit]])}
-
-
-def _sorted_hand(hand: list[str], order: list[str]) -> list[str]:
-    if not order:
-        from games.engine.cards import sort_by_suit
-
-        return [c.id for c in sort_by_suit(Card.from_code(cid) for cid in hand)]
-    pos = {cid: i for i, cid in enumerate(order)}
-    return sorted(hand, key=lambda cid: (pos.get(cid, len(pos)), hand.index(cid)))
-
-
 # ------------------------------------------------------------------- lobby
 
 
@@ -205,14 +130,13 @@ def lobby_tables(*, user) -> dict[str, list[Match]]:
         .exclude(seats__user=user)
         .order_by("-started_at")[:20]
     )
-    from games.history.display import options_text  # display imports this module
 
     for m in open_tables + mine + live:
         m.free = m.seats_count - m.taken
         # The stored options are the whole rule set: the lobby names only what differs from the defaults.
         defaults = spec_for(m.variant).option_defaults(m.seats_count)
         m.house_rules = {k: v for k, v in (m.options or {}).items() if k in defaults and defaults[k] != v}
-        m.options_summary = "; ".join(f"{label}: {value}" for label, value in options_text(m.variant, m.house_rules))
+        m.options_summary = "; ".join(f"{label}: {value}" for label, value in words.options_text(m.variant, m.house_rules))
     return {"open_tables": open_tables, "my_tables": mine, "live_tables": live}
 
 
@@ -484,16 +408,16 @@ def _manipulation_context(match: Match, view: dict, me: Seat | None, state) -> d
             {
                 "index": i,
                 "ids": [Card.from_code(ref).id if ref else "" for ref in meld],  # "" = face down
-                "cards_html": cards_html(meld),
+                "cards_html": faces.cards_html(meld),
                 "valid": report.get("valid", True),
                 "reason": refusal_text(report, "manipulation") if drafting and report.get("reason") else None,
-                "joker_options": [_joker_option(code) for code in report.get("joker_options", [])] if drafting else [],
+                "joker_options": [faces.joker_option(code) for code in report.get("joker_options", [])] if drafting else [],
                 "needs_joker": drafting and report.get("code") == "joker_identity_needed",
                 "kind": report.get("kind"),
             }
         )
     order = me.hand_order if me else []
-    hand = cards_html(_sorted_hand(hand_ids, order))
+    hand = faces.cards_html(faces.sorted_hand(hand_ids, order))
     phase = view.get("phase")
     draws = view.get("draws_this_turn", 0)
     prompt = ""
@@ -551,55 +475,17 @@ def _round_results(rounds: list[Round], seats: list[Seat]) -> list[dict[str, Any
                     "seat": seat.index,
                     "hand_points": sc.hand_points if sc else None,
                     "score": sc.score if sc else 0,
-                    "reasons": [reason_text(r) for r in (sc.reasons if sc else [])],
+                    "reasons": [words.reason_text(r) for r in (sc.reasons if sc else [])],
                     "total": running[seat.index],
                     "won": seat.index in (rnd.winners or []),
                     # Hands are revealed once the round is over (B.6); the board shows the last round's.
-                    "hand": [card_face(ref) for ref in hands[seat.index]]
+                    "hand": [faces.card_face(ref) for ref in hands[seat.index]]
                     if number == last and seat.index < len(hands) else [],
                 }
             )
-        out.append({"number": rnd.number, "kind": rnd.result_kind, "kind_text": result_text(rnd.result_kind),
+        out.append({"number": rnd.number, "kind": rnd.result_kind, "kind_text": words.result_text(rnd.result_kind),
                     "knocker": rnd.knocker, "rows": row, "outcome": rnd.outcome})
     return out
-
-
-def reason_text(reason: dict[str, Any]) -> str:
-    code, points = reason.get("code"), reason.get("points", 0)
-    texts = {
-        "difference": _("difference %(p)d"),
-        "differences": _("differences %(p)d"),
-        "undercut_bonus": _("undercut bonus %(p)d"),
-        "going_out_bonus": _("going-out bonus %(p)d"),
-        "deadwood": _("opponent's deadwood %(p)d"),
-        "gin_bonus": _("gin bonus %(p)d"),
-        "doubled": _("doubled (×%(p)d)"),
-        "big_gin": _("big gin"),
-    }
-    template = texts.get(code)
-    if template is None:
-        return f"{str(code).replace('_', ' ')} {points}"
-    return template % {"p": points}
-
-
-def result_text(kind: str) -> str:
-    return {
-        "knock": _("knock"),
-        "went_out": _("went out"),
-        "stock_exhausted": _("stock exhausted"),
-        "gin": _("gin"),
-        "undercut": _("undercut"),
-        "dead": _("dead hand"),
-        "tie": _("tie (nobody scores)"),
-        "big_gin": _("big gin"),
-    }.get(kind or "", (kind or "").replace("_", " "))
-
-
-def _card_text(ref: str | None) -> str:
-    if not ref:
-        return ""
-    face = card_face(ref)
-    return face.get("rank", "") + face.get("suit", "")
 
 
 # A log entry's sentence per match, entry, name and language: a board shows the last LOG_LENGTH
@@ -619,54 +505,7 @@ def _log(match: Match, events: list[LogEvent], seats: list[Seat], viewer: int | 
         key = (lang, match.pk, made, e.seq, name)
         text = _LOG_LINES.get(key)
         if text is None:
-            text = log_text(e.summary, name)
+            text = words.event_sentence(e.summary, name)
             _LOG_LINES.put(key, text)
         out.append({"seq": e.seq, "text": text, "by_bot": e.by_bot})
     return out
-
-
-def log_text(summary: dict[str, Any], name: str) -> str:
-    code = summary.get("code")
-    if code == "deal":
-        return _("Round %(n)d dealt.") % {"n": summary.get("round", 0)}
-    if code == "draw":
-        return _("%(name)s drew a card.") % {"name": name}
-    if code == "meld":
-        text = ngettext("%(name)s melded %(n)d card", "%(name)s melded %(n)d cards", summary.get("cards", 0)) % {
-            "name": name,
-            "n": summary.get("cards", 0),
-        }
-        if summary.get("rearranged"):
-            text += ngettext(", rearranging %(k)d meld", ", rearranging %(k)d melds", summary["rearranged"]) % {
-                "k": summary["rearranged"]
-            }
-        if summary.get("went_out"):
-            text += " — " + _("and went out!")
-        return text + "."
-    if code == "knock":
-        if summary.get("outcome") == "gin":
-            return _("%(name)s went gin!") % {"name": name}
-        return _("%(name)s knocked.") % {"name": name}
-    if code == "end_turn":
-        return _("%(name)s ended the turn.") % {"name": name}
-    if code == "round_end":
-        return _("Round %(n)d is over (%(kind)s).") % {"n": summary.get("round", 0),
-                                                       "kind": result_text(summary.get("kind", ""))}
-    if code == "match_end":
-        return _("The match is over.")
-    if code == "suggest":
-        return _("%(name)s made a suggestion.") % {"name": name}
-    card = _card_text(summary.get("card"))
-    if code == "take_upcard":
-        return _("%(name)s took the upcard %(card)s.") % {"name": name, "card": card}
-    if code == "pass_upcard":
-        return _("%(name)s refused the upcard.") % {"name": name}
-    if code == "draw_stock":
-        return _("%(name)s drew from the stock.") % {"name": name}
-    if code == "draw_discard":
-        return _("%(name)s took %(card)s from the discard pile.") % {"name": name, "card": card}
-    if code == "discard":
-        return _("%(name)s discarded %(card)s.") % {"name": name, "card": card}
-    if code == "pass":
-        return _("%(name)s passed.") % {"name": name}
-    return _("%(name)s: %(code)s") % {"name": name, "code": code}

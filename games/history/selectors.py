@@ -24,6 +24,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from games.board import words
 from games.engine import scoring
 from games.engine.gin import GinMatch, gin_final_totals
 from games.history import display, ratings
@@ -249,7 +250,7 @@ def round_table(seats: list[SeatRow], rounds: list[Round]) -> list[dict[str, Any
                 {
                     "hand_points": sc.hand_points if sc else None,
                     "score": score,
-                    "reasons": [display.reason_text(r) for r in (sc.reasons if sc else [])],
+                    "reasons": [words.reason_text(r) for r in (sc.reasons if sc else [])],
                     "total": running[seat.index],
                     "won": seat.index in winners,
                     "knocked": rnd.knocker == seat.index,
@@ -260,7 +261,7 @@ def round_table(seats: list[SeatRow], rounds: list[Round]) -> list[dict[str, Any
                 "number": rnd.number,
                 "dealer": _name(seats, rnd.dealer),
                 "kind": rnd.result_kind,
-                "kind_text": display.result_text(rnd.result_kind),
+                "kind_text": words.result_text(rnd.result_kind),
                 "knocker": _name(seats, rnd.knocker),
                 "winners": [_name(seats, w) for w in winners],
                 "cells": cells,
@@ -403,7 +404,7 @@ def match_detail(*, match: Match) -> dict[str, Any]:
         "match": match,
         "finished": match.status == MatchStatus.FINISHED,
         "seats": seats,
-        "options": display.options_text(match.variant, match.options or {}),
+        "options": words.options_text(match.variant, match.options or {}),
         "rounds": table,
         "bonuses": end_bonuses(match, seats, rounds),
         "chart": chart_for(seats, table) if table else None,
@@ -484,7 +485,7 @@ def replay_step(*, match: Match, step: int) -> dict[str, Any]:
     if event is None:
         text = _("Round %(n)d dealt.") % {"n": number}
     else:
-        text = display.event_text(event.summary, event.action, _name(seats, event.seat))
+        text = words.event_sentence(event.summary, _name(seats, event.seat), event.action)
     hands = _hands(spec, state)
     before = _hands(spec, previous) if previous is not None else None
     return {
@@ -558,7 +559,7 @@ def _step_result(spec, state, seats: list[SeatRow]) -> dict[str, Any] | None:
         )
     layoffs = [lay.get("card") for lay in out.get("layoffs") or [] if isinstance(lay, dict)]
     return {
-        "kind": display.result_text(out.get("kind") or out.get("end_reason") or ""),
+        "kind": words.result_text(out.get("kind") or out.get("end_reason") or ""),
         "scores": [(_name(seats, i), score) for i, score in enumerate(scores)],
         "layout": layout,
         "layoffs": faces(layoffs),

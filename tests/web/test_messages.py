@@ -90,7 +90,7 @@ def test_cards_are_drawn_as_the_sites_faces_in_the_readers_language(monkeypatch)
     """Ten, a bare joker and a declared joker: the words around the card come from the catalogue."""
     words = {"Joker": "Jolly", "Joker (%(card)s)": "Jolly (%(card)s)"}
     monkeypatch.setattr("games.messages.gettext", lambda s: words.get(s, s))
-    monkeypatch.setattr("games.selectors._", lambda s: words.get(s, s))
+    monkeypatch.setattr("games.board.faces._", lambda s: words.get(s, s))
     error = IllegalMove("invalid_meld", melds.MELD_MESSAGES["joker_not_fitting"], {"cards": ["TS", "JK", "JK=9H"]})
     assert error.message == "10♠ Joker Joker (9♥): the joker's declared card does not fit this meld."
     assert (
@@ -162,7 +162,7 @@ def test_refusal_params_stay_json_safe_and_message_is_the_template_filled():
 def test_history_shows_house_rules_with_the_forms_labels(make_user, monkeypatch):
     """A match page names its options as the new-table form does, values included (no raw keys)."""
     from games import forms, services
-    from games.history import display
+    from games.board import words
     from games.history.selectors import match_detail
 
     alice = make_user("alice")
@@ -178,18 +178,18 @@ def test_history_shows_house_rules_with_the_forms_labels(make_user, monkeypatch)
             str(forms.MANIPULATION_OPTION_LABELS["jokers"][0]): 3,
         }.items()
     )
-    gin_rules = display.options_text("oklahoma", {"end_bonuses": True, "big_gin": "gin+6", "knock_limit": 5})
+    gin_rules = words.options_text("oklahoma", {"end_bonuses": True, "big_gin": "gin+6", "knock_limit": 5})
     assert gin_rules == [
         ("Knock with at most (deadwood)", 5),
         ("Big gin (eleven cards melded)", "gin bonus + 6"),
         ("End-of-game bonuses (game, boxes, shutout)", "on"),
     ]
-    assert display.options_text("gin", {"unheard_of": 1}) == [("Unheard of", 1)]
+    assert words.options_text("gin", {"unheard_of": 1}) == [("Unheard of", 1)]
     # The words go through the catalogue, and a language without one still reads.
-    monkeypatch.setattr("games.history.display._", lambda s: f"[{s}]")
-    assert display.options_text("manipulation", {"knock_in_final_lap": True})[0][1] == "[yes]"
+    monkeypatch.setattr("games.board.words._", lambda s: f"[{s}]")
+    assert words.options_text("manipulation", {"knock_in_final_lap": True})[0][1] == "[yes]"
     with translation.override("co"):
-        assert display.options_text("manipulation", {"ace_in_sequences": "low_only"}) == [
+        assert words.options_text("manipulation", {"ace_in_sequences": "low_only"}) == [
             ("Aces in sequences", "low only")
         ]
 

@@ -1,0 +1,1 @@
+"""Per-seat view-models of a table: what a board shows, built from loaded data (no database)."""

@@ -1,0 +1,137 @@
+"""The words of a table and its history: moves, round results, score reasons, house rules.
+
+One vocabulary: the table's log and a replay's steps say the same move the same way
+(:func:`event_sentence`); the round panels and the history pages name results and reasons
+with the same words.  Everything here is translated at call time, in the viewer's language.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from games import forms
+from games.board import faces
+
+
+def reason_text(reason: Any) -> str:
+    """One part of a round score, e.g. "undercut bonus 25" (a stored value of another shape as it is)."""
+    if not isinstance(reason, dict):
+        return str(reason)
+    code, points = reason.get("code"), reason.get("points", 0)
+    texts = {
+        "difference": _("difference %(p)d"),
+        "differences": _("differences %(p)d"),
+        "undercut_bonus": _("undercut bonus %(p)d"),
+        "going_out_bonus": _("going-out bonus %(p)d"),
+        "deadwood": _("opponent's deadwood %(p)d"),
+        "gin_bonus": _("gin bonus %(p)d"),
+        "doubled": _("doubled (×%(p)d)"),
+        "big_gin": _("big gin"),
+    }
+    template = texts.get(code)
+    if template is None:
+        return f"{str(code).replace('_', ' ')} {points}"
+    return template % {"p": points}
+
+
+def result_text(kind: str) -> str:
+    return {
+        "knock": _("knock"),
+        "went_out": _("went out"),
+        "stock_exhausted": _("stock exhausted"),
+        "gin": _("gin"),
+        "undercut": _("undercut"),
+        "dead": _("dead hand"),
+        "tie": _("tie (nobody scores)"),
+        "big_gin": _("big gin"),
+    }.get(kind or "", (kind or "").replace("_", " "))
+
+
+def event_sentence(summary: dict[str, Any] | None, name: str, action: dict[str, Any] | None = None) -> str:
+    """One move in words, the same on the table's log and in a replay: ``name`` did what ``summary`` says.
+
+    ``action`` (the stored move) fills in what an old event's summary lacks: its kind and its card.
+    """
+    summary = summary or {}
+    action = action if isinstance(action, dict) else {}
+    code = summary.get("code") or action.get("type", "")
+    if code == "deal":
+        return _("Round %(n)d dealt.") % {"n": summary.get("round", 0)}
+    if code == "draw":
+        return _("%(name)s drew a card.") % {"name": name}
+    if code == "meld":
+        text = ngettext("%(name)s melded %(n)d card", "%(name)s melded %(n)d cards", summary.get("cards", 0)) % {
+            "name": name,
+            "n": summary.get("cards", 0),
+        }
+        if summary.get("rearranged"):
+            text += ngettext(", rearranging %(k)d meld", ", rearranging %(k)d melds", summary["rearranged"]) % {
+                "k": summary["rearranged"]
+            }
+        if summary.get("went_out"):
+            text += " — " + _("and went out!")
+        return text + "."
+    if code == "knock":
+        if summary.get("outcome") == "gin":
+            return _("%(name)s went gin!") % {"name": name}
+        return _("%(name)s knocked.") % {"name": name}
+    if code == "end_turn":
+        return _("%(name)s ended the turn.") % {"name": name}
+    if code == "round_end":
+        return _("Round %(n)d is over (%(kind)s).") % {"n": summary.get("round", 0),
+                                                       "kind": result_text(summary.get("kind", ""))}
+    if code == "match_end":
+        return _("The match is over.")
+    if code == "suggest":
+        return _("%(name)s made a suggestion.") % {"name": name}
+    card = summary.get("card") or action.get("card")
+    card = faces.card_text(card) if isinstance(card, str) else ""
+    if code == "take_upcard":
+        return _("%(name)s took the upcard %(card)s.") % {"name": name, "card": card}
+    if code == "pass_upcard":
+        return _("%(name)s refused the upcard.") % {"name": name}
+    if code == "draw_stock":
+        return _("%(name)s drew from the stock.") % {"name": name}
+    if code == "draw_discard":
+        return _("%(name)s took %(card)s from the discard pile.") % {"name": name, "card": card}
+    if code == "discard":
+        return _("%(name)s discarded %(card)s.") % {"name": name, "card": card}
+    if code == "pass":
+        return _("%(name)s passed.") % {"name": name}
+    return _("%(name)s: %(code)s") % {"name": name, "code": str(code).replace("_", " ")}
+
+
+def options_text(variant: str, options: dict[str, Any]) -> list[tuple[str, Any]]:
+    """A match's house rules as (label, value) in the reader's language, in the lobby form's order.
+
+    The labels and choice names are the new-table form's own (games/forms.py); an option
+    the form does not know is shown by its key.
+    """
+    gin = variant in forms.GIN_VARIANTS
+    labels = forms.GIN_OPTION_LABELS if gin else forms.MANIPULATION_OPTION_LABELS
+    order = list(labels)
+    keys = sorted(options, key=lambda k: (order.index(k) if k in order else len(order), k))
+    return [(_option_label(labels, k), _option_value(gin, k, options[k])) for k in keys]
+
+
+def _option_label(labels: dict[str, tuple[Any, ...]], key: str) -> str:
+    if key in labels:
+        return str(labels[key][0])
+    return key.replace("_", " ").capitalize()
+
+
+def _option_value(gin: bool, key: str, value: Any) -> Any:
+    if value is None:
+        return "—"
+    if gin and key in forms.GIN_CHOICES:
+        if isinstance(value, bool):  # end_bonuses: stored as a bool, chosen as on/off
+            value = "on" if value else "off"
+        return str(dict(forms.GIN_CHOICES[key]).get(value, value))
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    if isinstance(value, str):
+        return str(forms.CHOICE_LABELS.get(value, value))
+    return value
