@@ -61,12 +61,11 @@ def run(args) -> None:
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
     from django.db import connection, transaction
+    from django.template.loader import render_to_string
     from django.utils import timezone
 
     from bench.soak import new_table
     from games import boardcache, selectors, services
-    from django.template.loader import render_to_string
-
     from games.models import Match
 
     call_command("migrate", verbosity=0)
