@@ -35,7 +35,7 @@ class SeatInline(admin.TabularInline):
 
 
 class ClockFailureFilter(admin.SimpleListFilter):
-    """Matches whose automatic step failed (``services._put_off`` records it in ``state["clock"]``)."""
+    """Matches whose automatic step failed (``services.clock._put_off`` records it in ``state["clock"]``)."""
 
     title = _("clock failures")
     parameter_name = "clock"

@@ -5,3 +5,18 @@ from django.utils.translation import gettext_lazy as _
 class GamesConfig(AppConfig):
     name = "games"
     verbose_name = _("Games")
+
+    def ready(self):
+        # The composition root: the packages above the game services hear of finished matches.
+        from games import signals
+        from games.history.services import rating_update_for_match
+        from games.tournaments.services import tournament_record_result
+
+        def rate(sender, match, **kwargs):
+            rating_update_for_match(match=match)
+
+        def record(sender, match, **kwargs):
+            tournament_record_result(match=match)
+
+        signals.match_finished.connect(rate, weak=False, dispatch_uid="games.history.rate")
+        signals.match_finished.connect(record, weak=False, dispatch_uid="games.tournaments.record")

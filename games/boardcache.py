@@ -27,7 +27,7 @@ import threading
 import time
 from collections import OrderedDict
 
-from games import hotsql, selectors
+from games import selectors, store
 from games.models import Match
 
 TTL = 2.0  # seconds an entry serves later pushes of the same version
@@ -80,7 +80,7 @@ def board_data_for(
         pending.wait(timeout=5)
         fresh = False
     try:
-        match = hotsql.match_row(match_id)
+        match = store.match_row(match_id)
         if match is None:
             forget(match_id)
             return None

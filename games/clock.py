@@ -27,6 +27,8 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import connection
 
+from games import services
+
 log = logging.getLogger(__name__)
 
 LATENESS_SAMPLES = 1000  # the most recent steps' lateness, kept for a look from a shell or a test
@@ -62,8 +64,6 @@ class Clock:
     BATCH_SECONDS = 0.2
 
     def __init__(self, *, workers: int, interval: float, step=None, trace: str = "", pause: float = 0.0):
-        from games import services
-
         self.workers = max(1, workers)
         self.interval = interval
         self.pause = pause
@@ -187,8 +187,6 @@ class PresenceSweep:
         self.task = asyncio.get_running_loop().create_task(self._sweep())
 
     async def _sweep(self) -> None:
-        from games import services
-
         try:
             await database_sync_to_async(services.presence_sweep, thread_sensitive=False)()
         except Exception:  # the next one tries again

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from games import services
 from games.engine.errors import RulesError
 from games.messages import refusal_text
+from games.variants import spec_for
 from rummyhub import inputs
 
 MAX_BODY = 64 * 1024  # a draft of 106 cards is ~2 KB; anything this large is refused
@@ -38,7 +39,7 @@ REFUSALS = (services.ActionRefused, RulesError)  # what a command may answer wit
 def error_text(error: Exception, variant: str) -> str:
     """What the player reads: engine refusals through the translation catalogue when they can be."""
     if isinstance(error, RulesError):
-        return refusal_text(error, "manipulation" if variant == "manipulation" else "gin")
+        return refusal_text(error, spec_for(variant).family)
     return getattr(error, "message", str(error))
 
 
@@ -77,7 +78,7 @@ def command_for(kind: str, fields: Mapping[str, Any]) -> tuple[Callable[..., Any
         inputs.check_fields(fields, max_length=MAX_FIELD)
     except inputs.BadInput as exc:
         raise services.ActionRefused(exc.code, exc.message) from None
-    version = fields.get("version")  # required by every service that takes it (services._check_version)
+    version = fields.get("version")  # required by every service that takes it (services.write._check_version)
     if kind == "draft":
         table = _json(fields.get("table", ""))
         return services.draft_update, {"table": table, "expected_version": version}

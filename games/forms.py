@@ -10,9 +10,8 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine import gin
 from games.engine import manipulation as manip
-from games.models import Variant
-from games.services import TIMER_CHOICES
-from games.variants import spec_for
+from games.models import TIMER_CHOICES, Variant
+from games.variants import GIN_VARIANTS, spec_for
 
 # Label and help for every option key of RULES E.1 (the engine owns values and defaults).
 MANIPULATION_OPTION_LABELS: dict[str, tuple[Any, Any]] = {
@@ -63,7 +62,6 @@ CHOICE_LABELS: dict[str, Any] = {
 }
 
 VARIANT_SEATS = {Variant.MANIPULATION: (2, 3, 4, 5)}
-GIN_VARIANTS = ("gin_box", "gin", "oklahoma", "hollywood")
 
 # RULES E.2: label, help, and the table variants the option applies to (None: every Gin variant).
 _TWO = ("gin", "oklahoma", "hollywood")
@@ -113,7 +111,8 @@ GIN_CHOICES: dict[str, list[tuple[Any, Any]]] = {
 
 def gin_defaults(variant: str) -> dict[str, Any]:
     """The engine's defaults of a Gin table variant (``gin_box`` ...), by option key."""
-    return spec_for(variant).option_defaults(3 if variant == "gin_box" else 2)
+    spec = spec_for(variant)
+    return spec.option_defaults(spec.default_seats)
 
 
 def _gin_fields(prefix: str) -> dict[str, forms.Field]:

@@ -311,79 +311,16 @@ def gin_context(*, match, view: dict[str, Any], me, state, seats, rounds) -> dic
     my_index = me.index if me else None
     tally = (match.state or {}).get("tally") or {}
     playing = match.status == MatchStatus.PLAYING
-    over = view.get("phase") == "over"
+    phase = view.get("phase")
+    over = phase == "over"
     role = view.get("role", "")
     roles = view.get("roles")
     three = view.get("n_seats") == 3
-    to_act = view.get("seat_to_act")
-    my_turn = playing and my_index is not None and to_act == my_index
+    my_turn = playing and my_index is not None and view.get("seat_to_act") == my_index
     actions = {a["type"] for a in view.get("legal_actions", [])}
-
-    # Seats with their role, cards and score (RULES C.2: roles shown on every seat).
-    seat_roles = []
-    for s in seats:
-        if roles:
-            r = next((k for k, v in roles.items() if v == s.index), "")
-        else:
-            r = "dealer" if view.get("dealer") == s.index else "nondealer"
-        seat_roles.append({"index": s.index, "name": s.display_name, "role": r, "role_label": _role_label(r),
-                           "is_me": s.index == my_index, "to_act": playing and to_act == s.index,
-                           "count": view["hand_counts"][s.index],
-                           "score": (tally.get("scores") or [0] * len(seats))[s.index],
-                           "won": (tally.get("hands_won") or [0] * len(seats))[s.index]})
-
-    # Suggestions: only the captain and the advisor receive them in their view (never the box).
-    suggestions = [
-        {"by": names.get(x["seat"], "?"), "text": _suggestion_text(x["suggestion"]),
-         "card": x["suggestion"].get("card"), "action": x["suggestion"].get("action")}
-        for x in (view.get("suggestions") or [])
-    ]
+    suggestions = _suggestions(view, names)
     latest = suggestions[-1] if suggestions else None
-    suggested_card = latest["card"] if latest and role == "captain" else None
-
     order = list(me.hand_order) if me else []
-    hand = _hand_faces(view["hand"], order, suggested=suggested_card) if view.get("hand") and not over else None
-    captain_hand = None
-    if view.get("captain_hand") is not None and not over:
-        captain_hand = _hand_faces(view["captain_hand"], [])
-    opponent_backs = []
-    if not over:
-        for s in seats:
-            if s.index == my_index or view["hand_counts"][s.index] == 0:
-                continue
-            if captain_hand is not None and roles and s.index == roles.get("captain"):
-                continue
-            opponent_backs.append({"name": s.display_name, "backs": range(view["hand_counts"][s.index])})
-
-    phase = view.get("phase")
-    prompt = ""
-    if my_turn:
-        if phase in ("upcard", "upcard_dealer"):
-            prompt = _("Take the upcard or pass.")
-        elif phase == "draw":
-            prompt = _("Draw from the stock.") if "draw_discard" not in actions else _(
-                "Draw: take the top card of the stock or of the discard pile.")
-        elif phase == "fiftieth":
-            prompt = _("Two stock cards left: take the last discard only to knock with it, or pass.")
-        elif phase == "discard":
-            prompt = _("You must knock now.") if view.get("must_knock") else _(
-                "Discard a card (drag it onto the pile, or pick it and press Discard) — or knock.")
-    elif playing and to_act is not None:
-        who = names.get(to_act, "?")
-        if phase in ("upcard", "upcard_dealer"):
-            prompt = _("%(name)s decides on the upcard…") % {"name": who}
-        else:
-            prompt = _("Waiting for %(name)s…") % {"name": who}
-
-    rotation = None
-    if three and over and view.get("result") and roles:
-        rotation = rotation_text(roles, view["result"].get("winner"), names)
-    elif three and not over and match.round_number > 1 and view.get("turn", 0) == 0:
-        prev = next((r for r in rounds if r.number == match.round_number - 1), None)
-        out = (prev.outcome or {}) if prev else {}
-        if out.get("roles"):
-            rotation = rotation_text(out["roles"], out.get("winner"), names)
-
     discards = _discard_options(view) if "discard" in actions else []
     # The knock layout editor: only in the knocker's own board, only on his turn (C.6.2).
     editor = _knock_editor(match.draft, view, my_index, order) if my_turn and "knock" in actions else None
@@ -401,24 +338,12 @@ def gin_context(*, match, view: dict[str, Any], me, state, seats, rounds) -> dic
             "role": role,
             "role_label": _role_label(role),
             "is_advisor": role == "advisor" and three,
-            "seat_roles": seat_roles,
+            "seat_roles": _seat_roles(view, seats, my_index, playing, tally),
             "roles": roles,
-            "hand": hand,
-            "captain_hand": captain_hand,
-            "opponent_backs": opponent_backs,
-            "prompt": prompt,
+            **_hands(view, seats, my_index, order, suggested=latest["card"] if latest and role == "captain" else None),
+            "prompt": _gin_prompt(view, my_turn, actions, playing, names),
             "my_turn": my_turn,
-            "can_take_upcard": "take_upcard" in actions,
-            "can_pass_upcard": "pass_upcard" in actions,
-            "can_draw_stock": "draw_stock" in actions,
-            "can_draw_discard": "draw_discard" in actions,
-            "can_pass": "pass" in actions,
-            "can_discard": "discard" in actions,
-            "knock_options": _knock_options(view, editing=editor["card"]["id"] if editor else None)
-            if "knock" in actions else [],
-            "knock_editor": editor,
-            # Big gin (RULES D.1.6, option big_gin): all eleven cards in melds, knock without discarding.
-            "can_big_gin": {"type": "knock"} in view.get("legal_actions", []),
+            **_gin_actions(view, actions, editor),
             "discard_options": discards,
             "best_discard": min((o["deadwood"] for o in discards), default=None),
             "discard_top": card_face(view["discard_top"]) if view.get("discard_top") else None,
@@ -440,7 +365,7 @@ def gin_context(*, match, view: dict[str, Any], me, state, seats, rounds) -> dic
             # open (and animated) while the first hand has not started: the draw "as it happens"
             "show_role_draw": bool(role_draw) and match.round_number <= 1 and view.get("turn") == 0
             and phase == "upcard",
-            "rotation": rotation,
+            "rotation": _rotation(match, view, rounds, names) if three else None,
             "result": _result(view["result"], names, view.get("rules") or {}) if over and view.get("result") else None,
             "hollywood": _hollywood(tally, seats, view.get("rules")),
             "bonuses": _bonuses(tally, seats) if match.status == MatchStatus.FINISHED else [],
@@ -448,3 +373,100 @@ def gin_context(*, match, view: dict[str, Any], me, state, seats, rounds) -> dic
             "target": tally.get("rules", {}).get("game_target"),
         },
     }
+
+
+def _seat_roles(view: dict, seats, my_index: int | None, playing: bool, tally: dict) -> list[dict[str, Any]]:
+    """Seats with their role, cards and score (RULES C.2: roles shown on every seat)."""
+    roles, to_act, n = view.get("roles"), view.get("seat_to_act"), len(seats)
+    out = []
+    for s in seats:
+        if roles:
+            r = next((k for k, v in roles.items() if v == s.index), "")
+        else:
+            r = "dealer" if view.get("dealer") == s.index else "nondealer"
+        out.append({"index": s.index, "name": s.display_name, "role": r, "role_label": _role_label(r),
+                    "is_me": s.index == my_index, "to_act": playing and to_act == s.index,
+                    "count": view["hand_counts"][s.index],
+                    "score": (tally.get("scores") or [0] * n)[s.index],
+                    "won": (tally.get("hands_won") or [0] * n)[s.index]})
+    return out
+
+
+def _suggestions(view: dict, names: dict[int, str]) -> list[dict[str, Any]]:
+    """Only the captain and the advisor receive suggestions in their view (never the box)."""
+    return [
+        {"by": names.get(x["seat"], "?"), "text": _suggestion_text(x["suggestion"]),
+         "card": x["suggestion"].get("card"), "action": x["suggestion"].get("action")}
+        for x in (view.get("suggestions") or [])
+    ]
+
+
+def _hands(view: dict, seats, my_index: int | None, order: list[str], *, suggested) -> dict[str, Any]:
+    """The viewer's hand, the captain's hand (the advisor sees it) and the other hands' backs."""
+    if view.get("phase") == "over":
+        return {"hand": None, "captain_hand": None, "opponent_backs": []}
+    roles = view.get("roles")
+    hand = _hand_faces(view["hand"], order, suggested=suggested) if view.get("hand") else None
+    captain_hand = _hand_faces(view["captain_hand"], []) if view.get("captain_hand") is not None else None
+    backs = []
+    for s in seats:
+        if s.index == my_index or view["hand_counts"][s.index] == 0:
+            continue
+        if captain_hand is not None and roles and s.index == roles.get("captain"):
+            continue
+        backs.append({"name": s.display_name, "backs": range(view["hand_counts"][s.index])})
+    return {"hand": hand, "captain_hand": captain_hand, "opponent_backs": backs}
+
+
+def _gin_prompt(view: dict, my_turn: bool, actions: set[str], playing: bool, names: dict[int, str]) -> str:
+    phase, to_act = view.get("phase"), view.get("seat_to_act")
+    if my_turn:
+        if phase in ("upcard", "upcard_dealer"):
+            return _("Take the upcard or pass.")
+        if phase == "draw":
+            if "draw_discard" not in actions:
+                return _("Draw from the stock.")
+            return _("Draw: take the top card of the stock or of the discard pile.")
+        if phase == "fiftieth":
+            return _("Two stock cards left: take the last discard only to knock with it, or pass.")
+        if phase == "discard":
+            if view.get("must_knock"):
+                return _("You must knock now.")
+            return _("Discard a card (drag it onto the pile, or pick it and press Discard) — or knock.")
+        return ""
+    if playing and to_act is not None:
+        who = names.get(to_act, "?")
+        if phase in ("upcard", "upcard_dealer"):
+            return _("%(name)s decides on the upcard…") % {"name": who}
+        return _("Waiting for %(name)s…") % {"name": who}
+    return ""
+
+
+def _gin_actions(view: dict, actions: set[str], editor: dict | None) -> dict[str, Any]:
+    return {
+        "can_take_upcard": "take_upcard" in actions,
+        "can_pass_upcard": "pass_upcard" in actions,
+        "can_draw_stock": "draw_stock" in actions,
+        "can_draw_discard": "draw_discard" in actions,
+        "can_pass": "pass" in actions,
+        "can_discard": "discard" in actions,
+        "knock_options": _knock_options(view, editing=editor["card"]["id"] if editor else None)
+        if "knock" in actions else [],
+        "knock_editor": editor,
+        # Big gin (RULES D.1.6, option big_gin): all eleven cards in melds, knock without discarding.
+        "can_big_gin": {"type": "knock"} in view.get("legal_actions", []),
+    }
+
+
+def _rotation(match, view: dict, rounds, names: dict[int, str]) -> str | None:
+    """Three-player Gin: how the roles turn after the hand (RULES C.9), at its end and at the next start."""
+    roles = view.get("roles")
+    over = view.get("phase") == "over"
+    if over and view.get("result") and roles:
+        return rotation_text(roles, view["result"].get("winner"), names)
+    if not over and match.round_number > 1 and view.get("turn", 0) == 0:
+        prev = next((r for r in rounds if r.number == match.round_number - 1), None)
+        out = (prev.outcome or {}) if prev else {}
+        if out.get("roles"):
+            return rotation_text(out["roles"], out.get("winner"), names)
+    return None

@@ -41,6 +41,15 @@ def new_seed() -> int:
     return secrets.randbits(62)
 
 
+# A table's timings and seats (the lobby form, the services and the board read them here).
+TIMER_CHOICES = (0, 30, 60, 120)  # a turn timer, seconds (0: none)
+READY_TIMEOUT = 30  # seconds before the next round starts without everybody's click
+DISCONNECT_GRACE = 30  # seconds a disconnected player's turn waits when there is no timer
+MISSED_TURNS_FOR_AUTOPILOT = 3
+BOT_POLICIES = ("basic", "random-legal")
+BOT_NAMES = ("Ada", "Boole", "Cobb", "Dijkstra", "Euler", "Fermat", "Gauss", "Hopper")
+
+
 class Match(models.Model):
     variant = models.CharField(_("variant"), max_length=20, choices=Variant.choices, db_index=True)
     options = models.JSONField(_("rule options"), default=dict, blank=True)

@@ -22,10 +22,12 @@ from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from games import hotsql, services
+from games import store
 from games.board import faces, words
 from games.engine.cards import Card
-from games.models import ChatMessage, Event, Match, MatchStatus, Round, Seat
+from games.gin_table import gin_context
+from games.messages import refusal_text
+from games.models import READY_TIMEOUT, ChatMessage, Event, Match, MatchStatus, Round, Seat
 from games.variants import spec_for
 
 # ------------------------------------------------------------------ access
@@ -45,8 +47,8 @@ def access_match_for_user(*, match_id: int, user, invite: str | None = None) -> 
 
 def seat_presence(*, match_id: int, viewer: int | None) -> list[tuple[int, bool]]:
     """(seat index, online) for every human seat; the viewer's own seat is online."""
-    seats = services.seats_with_presence(Seat.objects.filter(match_id=match_id, user__isnull=False, bot_policy=""))
-    return [(s.index, s.index == viewer or services.is_connected(s)) for s in seats]
+    seats = store.seats_with_presence(Seat.objects.filter(match_id=match_id, user__isnull=False, bot_policy=""))
+    return [(s.index, s.index == viewer or store.is_connected(s)) for s in seats]
 
 
 def seat_index_of(*, match_id: int, user) -> int | None:
@@ -213,7 +215,7 @@ def log_events(match: Match, previous: BoardData | None) -> list[LogEvent]:
     """
     if previous is not None and previous.match.created_at == match.created_at and previous.events:
         known = list(previous.events)
-        new = hotsql.events_after(match.pk, known[-1].seq)
+        new = store.events_after(match.pk, known[-1].seq)
         return (known + [LogEvent(e.seq, e.seat, e.summary, e.by_bot) for e in new])[-LOG_LENGTH:]
     rows = Event.objects.filter(match=match).order_by("-seq").values_list(*LOG_FIELDS)[:LOG_LENGTH]
     return [LogEvent(*row) for row in rows][::-1]
@@ -236,11 +238,11 @@ def _seats_with_people(match: Match, previous: BoardData | None) -> list[Seat]:
     there), each with whether its player is here (``online``, read in the same query)."""
     now = timezone.now()
     if previous is not None:
-        seats = hotsql.seats_of(match.pk, online_since=services.presence_cutoff(now))
+        seats = store.seats_of(match.pk, online_since=store.presence_cutoff(now))
         if seat_people_from(seats, previous):
             return seats
     seats = Seat.objects.filter(match=match).select_related("user").order_by("index")
-    return list(services.seats_with_presence(seats, now))
+    return list(store.seats_with_presence(seats, now))
 
 
 def board_data(match: Match, previous: BoardData | None = None) -> BoardData:
@@ -288,36 +290,11 @@ def table_context(match: Match, user, data: BoardData | None = None) -> dict[str
     tally = match.state.get("tally") or {}
     now = timezone.now()
 
-    seat_infos = []
-    for s in seats:
-        seat_infos.append(
-            SeatInfo(
-                index=s.index,
-                name=s.display_name,
-                is_bot=s.is_bot,
-                is_me=s.index == my_index,
-                is_empty=s.is_empty,
-                # The viewer is here: their own socket is connecting as this renders.
-                connected=s.index == my_index or services.is_connected(s, now),
-                autopilot=s.autopilot,
-                hand_count=view["hand_counts"][s.index] if view else None,
-                is_turn=bool(view) and view.get("seat_to_act") == s.index and match.status == MatchStatus.PLAYING,
-                is_dealer=bool(view) and view.get("dealer") == s.index,
-                role=s.role,
-                score=(tally.get("scores") or [None] * len(seats))[s.index] if tally else None,
-                rounds_won=(tally.get("rounds_won") or tally.get("hands_won") or [None] * len(seats))[s.index]
-                if tally
-                else None,
-                ready=s.ready,
-                final_total=s.final_total,
-                is_winner=s.is_winner,
-                user_id=s.user_id,
-            )
-        )
+    seat_infos = _seat_infos(match, seats, view, my_index, tally, now)
 
     ctx: dict[str, Any] = {
         "match": match,
-        "spec": spec,
+        "spec": spec,  # the templates draw the game's own parts from it (board_template, board_styles ...)
         "seats": seat_infos,
         "me": me,
         "my_index": my_index,
@@ -348,12 +325,8 @@ def table_context(match: Match, user, data: BoardData | None = None) -> dict[str
             ]
         ),
     }
-    if view is not None and match.variant == "manipulation":
-        ctx.update(_manipulation_context(match, view, me, state))
-    elif view is not None:
-        from games.gin_table import gin_context
-
-        ctx.update(gin_context(match=match, view=view, me=me, state=state, seats=seats, rounds=data.rounds))
+    if view is not None:
+        ctx.update(GAME_PARTS[spec.family](match=match, view=view, me=me, state=state, seats=seats, rounds=data.rounds))
     # Lazy: the board reads it between rounds and at the end, and the scores panel only when its
     # cache (kept per count of finished rounds) misses.
     ctx["round_results"] = SimpleLazyObject(lambda: _round_results(data.rounds, seats))
@@ -364,12 +337,44 @@ def table_context(match: Match, user, data: BoardData | None = None) -> dict[str
     return ctx
 
 
+def _seat_infos(match: Match, seats: list[Seat], view: dict | None, my_index: int | None, tally: dict,
+                now) -> list[SeatInfo]:
+    """Each seat as the board shows it to this viewer."""
+    n = len(seats)
+    scores = (tally.get("scores") or [None] * n) if tally else [None] * n
+    won = (tally.get("rounds_won") or tally.get("hands_won") or [None] * n) if tally else [None] * n
+    playing = match.status == MatchStatus.PLAYING
+    return [
+        SeatInfo(
+            index=s.index,
+            name=s.display_name,
+            is_bot=s.is_bot,
+            is_me=s.index == my_index,
+            is_empty=s.is_empty,
+            # The viewer is here: their own socket is connecting as this renders.
+            connected=s.index == my_index or store.is_connected(s, now),
+            autopilot=s.autopilot,
+            hand_count=view["hand_counts"][s.index] if view else None,
+            is_turn=bool(view) and view.get("seat_to_act") == s.index and playing,
+            is_dealer=bool(view) and view.get("dealer") == s.index,
+            role=s.role,
+            score=scores[s.index],
+            rounds_won=won[s.index],
+            ready=s.ready,
+            final_total=s.final_total,
+            is_winner=s.is_winner,
+            user_id=s.user_id,
+        )
+        for s in seats
+    ]
+
+
 def _timer(match: Match, now) -> dict[str, Any] | None:
     if match.deadline is None or match.status not in (MatchStatus.PLAYING, MatchStatus.BETWEEN_ROUNDS):
         return None
     remaining = max(0.0, (match.deadline - now).total_seconds())
     if match.status == MatchStatus.BETWEEN_ROUNDS:
-        total = services.READY_TIMEOUT
+        total = READY_TIMEOUT
     elif match.turn_timer:
         total = match.turn_timer
     else:
@@ -377,66 +382,16 @@ def _timer(match: Match, now) -> dict[str, Any] | None:
     return {"remaining": round(remaining, 1), "total": total, "fraction": round(remaining / total, 3) if total else 0}
 
 
-def _manipulation_context(match: Match, view: dict, me: Seat | None, state) -> dict[str, Any]:
-    from games.messages import refusal_text  # it draws cards with card_face from here
-
-    draft = match.draft if match.draft and match.status == MatchStatus.PLAYING else None
+def _manipulation_context(*, match: Match, view: dict, me: Seat | None, state, **_parts) -> dict[str, Any]:
+    """The Manipulation board's own part: the melds (the viewer's draft, or another's face down),
+    the hand in the viewer's order, what the viewer may do and the prompt."""
     my_turn = me is not None and view.get("seat_to_act") == me.index and match.status == MatchStatus.PLAYING
     actions = {a["type"] for a in view.get("legal_actions", [])}
-    hand_ids = list(view.get("hand") or [])
-    table_refs = [list(m) for m in view["table"]]
-    reports: list[dict] = []
-    drafting = False
-    if draft is not None:
-        drafter = draft.get("seat")
-        if me is not None and drafter == me.index:
-            drafting = True
-            table_refs = [list(m) for m in draft["table"]]
-            placed = {Card.from_code(ref).id for m in table_refs for ref in m}
-            hand_ids = [cid for cid in hand_ids if cid not in placed]
-            reports = draft.get("report", {}).get("melds", [])
-        else:
-            # Others see the rearrangement live, with the cards from the player's hand face down.
-            public_ids = {Card.from_code(ref).id for m in view["table"] for ref in m}
-            table_refs = [
-                [ref if Card.from_code(ref).id in public_ids else "" for ref in m] for m in draft["table"]
-            ]
-    melds = []
-    for i, meld in enumerate(table_refs):
-        report = reports[i] if i < len(reports) else {}
-        melds.append(
-            {
-                "index": i,
-                "ids": [Card.from_code(ref).id if ref else "" for ref in meld],  # "" = face down
-                "cards_html": faces.cards_html(meld),
-                "valid": report.get("valid", True),
-                "reason": refusal_text(report, "manipulation") if drafting and report.get("reason") else None,
-                "joker_options": [faces.joker_option(code) for code in report.get("joker_options", [])] if drafting else [],
-                "needs_joker": drafting and report.get("code") == "joker_identity_needed",
-                "kind": report.get("kind"),
-            }
-        )
-    order = me.hand_order if me else []
-    hand = faces.cards_html(faces.sorted_hand(hand_ids, order))
-    phase = view.get("phase")
-    draws = view.get("draws_this_turn", 0)
-    prompt = ""
-    if my_turn:
-        if phase == "start":
-            prompt = _("Your turn: draw a card.")
-        elif phase == "drawn":
-            prompt = _("Meld (drag cards onto the table) or draw again — draw %(n)d of 3.") % {"n": draws}
-        elif phase == "end":
-            prompt = _("Your draws are done. Knock or end your turn.") if "knock" in actions else _(
-                "Your draws are done. End your turn."
-            )
-        elif phase == "final":
-            prompt = _("Final lap: meld once more if you can, then end your turn.")
-    elif view.get("seat_to_act") is not None and match.status == MatchStatus.PLAYING:
-        prompt = _("Waiting for another player…")
+    draft, drafting, table_refs, hand_ids, reports = _draft_table(match, view, me)
+    hand = faces.cards_html(faces.sorted_hand(hand_ids, me.hand_order if me else []))
     draft_report = (match.draft or {}).get("report") if drafting else None
     return {
-        "melds": melds,
+        "melds": _meld_rows(table_refs, reports, drafting),
         "hand": hand,
         "my_turn": my_turn,
         "can_draw": "draw" in actions,
@@ -450,13 +405,73 @@ def _manipulation_context(match: Match, view: dict, me: Seat | None, state) -> d
             for e in (draft_report or {}).get("errors", [])
         ],
         "someone_drafting": draft is not None and not drafting,
-        "prompt": prompt,
+        "prompt": _manipulation_prompt(match, view, my_turn, actions),
         "stock_count": view.get("stock_count"),
-        "phase": phase,
-        "draws": draws,
+        "phase": view.get("phase"),
+        "draws": view.get("draws_this_turn", 0),
         "hand_points": view.get("hand_points"),
         "knock_limit": state.rules.knock_limit,
     }
+
+
+def _draft_table(match: Match, view: dict, me: Seat | None):
+    """(draft, the viewer drafts, the melds shown, the hand left, the draft's meld reports).
+
+    The drafting player sees the arrangement with the cards it takes from the hand; the others see
+    it live, with the cards from the player's hand face down ("")."""
+    draft = match.draft if match.draft and match.status == MatchStatus.PLAYING else None
+    hand_ids = list(view.get("hand") or [])
+    table_refs = [list(m) for m in view["table"]]
+    if draft is None:
+        return None, False, table_refs, hand_ids, []
+    if me is not None and draft.get("seat") == me.index:
+        table_refs = [list(m) for m in draft["table"]]
+        placed = {Card.from_code(ref).id for m in table_refs for ref in m}
+        hand_ids = [cid for cid in hand_ids if cid not in placed]
+        return draft, True, table_refs, hand_ids, draft.get("report", {}).get("melds", [])
+    public_ids = {Card.from_code(ref).id for m in view["table"] for ref in m}
+    table_refs = [[ref if Card.from_code(ref).id in public_ids else "" for ref in m] for m in draft["table"]]
+    return draft, False, table_refs, hand_ids, []
+
+
+def _meld_rows(table_refs: list[list[str]], reports: list[dict], drafting: bool) -> list[dict[str, Any]]:
+    melds = []
+    for i, meld in enumerate(table_refs):
+        report = reports[i] if i < len(reports) else {}
+        melds.append({
+            "index": i,
+            "ids": [Card.from_code(ref).id if ref else "" for ref in meld],  # "" = face down
+            "cards_html": faces.cards_html(meld),
+            "valid": report.get("valid", True),
+            "reason": refusal_text(report, "manipulation") if drafting and report.get("reason") else None,
+            "joker_options": [faces.joker_option(code) for code in report.get("joker_options", [])] if drafting else [],
+            "needs_joker": drafting and report.get("code") == "joker_identity_needed",
+            "kind": report.get("kind"),
+        })
+    return melds
+
+
+def _manipulation_prompt(match: Match, view: dict, my_turn: bool, actions: set[str]) -> str:
+    phase, draws = view.get("phase"), view.get("draws_this_turn", 0)
+    if my_turn:
+        if phase == "start":
+            return _("Your turn: draw a card.")
+        if phase == "drawn":
+            return _("Meld (drag cards onto the table) or draw again — draw %(n)d of 3.") % {"n": draws}
+        if phase == "end":
+            if "knock" in actions:
+                return _("Your draws are done. Knock or end your turn.")
+            return _("Your draws are done. End your turn.")
+        if phase == "final":
+            return _("Final lap: meld once more if you can, then end your turn.")
+        return ""
+    if view.get("seat_to_act") is not None and match.status == MatchStatus.PLAYING:
+        return _("Waiting for another player…")
+    return ""
+
+
+# The board's game part for each family (GameSpec.family): what only that game's board shows.
+GAME_PARTS = {"manipulation": _manipulation_context, "gin": gin_context}
 
 
 def _round_results(rounds: list[Round], seats: list[Seat]) -> list[dict[str, Any]]:

@@ -38,9 +38,24 @@ class ClosedRound:
 
 
 class GameSpec:
+    """A game family's differences, as attributes the rest of the site reads instead of testing
+    the variant's name: what it is called in the refusal texts, which board it draws, which
+    drafts it keeps, whether the team has an advisor."""
+
     key: str = ""
     seat_choices: tuple[int, ...] = ()
     engine: Any = None
+    family: str = ""  # "manipulation" | "gin": the refusal texts' and the board parts' key
+    board_template: str = ""  # the board's game part ("" : the shared table board draws it)
+    board_styles: tuple[str, ...] = ()  # static style sheets and scripts the table page adds for this game
+    board_scripts: tuple[str, ...] = ()
+    meld_drafts: bool = False  # the acting player arranges the table melds before committing them
+    knock_layouts: bool = False  # the knocker arranges his melds before the knock
+    team_advice: bool = False  # an advisor suggests the captain's moves (three-player box Gin)
+
+    @property
+    def default_seats(self) -> int:
+        return self.seat_choices[0]
 
     # ----- options --------------------------------------------------------
     def rules(self, options: dict[str, Any], seats: int) -> Any:
@@ -106,6 +121,8 @@ class ManipulationSpec(GameSpec):
     key = "manipulation"
     seat_choices = (2, 3, 4, 5)
     engine = manip
+    family = "manipulation"
+    meld_drafts = True
 
     def rules(self, options: dict[str, Any], seats: int) -> manip.ManipulationRules:
         if not isinstance(options, dict):
@@ -181,11 +198,17 @@ class GinSpec(GameSpec):
     """Three-player box Gin (C), two-player Gin (D.1), Oklahoma (D.2) and Hollywood scoring (D.3)."""
 
     engine = gin
+    family = "gin"
+    board_template = "games/gin_board.html"
+    board_styles = ("css/gin.css",)
+    board_scripts = ("js/gin.js",)
+    knock_layouts = True
 
-    def __init__(self, key: str, engine_variant: str, seat_choices: tuple[int, ...]):
+    def __init__(self, key: str, engine_variant: str, seat_choices: tuple[int, ...], *, team_advice: bool = False):
         self.key = key
         self.engine_variant = engine_variant
         self.seat_choices = seat_choices
+        self.team_advice = team_advice
 
     def rules(self, options, seats):
         if not isinstance(options, dict):
@@ -288,11 +311,14 @@ def _gin_reasons(out: dict[str, Any], rules) -> list[dict[str, Any]]:
 
 SPECS: dict[str, GameSpec] = {
     "manipulation": ManipulationSpec(),
-    "gin_box": GinSpec("gin_box", "box3", (3,)),
+    "gin_box": GinSpec("gin_box", "box3", (3,), team_advice=True),
     "gin": GinSpec("gin", "gin2", (2,)),
     "oklahoma": GinSpec("oklahoma", "oklahoma", (2,)),
     "hollywood": GinSpec("hollywood", "hollywood", (2,)),
 }
+
+
+GIN_VARIANTS = tuple(key for key, spec in SPECS.items() if spec.family == "gin")
 
 
 def spec_for(variant: str) -> GameSpec:

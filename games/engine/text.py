@@ -20,6 +20,14 @@ RANK_NAMES = {
     8: "eight", 9: "nine", 10: "ten", 11: "jack", 12: "queen", 13: "king",
 }  # fmt: skip
 
+def N_(text: str) -> str:
+    """Marks an English template for the site's translation catalogue (``make messages`` extracts it:
+    games/management/commands/makemessages.py) and returns it unchanged: the engine imports no translation
+    machinery, and these tables are the only copy of the words (``games/messages.py`` says them
+    in the reader's language)."""
+    return text
+
+
 # Params that hold card codes (one code, or a list of codes), with the separator between cards.
 CARD_PARAMS: dict[str, str] = {"card": " ", "cards": " ", "identity": " ", "options": ", "}
 
@@ -55,55 +63,55 @@ def english(template: str, params: dict[str, Any] | None) -> str:
 # code -> English template of a refusal (RULES Part B).  A meld that is not valid is refused with
 # code ``invalid_meld`` and a template of MELD_MESSAGES (key: the meld's problem).
 MANIPULATION_MESSAGES: dict[str, str] = {
-    "not_your_turn": "It is not your turn.",
-    "round_over": "The round is over.",
-    "must_draw": "You must draw a card first.",
-    "must_draw_or_meld": "You must meld or draw another card before your turn can end.",
-    "no_more_draws": "You cannot draw any more cards this turn.",
-    "stock_empty": "The stock is empty: there is nothing to draw.",
-    "no_draw_in_final_lap": "There is no drawing in the final lap.",
-    "meld_not_now": "You cannot meld now.",
-    "no_meld_before_draw": "You must draw before you meld.",
-    "already_melded": "You have already made your meld step this turn.",
-    "no_meld_after_last_draw": "No meld is allowed after your last draw of the turn.",
-    "knock_too_high": "Your hand counts %(points)s points: you may knock only with %(limit)s or fewer.",
-    "knock_not_now": "You cannot knock now.",
-    "knock_not_in_final_lap": "Knocking is not allowed in the final lap at this table.",
-    "card_not_available": "%(card)s is not in your hand or on the table.",
-    "table_card_missing": "%(cards)s must stay on the table: no card returns to a hand.",
-    "freed_joker_not_placed": "%(card)s was freed and must be placed again in a meld in the same step.",
-    "joker_identity_needed": "%(cards)s: say which card the joker stands for (%(options)s).",
-    "joker_identity_changed": "The joker keeps its identity %(identity)s unless a natural %(identity)s replaces it.",
+    "not_your_turn": N_("It is not your turn."),
+    "round_over": N_("The round is over."),
+    "must_draw": N_("You must draw a card first."),
+    "must_draw_or_meld": N_("You must meld or draw another card before your turn can end."),
+    "no_more_draws": N_("You cannot draw any more cards this turn."),
+    "stock_empty": N_("The stock is empty: there is nothing to draw."),
+    "no_draw_in_final_lap": N_("There is no drawing in the final lap."),
+    "meld_not_now": N_("You cannot meld now."),
+    "no_meld_before_draw": N_("You must draw before you meld."),
+    "already_melded": N_("You have already made your meld step this turn."),
+    "no_meld_after_last_draw": N_("No meld is allowed after your last draw of the turn."),
+    "knock_too_high": N_("Your hand counts %(points)s points: you may knock only with %(limit)s or fewer."),
+    "knock_not_now": N_("You cannot knock now."),
+    "knock_not_in_final_lap": N_("Knocking is not allowed in the final lap at this table."),
+    "card_not_available": N_("%(card)s is not in your hand or on the table."),
+    "table_card_missing": N_("%(cards)s must stay on the table: no card returns to a hand."),
+    "freed_joker_not_placed": N_("%(card)s was freed and must be placed again in a meld in the same step."),
+    "joker_identity_needed": N_("%(cards)s: say which card the joker stands for (%(options)s)."),
+    "joker_identity_changed": N_("The joker keeps its identity %(identity)s unless a natural %(identity)s replaces it."),
     "joker_substitute_hand_only": (
-        "The joker can only be replaced by a natural %(identity)s from your hand at this table."
+        N_("The joker can only be replaced by a natural %(identity)s from your hand at this table.")
     ),
     "freed_joker_new_meld_only": (
-        "%(cards)s: at this table a freed joker may only go into a new meld made with cards from your hand."
+        N_("%(cards)s: at this table a freed joker may only go into a new meld made with cards from your hand.")
     ),
-    "no_card_from_hand": "A meld step must lay at least one card from your hand.",
+    "no_card_from_hand": N_("A meld step must lay at least one card from your hand."),
     "first_meld_too_low": (
-        "Your first meld must be made only of cards from your hand worth at least %(min)s points"
-        " (this one is worth %(points)s)."
+        N_("Your first meld must be made only of cards from your hand worth at least %(min)s points"
+        " (this one is worth %(points)s).")
     ),
-    "first_meld_table_untouched": "Until your first meld you may not change the melds already on the table.",
+    "first_meld_table_untouched": N_("Until your first meld you may not change the melds already on the table."),
 }
 
 
 # problem -> template; ``%(cards)s`` is the meld (RULES B.2, B.3).
 MELD_MESSAGES: dict[str, str] = {
-    "too_short": "%(cards)s: a meld needs at least 3 cards.",
-    "group_too_long": "%(cards)s: a group has at most 4 cards.",
-    "group_same_suit": "%(cards)s: a group needs cards of different suits.",
-    "sequence_one_suit": "%(cards)s: a sequence must be one suit.",
-    "group_one_rank": "%(cards)s: a group must be one rank.",
-    "sequence_duplicate_rank": "%(cards)s: a sequence cannot hold two cards of the same rank.",
-    "sequence_gap": "%(cards)s: the ranks of a sequence must be consecutive.",
-    "sequence_too_long": "%(cards)s: a sequence has at most 13 cards.",
-    "ace_wrap": "%(cards)s: an ace cannot be in the middle of a sequence (K-A-2 is not allowed).",
-    "ace_low_only": "%(cards)s: with these table rules an ace in a sequence is low only (A-2-3).",
-    "ace_high_only": "%(cards)s: with these table rules an ace in a sequence is high only (Q-K-A).",
-    "joker_no_identity": "%(cards)s: no identity of the joker makes this a valid meld.",
-    "joker_not_fitting": "%(cards)s: the joker's declared card does not fit this meld.",
+    "too_short": N_("%(cards)s: a meld needs at least 3 cards."),
+    "group_too_long": N_("%(cards)s: a group has at most 4 cards."),
+    "group_same_suit": N_("%(cards)s: a group needs cards of different suits."),
+    "sequence_one_suit": N_("%(cards)s: a sequence must be one suit."),
+    "group_one_rank": N_("%(cards)s: a group must be one rank."),
+    "sequence_duplicate_rank": N_("%(cards)s: a sequence cannot hold two cards of the same rank."),
+    "sequence_gap": N_("%(cards)s: the ranks of a sequence must be consecutive."),
+    "sequence_too_long": N_("%(cards)s: a sequence has at most 13 cards."),
+    "ace_wrap": N_("%(cards)s: an ace cannot be in the middle of a sequence (K-A-2 is not allowed)."),
+    "ace_low_only": N_("%(cards)s: with these table rules an ace in a sequence is low only (A-2-3)."),
+    "ace_high_only": N_("%(cards)s: with these table rules an ace in a sequence is high only (Q-K-A)."),
+    "joker_no_identity": N_("%(cards)s: no identity of the joker makes this a valid meld."),
+    "joker_not_fitting": N_("%(cards)s: the joker's declared card does not fit this meld."),
 }
 
 
@@ -111,29 +119,29 @@ MELD_MESSAGES: dict[str, str] = {
 
 # code -> English template of a refusal (RULES Parts C, D).
 GIN_MESSAGES: dict[str, str] = {
-    "hand_over": "This hand is over.",
-    "not_your_turn": "It is not your turn.",
-    "advisor_cannot_act": "The advisor holds no cards: he can only send suggestions to the captain.",
-    "not_advisor": "Only the advisor can send suggestions.",
-    "advice_disabled": "Advice from the advisor is switched off at this table.",
-    "bad_suggestion": "That suggestion names a card the captain does not hold.",
-    "upcard_decision": "First take the upcard or pass it.",
-    "must_draw": "Take a card first: draw from the stock or take the top discard.",
-    "must_draw_stock": "Both players passed the upcard: start by drawing from the stock.",
-    "must_discard": "You have taken a card: now discard one card or knock.",
-    "no_upcard_now": "The upcard can only be taken or passed at the start of the hand.",
-    "card_not_in_hand": "%(cards)s is not in your hand.",
-    "cannot_discard_taken_card": "%(cards)s was just taken from the discard pile and cannot be discarded this turn.",
-    "knock_too_high": "You cannot knock: after discarding %(cards)s your deadwood would be %(deadwood)s, "
-    "more than %(limit)s.",
-    "knock_too_high_laid": "You cannot knock: the deadwood you lay out is %(deadwood)s, more than %(limit)s.",
-    "gin_only": "The first upcard was an ace: nobody may knock, only gin ends this hand.",
-    "invalid_meld": "%(cards)s: not a meld (a set is 3 or 4 cards of one rank; a run is 3 or more cards "
-    "in sequence in one suit, ace low).",
-    "meld_card_twice": "%(cards)s is used in more than one meld.",
-    "fiftieth_card_knock_only": "Only two stock cards are left: you may take %(cards)s only to knock with it.",
-    "must_knock": "You took the last discard under the 50th-card rule: you must knock now.",
-    "no_pass_now": "You can only pass the last discard when two stock cards are left.",
-    "big_gin_not_allowed": "Knocking without a discard (big gin) is not allowed at this table.",
-    "not_big_gin": "To knock without discarding, all eleven of your cards must be in melds.",
+    "hand_over": N_("This hand is over."),
+    "not_your_turn": N_("It is not your turn."),
+    "advisor_cannot_act": N_("The advisor holds no cards: he can only send suggestions to the captain."),
+    "not_advisor": N_("Only the advisor can send suggestions."),
+    "advice_disabled": N_("Advice from the advisor is switched off at this table."),
+    "bad_suggestion": N_("That suggestion names a card the captain does not hold."),
+    "upcard_decision": N_("First take the upcard or pass it."),
+    "must_draw": N_("Take a card first: draw from the stock or take the top discard."),
+    "must_draw_stock": N_("Both players passed the upcard: start by drawing from the stock."),
+    "must_discard": N_("You have taken a card: now discard one card or knock."),
+    "no_upcard_now": N_("The upcard can only be taken or passed at the start of the hand."),
+    "card_not_in_hand": N_("%(cards)s is not in your hand."),
+    "cannot_discard_taken_card": N_("%(cards)s was just taken from the discard pile and cannot be discarded this turn."),
+    "knock_too_high": N_("You cannot knock: after discarding %(cards)s your deadwood would be %(deadwood)s, "
+    "more than %(limit)s."),
+    "knock_too_high_laid": N_("You cannot knock: the deadwood you lay out is %(deadwood)s, more than %(limit)s."),
+    "gin_only": N_("The first upcard was an ace: nobody may knock, only gin ends this hand."),
+    "invalid_meld": N_("%(cards)s: not a meld (a set is 3 or 4 cards of one rank; a run is 3 or more cards "
+    "in sequence in one suit, ace low)."),
+    "meld_card_twice": N_("%(cards)s is used in more than one meld."),
+    "fiftieth_card_knock_only": N_("Only two stock cards are left: you may take %(cards)s only to knock with it."),
+    "must_knock": N_("You took the last discard under the 50th-card rule: you must knock now."),
+    "no_pass_now": N_("You can only pass the last discard when two stock cards are left."),
+    "big_gin_not_allowed": N_("Knocking without a discard (big gin) is not allowed at this table."),
+    "not_big_gin": N_("To knock without discarding, all eleven of your cards must be in melds."),
 }

@@ -31,6 +31,7 @@ from games.history import display, ratings
 from games.history.charts import COLOURS, SHAPES, cumulative_chart, marker_svg
 from games.history.models import PlayerRating, RatedMatch
 from games.models import Event, Match, MatchStatus, Round, RoundScore, Seat, Variant
+from games.replay import iter_round_states
 from games.variants import spec_for
 
 PAGE_SIZE = 25
@@ -469,7 +470,6 @@ def replay_step(*, match: Match, step: int) -> dict[str, Any]:
         raise Http404
     index = replay_index(match)
     number, k, step = locate_step(index, step)
-    from games.replay import iter_round_states
 
     rnd = Round.objects.get(match=match, number=number)
     previous = state = event = None

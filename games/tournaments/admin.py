@@ -24,7 +24,7 @@ from django.urls import path, reverse
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games.models import Variant
+from games.models import TIMER_CHOICES, Variant
 from games.tournaments import selectors, services
 from games.tournaments.models import (
     Entry,
@@ -53,7 +53,7 @@ class TournamentForm(forms.ModelForm):
 
     def clean_turn_timer(self):
         value = self.cleaned_data["turn_timer"]
-        if value not in services.game_services.TIMER_CHOICES:
+        if value not in TIMER_CHOICES:
             raise forms.ValidationError(gettext("Choose a turn timer of none, 30, 60 or 120 seconds."))
         return value
 

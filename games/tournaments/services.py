@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 
 from games import services as game_services
 from games.engine.errors import InvalidAction
+from games.history.models import PlayerRating  # read-only: the history feature owns ratings
 from games.models import Match, MatchStatus, Seat
 from games.tournaments import pairing, selectors
 from games.tournaments.models import (
@@ -131,7 +132,6 @@ def tournament_set_registration(*, tournament_id: int, by, is_open: bool) -> Tou
 
 
 def _rating(user, variant: str) -> float | None:
-    from games.history.models import PlayerRating  # read-only: the history feature owns ratings
 
     return PlayerRating.objects.filter(user=user, variant=variant).values_list("ordinal", flat=True).first()
 
@@ -318,16 +318,9 @@ def round_publish(*, round_id: int, by) -> TournamentRound:
 
 def _create_match(tournament: Tournament, users: list) -> Match:
     """A full table of ``users`` (seat order as given), started through the ordinary path."""
-    options = stored_options(tournament.variant, tournament.options, len(users))
-    match = Match.objects.create(
-        variant=tournament.variant,
-        options=options,
-        seats_count=len(users),
-        host=users[0],
-        turn_timer=tournament.turn_timer,
-    )
-    Seat.objects.bulk_create([Seat(match=match, index=i, user=u) for i, u in enumerate(users)])
-    return game_services.match_start(match_id=match.pk, user=users[0])
+    return game_services.match_create_seated(
+        variant=tournament.variant, options=stored_options(tournament.variant, tournament.options, len(users)),
+        users=users, turn_timer=tournament.turn_timer)
 
 
 # ----------------------------------------------------------------- results
@@ -413,20 +406,8 @@ def seat_forfeit(*, seat_id: int, by, reason: str) -> TournamentSeat:
 
 
 def _bot_takes_over(match_id: int, index: int, username: str) -> None:
-    match = Match.objects.select_for_update().get(pk=match_id)
-    Seat.objects.filter(match=match, index=index).update(
-        bot_policy=FORFEIT_BOT_POLICY, bot_name=_("%(name)s (forfeited)") % {"name": username}
-    )
-    spec = spec_for(match.variant)
-    if match.status == MatchStatus.PLAYING and match.state.get("round"):
-        acting = spec.acting_seats(spec.load(match.state["round"]))
-        if acting and acting[0] == index:
-            match.deadline = timezone.now()
-    match.version += 1
-    match.save(update_fields=["deadline", "version"])
-    realtime.broadcast_on_commit(
-        realtime.table_group(match.pk), {"type": "table.changed", "id": match.pk, "version": match.version}
-    )
+    game_services.seat_to_bot(match_id=match_id, index=index, policy=FORFEIT_BOT_POLICY,
+                              name=_("%(name)s (forfeited)") % {"name": username})
 
 
 def table_override(*, table_id: int, by, places: list[int], reason: str) -> TournamentTable:

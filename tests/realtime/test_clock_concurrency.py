@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from games import clock, services
 from games.models import Match, Seat
+from games.services import clock as service_clock
 
 
 class FakeSteps:
@@ -206,7 +207,7 @@ def test_two_clocks_never_take_the_same_match_nor_wait_for_each_other(make_user,
     first = bot_table(make_user("alice"), late=10)
     second = bot_table(make_user("bob"), late=5)
     holding, release = threading.Event(), threading.Event()
-    real_step = services._step
+    real_step = service_clock._step
 
     def step(match, spec, now):
         if match.pk == first.pk:
@@ -214,7 +215,7 @@ def test_two_clocks_never_take_the_same_match_nor_wait_for_each_other(make_user,
             release.wait(10)
         return real_step(match, spec, now)
 
-    monkeypatch.setattr(services, "_step", step)
+    monkeypatch.setattr(service_clock, "_step", step)
     results: dict[str, services.ClockStep | None] = {}
 
     def run(name):

@@ -18,9 +18,10 @@ from datetime import timedelta
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.utils import timezone
 from websockets.sync.client import connect as ws_connect
 
-from games import consumers, services
+from games import consumers, services, store
 from games.models import Match, Seat, TableConnection
 from games.variants import spec_for
 from rummyhub import realtime
@@ -66,7 +67,7 @@ def wait_for(probe, timeout: float = 10.0, every: float = 0.05):
 
 
 def seat_online(match, user) -> bool:
-    return services.is_connected(Seat.objects.get(match=match, user=user))
+    return store.is_connected(Seat.objects.get(match=match, user=user))
 
 
 # ------------------------------------------------------------- in-process sockets
@@ -129,7 +130,7 @@ async def test_a_swept_row_sends_the_offline_dot_to_the_tables_other_sockets(mak
     assert f'<span id="conn-{other_index}" class="conn conn-on"' in board
     await database_sync_to_async(
         TableConnection.objects.filter(token="dead").update
-    )(last_seen=services.timezone.now() - timedelta(seconds=6))
+    )(last_seen=timezone.now() - timedelta(seconds=6))
 
     assert await database_sync_to_async(services.presence_sweep)() == 1
 

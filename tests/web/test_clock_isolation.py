@@ -17,6 +17,7 @@ from django.utils import timezone
 from games import services
 from games.engine.errors import InvalidAction
 from games.models import Match, MatchStatus, Seat
+from games.services import turns
 
 pytestmark = pytest.mark.django_db
 
@@ -41,7 +42,7 @@ def tables(make_user, settings):
 def poison(monkeypatch, match: Match, error: BaseException) -> list[int]:
     """Every step of ``match`` raises ``error`` (as a close overflowing a score column did); returns the attempts."""
     attempts: list[int] = []
-    real_apply = services._apply
+    real_apply = turns._apply
 
     def apply(m, *args, **kwargs):
         if m.pk == match.pk:
@@ -49,7 +50,7 @@ def poison(monkeypatch, match: Match, error: BaseException) -> list[int]:
             raise error
         return real_apply(m, *args, **kwargs)
 
-    monkeypatch.setattr(services, "_apply", apply)
+    monkeypatch.setattr(turns, "_apply", apply)
     return attempts
 
 
@@ -80,14 +81,14 @@ def test_a_score_that_overflows_its_column_in_the_database_is_isolated(tables, m
     """A real write the database refuses (PostgreSQL: integer out of range, which aborts the
     transaction; SQLite: too large for an INTEGER) inside the step, then the other table moves."""
     poisoned, healthy = tables
-    real_apply = services._apply
+    real_apply = turns._apply
 
     def apply(m, *args, **kwargs):
         if m.pk == poisoned.pk:  # as a close writing a final total from a huge game_bonus did
             Seat.objects.filter(match=m).update(final_total=2**70)
         return real_apply(m, *args, **kwargs)
 
-    monkeypatch.setattr(services, "_apply", apply)
+    monkeypatch.setattr(turns, "_apply", apply)
     assert services.tick_due(now=timezone.now()) == 1
     after = Match.objects.get(pk=poisoned.pk)
     assert after.state["clock"]["failures"] == 1 and after.deadline > timezone.now()

@@ -2,7 +2,7 @@
 
 ``games.gate`` (one command per table and process at the row lock), ``services.with_retry`` (the
 wait bounded by the command's budget: refused ``table_busy``; no pooled connection: refused
-``server_busy``), ``services._locked`` (PostgreSQL's lock_timeout per transaction), and how the
+``server_busy``), ``services.write._locked`` (PostgreSQL's lock_timeout per transaction), and how the
 page's forms and the table socket answer those refusals.  The burst itself, on PostgreSQL with
 two live servers: tests/realtime/test_burst.py.
 """
@@ -21,6 +21,7 @@ from django.urls import reverse
 
 from games import gate, services
 from games.models import Event, Match
+from games.services import write
 from games.variants import spec_for
 
 HX = {"HTTP_HX_REQUEST": "true"}
@@ -351,7 +352,7 @@ def test_the_row_lock_bounds_the_transactions_lock_waits(make_user, settings):
         return
     settings.RUMMYHUB_LOCK_TIMEOUT = 1.5
     with transaction.atomic():
-        services._locked(match.pk)
+        write._locked(match.pk)
         with connection.cursor() as cursor:
             cursor.execute("SHOW lock_timeout")
             assert cursor.fetchone()[0] == "1500ms"

@@ -12,6 +12,7 @@ from games.engine import bots as engine_bots
 from games.engine.errors import IllegalMove, RulesError
 from games.models import Event, Match, MatchStatus, Round, RoundScore, Seat
 from games.replay import replay_current
+from games.services import write
 from games.variants import spec_for
 from rummyhub import realtime
 
@@ -203,7 +204,7 @@ def test_timer_expiry_plays_compulsory_draws_and_autopilot_after_three(alice, bo
     Match.objects.filter(pk=match.pk).update(turn_timer=30)
     for missed in range(1, 4):
         match.refresh_from_db()
-        services._schedule(match, spec_for(match.variant))
+        write._schedule(match, spec_for(match.variant))
         match.save(update_fields=["deadline"])
         state = current_state(match)
         mover = state.seat_to_act

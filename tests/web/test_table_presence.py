@@ -15,7 +15,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import selectors, services
+from games import selectors, services, store
 from games.models import Match, MatchStatus, Seat, TableConnection
 from games.variants import spec_for
 from rummyhub import realtime
@@ -67,20 +67,20 @@ def test_the_first_socket_opening_and_the_last_closing_are_announced_and_closing
         services.table_connection_open(match_id=match.pk, user=mover, token="one")
         services.table_connection_open(match_id=match.pk, user=mover, token="two")
     seat = seat_of(match, mover)
-    assert services.is_connected(seat)
+    assert store.is_connected(seat)
     assert presence_messages(sent, match) == [{"type": "table.presence", "id": match.pk, "seat": seat.index,
                                                "online": True}]
     assert Match.objects.get(pk=match.pk).deadline is None  # the player to act is here: the table waits
     with django_capture_on_commit_callbacks(execute=True):
         services.table_connection_close(token="one")
         services.table_connection_close(token="one")
-    assert services.is_connected(seat_of(match, mover)) and len(presence_messages(sent, match)) == 1
+    assert store.is_connected(seat_of(match, mover)) and len(presence_messages(sent, match)) == 1
     with django_capture_on_commit_callbacks(execute=True):
         services.table_connection_close(token="two")
         services.table_connection_close(token="two")
         services.table_connection_close(token="never-opened")
     assert not TableConnection.objects.exists()
-    assert not services.is_connected(seat_of(match, mover))
+    assert not store.is_connected(seat_of(match, mover))
     assert presence_messages(sent, match)[1:] == [{"type": "table.presence", "id": match.pk, "seat": seat.index,
                                                    "online": False}]
     match.refresh_from_db()
@@ -99,8 +99,8 @@ def test_a_lapsed_row_is_swept_the_seat_goes_offline_with_its_grace_and_the_tabl
     sent.clear()
     Seat.objects.filter(match=match).update(last_seen=timezone.now() - timedelta(seconds=20))  # connected then
     last_beat = backdate("dead-process", 6)
-    assert not services.is_connected(seat_of(match, mover))  # lapsed: offline even before the sweep
-    assert services.is_connected(seat_of(match, other))
+    assert not store.is_connected(seat_of(match, mover))  # lapsed: offline even before the sweep
+    assert store.is_connected(seat_of(match, other))
 
     with django_capture_on_commit_callbacks(execute=True):
         assert services.presence_sweep() == 1
@@ -131,7 +131,7 @@ def test_a_seat_with_another_fresh_socket_stays_online_when_one_row_is_swept(
         assert services.presence_sweep() == 1
     assert list(TableConnection.objects.values_list("token", flat=True)) == ["live-process"]
     assert presence_messages(sent, match) == []
-    assert services.is_connected(seat_of(match, mover))
+    assert store.is_connected(seat_of(match, mover))
     assert Match.objects.get(pk=match.pk).deadline is None
 
 
@@ -165,7 +165,7 @@ def test_a_spectators_socket_counts_for_the_seat_they_then_take(make_user):
     match = services.match_create(host=alice, variant="manipulation", seats_count=2)
     services.table_connection_open(match_id=match.pk, user=carol, token="watching")  # the page's socket, no seat yet
     services.seat_join(match_id=match.pk, user=carol)
-    assert services.is_connected(seat_of(match, carol))
+    assert store.is_connected(seat_of(match, carol))
 
 
 def test_a_boards_presence_costs_no_query_per_seat(make_user, settings):

@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from games import services
 from games.models import ChatMessage, Match, MatchStatus, Seat
+from games.services import write
 from games.variants import spec_for
 
 pytestmark = pytest.mark.django_db
@@ -289,7 +290,7 @@ def test_disconnected_player_is_played_after_30_seconds_and_the_bot_takes_over(m
         match.refresh_from_db()
         if match.status != MatchStatus.PLAYING:
             break
-        services._schedule(match, spec)
+        write._schedule(match, spec)
         match.save(update_fields=["deadline"])
         assert match.deadline is not None  # nobody is connected
         assert services.pending_step(match) in ("timeout", "bot")

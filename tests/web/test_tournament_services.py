@@ -15,6 +15,8 @@ import pytest
 
 from games import services as game_services
 from games.models import Match, MatchStatus, Seat
+from games.services import rounds as game_rounds
+from games.services import write as game_write
 from games.tournaments import selectors, services
 from games.tournaments.models import (
     Entry,
@@ -76,7 +78,7 @@ def play_out(match_id: int) -> None:
     from games.variants import spec_for
 
     # Re-arm the clock now that the acting seat is a bot.
-    game_services._schedule(match, spec_for(match.variant))
+    game_write._schedule(match, spec_for(match.variant))
     match.save(update_fields=["deadline"])
     game_services.run_until_human(match_id=match_id)
     assert Match.objects.get(pk=match_id).status == MatchStatus.FINISHED
@@ -319,10 +321,10 @@ def test_gin_variants_play_a_round(staff, players, fast, variant, fmt, size, cou
 @pytest.mark.parametrize("style", ["inside", "on_commit"])
 def test_finish_hook_as_the_table_services_will_call_it(staff, players, fast, monkeypatch, style,
                                                         django_capture_on_commit_callbacks):
-    """The call proposed for games.services._close_round records the result with no sync or close."""
+    """The call proposed for games.services.rounds._close_round records the result with no sync or close."""
     from django.db import transaction
 
-    original = game_services._close_round
+    original = game_rounds._close_round
 
     def close_round_with_hook(match, spec, rules, state):
         original(match, spec, rules, state)
@@ -333,7 +335,7 @@ def test_finish_hook_as_the_table_services_will_call_it(staff, players, fast, mo
                 transaction.on_commit(lambda: services.tournament_record_result(match=Match(pk=match.pk)),
                                       robust=True)
 
-    monkeypatch.setattr(game_services, "_close_round", close_round_with_hook)
+    monkeypatch.setattr(game_rounds, "_close_round", close_round_with_hook)
     t = make_tournament(staff, rounds_count=1)
     services.entries_import(tournament_id=t.pk, by=staff, usernames=NAMES[:4])
     rnd = services.round_publish(round_id=services.round_seat(tournament_id=t.pk, by=staff).pk, by=staff)

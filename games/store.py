@@ -1,4 +1,6 @@
-"""The statements of a move's transaction, as SQL built once per process.
+"""Every lock, read and save of a match row, and who is at a table.
+
+The statements of a move's transaction are SQL built once per process.
 
 Django compiles a queryset's SQL at every execution.  On the path every move takes (lock the
 match, read its seats, append the event, save the match) that compiling, and the generic
@@ -16,9 +18,13 @@ keeps it so) and multi-database routing (the project has one database).
 
 from __future__ import annotations
 
+from datetime import timedelta
 from functools import cache
 
+from django.conf import settings
 from django.db import connection, models
+from django.db.models import Exists, OuterRef
+from django.utils import timezone
 
 from games.models import Event, Match, Seat, TableConnection
 
@@ -144,7 +150,7 @@ def _seats_sql(vendor: str) -> str:
 
 
 def seats_of(match_id: int, *, online_since) -> list[Seat]:
-    """``services.seats_with_presence(Seat.objects.filter(match_id=match_id)).order_by("index")``:
+    """``seats_with_presence(Seat.objects.filter(match_id=match_id)).order_by("index")``:
     each seat with ``online``, whether its user has a table socket seen at or after ``online_since``."""
     since = TableConnection._meta.get_field("last_seen").get_db_prep_value(online_since, connection)
     return list(Seat.objects.raw(_seats_sql(connection.vendor), [since, match_id]))
@@ -187,3 +193,46 @@ def update(obj: models.Model, names: list[str] | tuple[str, ...]) -> None:
     params.append(obj.pk)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
+
+
+# ------------------------------------------------------------------ presence
+
+
+def presence_cutoff(now=None):
+    """A table socket's row seen before this no longer counts (``RUMMYHUB_PRESENCE_TIMEOUT``)."""
+    return (now or timezone.now()) - timedelta(seconds=settings.RUMMYHUB_PRESENCE_TIMEOUT)
+
+
+def seats_with_presence(seats, now=None):
+    """A ``Seat`` queryset whose rows carry ``online`` (read by :func:`is_connected`), in the same query.
+
+    ``online``: the seat's user has a table socket at the match seen within the timeout.  The
+    seats of a board are read this way (or through :func:`seats_of`), so showing who is here
+    costs no query per seat.
+    """
+    return seats.annotate(online=Exists(TableConnection.objects.filter(
+        match_id=OuterRef("match_id"), user_id=OuterRef("user_id"), last_seen__gte=presence_cutoff(now)
+    )))
+
+
+def is_connected(seat: Seat, now=None) -> bool:
+    """A bot is always here; a human while a table socket of theirs was seen within the timeout.
+
+    From ``seat.online`` when the seat was read with it (:func:`seats_with_presence`,
+    :func:`seats_of`), else one query.
+    """
+    if seat.is_bot:
+        return True
+    if seat.user_id is None:
+        return False
+    online = getattr(seat, "online", None)
+    if online is None:
+        online = user_here(seat.match_id, seat.user_id, now)
+    return bool(online)
+
+
+def user_here(match_id: int, user_id: int, now=None) -> bool:
+    """Whether a table socket of this user at this match was seen within the timeout."""
+    return TableConnection.objects.filter(
+        match_id=match_id, user_id=user_id, last_seen__gte=presence_cutoff(now)
+    ).exists()

@@ -1,0 +1,42 @@
+"""The table chat."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.models import (
+    ChatMessage,
+)
+from games.services.errors import ActionRefused
+from games.services.write import _locked, _seat_of
+from rummyhub import realtime
+
+MAX_CHAT_LENGTH = 500
+CHAT_RATE = (5, 10)  # at most 5 messages per 10 seconds per player
+
+
+def chat_post(*, match_id: int, user, text: str) -> ChatMessage:
+    text = (text or "").strip()
+    if not text:
+        raise ActionRefused("empty_chat", _("Write something first."))
+    if len(text) > MAX_CHAT_LENGTH:
+        raise ActionRefused("chat_too_long", _("Messages are limited to %(n)d characters.") % {"n": MAX_CHAT_LENGTH})
+    with transaction.atomic():
+        match = _locked(match_id)
+        if _seat_of(match, user) is None:
+            raise ActionRefused("not_seated", _("Only players at the table can chat."))
+        count, seconds = CHAT_RATE
+        recent = ChatMessage.objects.filter(
+            match=match, user=user, created_at__gte=timezone.now() - timedelta(seconds=seconds)
+        ).count()
+        if recent >= count:
+            raise ActionRefused("chat_rate", _("You are sending messages too fast; wait a few seconds."))
+        message = ChatMessage.objects.create(match=match, user=user, text=text)
+        realtime.broadcast_on_commit(
+            realtime.table_group(match.pk), {"type": "table.chat", "id": match.pk, "message": message.pk}
+        )
+        return message

@@ -1,0 +1,147 @@
+"""Dealing a round, closing it (scores, the match's end), and the players' "ready" between rounds."""
+
+from __future__ import annotations
+
+import logging
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games import signals
+from games.engine.gin.bots import advice
+from games.models import (
+    Match,
+    MatchStatus,
+    Round,
+    RoundScore,
+    Seat,
+)
+from games.services.errors import ActionRefused
+from games.services.write import (
+    _append_event,
+    _bump,
+    _lobby_changed,
+    _locked,
+    _own_seat,
+    _rng_for_round,
+    _rules,
+    _schedule,
+)
+from games.variants import spec_for
+
+log = logging.getLogger(__name__)
+
+
+def _deal(match: Match, spec, rules) -> None:
+    number = match.round_number + 1
+    seed, rng = _rng_for_round(match, number)
+    tally = match.state["tally"]
+    state, dealer = spec.deal(rules, tally, rng)
+    Round.objects.create(match=match, number=number, dealer=dealer, seed=seed, setup=tally)
+    match.round_number = number
+    match.state = {"tally": tally, "round": spec.dump(state)}
+    match.status = MatchStatus.PLAYING
+    match.draft = None
+    match.turn_started_at = timezone.now()
+    Seat.objects.filter(match=match).update(ready=False)
+    for index, role in enumerate(spec.seat_roles(tally, match.seats_count)):
+        Seat.objects.filter(match=match, index=index).update(role=role)
+    _append_event(match, kind="deal", seat=None, action={"type": "deal", "round": number},
+                  summary={"code": "deal", "round": number, "dealer": dealer})
+    _gin_bot_advice(match, spec, state)
+
+
+def _close_round(match: Match, spec, rules, state) -> None:
+    closed = spec.close_round(rules, match.state["tally"], state)
+    rnd = Round.objects.get(match=match, number=match.round_number)
+    rnd.result_kind = closed.result_kind
+    rnd.knocker = closed.knocker
+    rnd.winners = closed.winners
+    rnd.outcome = closed.outcome
+    rnd.finished_at = timezone.now()
+    rnd.save(update_fields=["result_kind", "knocker", "winners", "outcome", "finished_at"])
+    RoundScore.objects.bulk_create(
+        [
+            RoundScore(
+                round=rnd,
+                seat=i,
+                hand_points=closed.hand_points[i] if i < len(closed.hand_points) else None,
+                score=closed.scores[i],
+                reasons=closed.reasons[i] if i < len(closed.reasons) else [],
+            )
+            for i in range(len(closed.scores))
+        ]
+    )
+    match.state = {**match.state, "tally": closed.tally}
+    _append_event(match, kind="system", seat=None, action={"type": "round_end", "round": match.round_number},
+                  summary={"code": "round_end", "round": match.round_number, "kind": closed.result_kind,
+                           "winners": closed.winners})
+    if spec.is_match_over(rules, closed.tally):
+        totals, winners = spec.final(rules, closed.tally)
+        match.status = MatchStatus.FINISHED
+        match.finished_at = timezone.now()
+        for i, total in enumerate(totals):
+            Seat.objects.filter(match=match, index=i).update(final_total=total, is_winner=i in winners)
+        _append_event(match, kind="system", seat=None, action={"type": "match_end"},
+                      summary={"code": "match_end", "totals": totals, "winners": winners})
+        _lobby_changed(match)
+        transaction.on_commit(lambda: _after_match_finished(match.pk))
+    else:
+        match.status = MatchStatus.BETWEEN_ROUNDS
+
+
+def _after_match_finished(match_id: int) -> None:
+    """Tell the rest of the site (ratings, tournaments: ``signals.match_finished``) once the
+    finished match is committed.
+
+    Every receiver is idempotent and also run by management commands (``rate_matches``,
+    ``tournament_sync``), so a failure here delays it but loses nothing.
+    """
+    match = Match.objects.get(pk=match_id)
+    for receiver, result in signals.match_finished.send_robust(sender=Match, match=match):
+        if isinstance(result, Exception):
+            log.error("%s failed for match %s", getattr(receiver, "__name__", receiver), match_id, exc_info=result)
+
+
+def round_ready(*, match_id: int, user) -> Match:
+    """A human is ready for the next round; when every human is, it is dealt."""
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match.status != MatchStatus.BETWEEN_ROUNDS:
+            raise ActionRefused("not_between_rounds", _("The next round cannot start now."))
+        seat = _own_seat(match, user)
+        Seat.objects.filter(pk=seat.pk).update(ready=True)
+        waiting = Seat.objects.filter(match=match, user__isnull=False, ready=False, autopilot=False).exists()
+        if not waiting:
+            spec = spec_for(match.variant)
+            _deal(match, spec, _rules(match))
+            _schedule(match, spec)
+            _bump(match, "state", "status", "round_number", "deadline", "turn_started_at", "draft")
+        else:
+            _bump(match)
+        return match
+
+
+def _gin_bot_advice(match: Match, spec, state) -> None:
+    """Three-player Gin: a bot advisor advises a human captain at each of his decisions (RULES C.2.4).
+
+    Called after every move but a suggestion, and after a deal: when the captain (human, not on
+    autopilot) is now to decide and the advisor is a bot, the advisor's ``suggest`` goes through the
+    engine and the log exactly like a human advisor's (audience: the team only), folded into the same
+    version as the move that brought the decision.
+    """
+    if not spec.team_advice or state.advisor is None or state.seat_to_act != state.nondealer:
+        return
+    seats = {s.index: s for s in Seat.objects.filter(match=match, index__in=(state.advisor, state.nondealer))}
+    advisor, captain = seats.get(state.advisor), seats.get(state.nondealer)
+    if advisor is None or captain is None or not advisor.is_bot or captain.is_bot or captain.autopilot:
+        return
+    suggestion = advice(state)
+    if suggestion is None:
+        return
+    action = {"type": "suggest", "suggestion": suggestion}
+    after = spec.apply(state, state.advisor, action)
+    _append_event(match, kind="action", seat=state.advisor, action=action,
+                  summary=spec.describe(state, after, state.advisor, action), by_bot=True)
+    match.state = {**match.state, "round": spec.dump(after)}

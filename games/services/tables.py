@@ -1,0 +1,251 @@
+"""Tables: create (from the lobby, seated for a tournament, a rematch), seats, start, abandon."""
+
+from __future__ import annotations
+
+import logging
+import random
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.engine.errors import InvalidAction
+from games.models import (
+    BOT_NAMES,
+    BOT_POLICIES,
+    TIMER_CHOICES,
+    Match,
+    MatchStatus,
+    Seat,
+)
+from games.services.errors import ActionRefused
+from games.services.rounds import _deal
+from games.services.write import (
+    _bump,
+    _host_only,
+    _lobby_changed,
+    _locked,
+    _must_be_open,
+    _own_seat,
+    _rules,
+    _schedule,
+    _seat_of,
+    _seats,
+)
+from games.variants import spec_for
+
+log = logging.getLogger(__name__)
+
+
+def match_create(
+    *,
+    host,
+    variant: str,
+    seats_count: int,
+    options: dict[str, Any] | None = None,
+    turn_timer: int = 0,
+    is_private: bool = False,
+    bots: int = 0,
+    bot_policy: str = "basic",
+) -> Match:
+    """Create a table with the host in seat 0 (and ``bots`` bot seats after it)."""
+    spec = spec_for(variant)
+    if seats_count not in spec.seat_choices:
+        raise ActionRefused("bad_seats", _("This game is for %(choices)s players.") % {
+            "choices": ", ".join(str(n) for n in spec.seat_choices)})
+    if turn_timer not in TIMER_CHOICES:
+        raise ActionRefused("bad_timer", _("Choose a turn timer of none, 30, 60 or 120 seconds."))
+    if bot_policy not in BOT_POLICIES:
+        raise ActionRefused("bad_bot", _("Unknown bot."))
+    options = dict(options or {})
+    try:
+        rules = spec.rules(options, seats_count)
+    except InvalidAction as exc:
+        raise ActionRefused("bad_option", exc.message) from None
+    defaults = spec.option_defaults(seats_count)
+    stored = {k: v for k, v in rules.to_dict().items() if k in defaults}
+    with transaction.atomic():
+        seats = [Seat(index=0, user=host)]
+        seats += [Seat(index=i, bot_policy=bot_policy, bot_name=BOT_NAMES[i - 1]) if i <= bots else Seat(index=i)
+                  for i in range(1, seats_count)]
+        return _new_match(variant=variant, options=stored, host=host, turn_timer=turn_timer,
+                          is_private=is_private, seats=seats)
+
+
+def match_create_seated(*, variant: str, options: dict[str, Any], users: list, turn_timer: int = 0) -> Match:
+    """A full table of ``users`` (seat order as given), started: a tournament's table.
+
+    ``options`` are stored as they are (the tournament validated them when staff saved it).
+    """
+    if turn_timer not in TIMER_CHOICES:
+        raise ActionRefused("bad_timer", _("Choose a turn timer of none, 30, 60 or 120 seconds."))
+    with transaction.atomic():
+        match = _new_match(variant=variant, options=options, host=users[0], turn_timer=turn_timer,
+                           seats=[Seat(index=i, user=u) for i, u in enumerate(users)])
+        return match_start(match_id=match.pk, user=users[0])
+
+
+def _new_match(*, variant: str, options: dict, host, turn_timer: int, seats: list[Seat], is_private: bool = False,
+               rematch_of: Match | None = None) -> Match:
+    """The one place a match row and its seats are created (the caller is in a transaction)."""
+    match = Match.objects.create(variant=variant, options=options, seats_count=len(seats), host=host,
+                                 turn_timer=turn_timer, is_private=is_private, rematch_of=rematch_of)
+    for seat in seats:
+        seat.match = match
+    Seat.objects.bulk_create(seats)
+    _lobby_changed(match)
+    return match
+
+
+def seat_join(*, match_id: int, user, index: int | None = None, invite_token: str | None = None) -> Seat:
+    with transaction.atomic():
+        match = _locked(match_id)
+        _must_be_open(match)
+        if match.is_private and invite_token != match.invite_token and match.host_id != user.pk:
+            raise ActionRefused("private", _("This table is private; you need its invite link."))
+        if _seat_of(match, user) is not None:
+            raise ActionRefused("already_seated", _("You already have a seat at this table."))
+        free = Seat.objects.select_for_update().filter(match=match, user__isnull=True, bot_policy="")
+        if index is not None:
+            free = free.filter(index=index)
+        seat = free.order_by("index").first()
+        if seat is None:
+            raise ActionRefused("table_full", _("That seat is taken."))
+        seat.user = user
+        try:
+            with transaction.atomic():
+                seat.save(update_fields=["user"])
+        except IntegrityError:
+            raise ActionRefused("already_seated", _("You already have a seat at this table.")) from None
+        _bump(match)
+        _lobby_changed(match)
+        return seat
+
+
+def seat_leave(*, match_id: int, user) -> None:
+    with transaction.atomic():
+        match = _locked(match_id)
+        _must_be_open(match)
+        seat = _own_seat(match, user)
+        if match.host_id == user.pk:
+            # The host leaving closes the table.
+            match.status = MatchStatus.ABANDONED
+            _bump(match, "status")
+        else:
+            seat.user = None
+            seat.save(update_fields=["user"])
+            _bump(match)
+        _lobby_changed(match)
+
+
+def seat_add_bot(*, match_id: int, user, index: int | None = None, policy: str = "basic") -> Seat:
+    if policy not in BOT_POLICIES:
+        raise ActionRefused("bad_bot", _("Unknown bot."))
+    with transaction.atomic():
+        match = _locked(match_id)
+        _host_only(match, user)
+        _must_be_open(match)
+        free = Seat.objects.filter(match=match, user__isnull=True, bot_policy="")
+        if index is not None:
+            free = free.filter(index=index)
+        seat = free.order_by("index").first()
+        if seat is None:
+            raise ActionRefused("table_full", _("There is no free seat."))
+        used = set(Seat.objects.filter(match=match).exclude(bot_name="").values_list("bot_name", flat=True))
+        seat.bot_policy = policy
+        seat.bot_name = next((n for n in BOT_NAMES if n not in used), f"Bot {seat.index + 1}")
+        seat.save(update_fields=["bot_policy", "bot_name"])
+        _bump(match)
+        _lobby_changed(match)
+        return seat
+
+
+def seat_remove_bot(*, match_id: int, user, index: int) -> None:
+    with transaction.atomic():
+        match = _locked(match_id)
+        _host_only(match, user)
+        _must_be_open(match)
+        updated = Seat.objects.filter(match=match, index=index).exclude(bot_policy="").update(
+            bot_policy="", bot_name=""
+        )
+        if not updated:
+            raise ActionRefused("no_bot", _("There is no bot in that seat."))
+        _bump(match)
+        _lobby_changed(match)
+
+
+def match_start(*, match_id: int, user) -> Match:
+    with transaction.atomic():
+        match = _locked(match_id)
+        _host_only(match, user)
+        _must_be_open(match)
+        seats = _seats(match)
+        if any(s.is_empty for s in seats):
+            raise ActionRefused("seats_free", _("Every seat must be taken (add bots to free seats) before starting."))
+        spec = spec_for(match.variant)
+        rules = _rules(match)
+        tally = spec.start(rules, match.seats_count, random.Random(match.seed))
+        match.state = {"tally": tally, "round": None}
+        match.status = MatchStatus.PLAYING
+        match.started_at = timezone.now()
+        _deal(match, spec, rules)
+        _schedule(match, spec)
+        _bump(match, "state", "status", "started_at", "round_number", "deadline", "turn_started_at", "draft")
+        _lobby_changed(match)
+        return match
+
+
+def match_rematch(*, match_id: int, user) -> Match:
+    """A new table with the same seats, options and timer (the host of the old one hosts it)."""
+    with transaction.atomic():
+        old = _locked(match_id)
+        if old.status != MatchStatus.FINISHED:
+            raise ActionRefused("not_finished", _("The match is not over yet."))
+        me = _seat_of(old, user)
+        if me is None:
+            raise ActionRefused("not_seated", _("Only players of the match can ask for a rematch."))
+        existing = Match.objects.filter(rematch_of=old).first()
+        if existing is not None:
+            return existing
+        new = _new_match(
+            variant=old.variant, options=old.options, host=user, turn_timer=old.turn_timer,
+            is_private=old.is_private, rematch_of=old,
+            seats=[Seat(index=s.index, user=s.user, bot_policy=s.bot_policy, bot_name=s.bot_name) for s in _seats(old)],
+        )
+        _bump(old)  # its page now offers the way to the rematch
+        return new
+
+
+def seat_to_bot(*, match_id: int, index: int, policy: str, name: str) -> None:
+    """A bot takes over seat ``index`` for the rest of the match (a tournament forfeit); if the seat
+    is to act, the bot moves at the next tick."""
+    with transaction.atomic():
+        match = _locked(match_id)
+        Seat.objects.filter(match=match, index=index).update(bot_policy=policy, bot_name=name)
+        spec = spec_for(match.variant)
+        if match.status == MatchStatus.PLAYING and match.state.get("round"):
+            acting = spec.acting_seats(spec.load(match.state["round"]))
+            if acting and acting[0] == index:
+                match.deadline = timezone.now()
+        _bump(match, "deadline")
+
+
+def match_abandon(*, match_id: int, by) -> Match:
+    """Staff end a match that cannot go on (a step that keeps failing, a table nobody can finish).
+
+    Abandoned, with no deadline: no clock takes it again.  Its seats, rounds and log stay; no
+    result is recorded.  Refused for a match that is already over.
+    """
+    if not getattr(by, "is_staff", False):
+        raise ActionRefused("not_staff", _("Only staff can end a match."))
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match.status in (MatchStatus.FINISHED, MatchStatus.ABANDONED):
+            raise ActionRefused("already_over", _("This match is already over."))
+        match.status = MatchStatus.ABANDONED
+        match.deadline = None
+        _bump(match, "status", "deadline")
+        _lobby_changed(match)
+    log.warning("match %s abandoned by %s", match.pk, by.get_username())
+    return match
