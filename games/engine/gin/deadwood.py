@@ -129,7 +129,10 @@ def _max_melded(melds: list[tuple[int, int]]) -> int:
         memo[rem] = best
         return best
 
-    return rec(union)
+    try:
+        return rec(union)
+    finally:
+        del rec  # rec refers to itself through its closure: a cycle only the collector would free
 
 
 _DP_THRESHOLD = 22  # hands with more cards use the per-rank DP (bounded work) instead of the memo search
@@ -269,7 +272,10 @@ def best_arrangements(h: int, all_optimal: bool = False) -> tuple[int, list[tupl
         memo[rem] = (best, arrs)
         return best, arrs
 
-    return rec(union)
+    try:
+        return rec(union)
+    finally:
+        del rec  # as in _max_melded: no reference cycle left behind
 
 
 def best_melds_mask(h: int) -> tuple[list[int], int]:

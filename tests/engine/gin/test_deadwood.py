@@ -145,3 +145,22 @@ def test_large_hands_any_size(n):
     assert all(_is_meld_brute(m) for m in melds) and sum(_value(c) for c in dead) == dw
     if n == 52:
         assert dw == 0
+
+
+def test_deadwood_and_layouts_leave_no_cyclic_garbage():
+    """The meld searches keep no reference cycle behind (a server computes them for every board push:
+    cycles would pile up until a full collection, which stops every thread of the process)."""
+    import gc
+    import random
+
+    rng = random.Random(5)
+    hands = [rng.sample(gin.IDS, 10) for _ in range(50)]
+    gc.collect()
+    gc.disable()
+    try:
+        for hand in hands:
+            gin.deadwood(hand)
+            gin.best_melds(hand)
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
