@@ -119,6 +119,14 @@ def __getattr__(name: str):
     raise AttributeError(name)
 
 
+def _where(obj) -> str:
+    """An object's type, and for a function or a frame where its code is."""
+    code = getattr(obj, "__code__", None) or getattr(obj, "f_code", None)
+    if code is not None:
+        return f"{type(obj).__qualname__} {code.co_filename.rsplit('/', 2)[-1]}:{code.co_firstlineno}"
+    return type(obj).__qualname__
+
+
 def _memstats_reports(path: str, every: float = 60.0) -> None:
     """Per minute: objects the gc tracks (and how many a full collection frees: cyclic garbage
     waiting for one, see rummyhub/gctune.py), pymalloc's small-object blocks, and glibc's heap
@@ -139,7 +147,11 @@ def _memstats_reports(path: str, every: float = 60.0) -> None:
         time.sleep(every)
         minute += 1
         tracked = len(gc.get_objects())
+        gc.set_debug(gc.DEBUG_SAVEALL)  # what the collection frees, kept aside to be counted by type
         freed = gc.collect()
+        gc.set_debug(0)
+        garbage = Counter(_where(o) for o in gc.garbage).most_common(6)
+        gc.garbage.clear()
         with tempfile.TemporaryFile(mode="w+") as tf:  # sys._debugmallocstats() writes to the C stderr
             saved = os.dup(2)
             os.dup2(tf.fileno(), 2)
@@ -160,7 +172,8 @@ def _memstats_reports(path: str, every: float = 60.0) -> None:
                 f"{int(stats.get('# bytes in allocated blocks', 0)) / mb:.1f} MB in blocks, "
                 f"{int(stats.get('# arenas allocated current', 0))} arenas; glibc heap {info.uordblks / mb:.1f} MB "
                 f"in use, {info.fordblks / mb:.1f} MB free, {info.hblkhd / mb:.1f} MB mmapped"
-                + (f"; held objects grown since the last: {grew}" if grew else ""))
+                + (f"; held objects grown since the last: {grew}" if grew else "")
+                + ("; freed: " + ", ".join(f"{k} {v}" for k, v in garbage) if garbage else ""))
         with open(path, "a") as fh:
             fh.write(line + "\n")
 

@@ -132,7 +132,7 @@ def _max_melded(melds: list[tuple[int, int]]) -> int:
     try:
         return rec(union)
     finally:
-        del rec  # rec refers to itself through its closure: a cycle only the collector would free
+        rec = None  # rec refers to itself through its closure: a cycle only the collector would free
 
 
 _DP_THRESHOLD = 22  # hands with more cards use the per-rank DP (bounded work) instead of the memo search
@@ -275,7 +275,7 @@ def best_arrangements(h: int, all_optimal: bool = False) -> tuple[int, list[tupl
     try:
         return rec(union)
     finally:
-        del rec  # as in _max_melded: no reference cycle left behind
+        rec = None  # as in _max_melded: no reference cycle left behind
 
 
 def best_melds_mask(h: int) -> tuple[list[int], int]:
