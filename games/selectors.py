@@ -15,6 +15,7 @@ from typing import Any
 
 from django.db.models import Count, Q
 from django.http import Http404
+from django.template.loader import render_to_string
 from django.urls import get_script_prefix, reverse
 from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
@@ -99,8 +100,6 @@ def seat_rows(seats: list[SeatInfo], *, between_rounds: bool) -> list[SafeString
     other viewers, are the same markup again, so a board push rarely renders a row at all.
     The key is every field of the seat (``SeatInfo``), so no field can be left out of it.
     """
-    from django.template.loader import render_to_string
-
     lang = get_language()
     out = []
     for seat in seats:

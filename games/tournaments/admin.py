@@ -21,6 +21,7 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -113,8 +114,6 @@ class TournamentAdmin(admin.ModelAdmin):
 
     @admin.display(description=_("run"))
     def run_link(self, obj):
-        from django.utils.html import format_html
-
         return format_html('<a href="{}">{}</a>', self._run_url(obj.pk), gettext("Run"))
 
     def get_readonly_fields(self, request, obj=None):

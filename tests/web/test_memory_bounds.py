@@ -43,7 +43,7 @@ def test_the_boards_kept_never_pass_the_cap(monkeypatch):
 def test_seat_rows_keep_the_newest_up_to_the_cap(monkeypatch):
     monkeypatch.setattr(selectors, "_SEAT_ROWS", selectors.Kept(3))
     rendered = []
-    monkeypatch.setattr("django.template.loader.render_to_string",
+    monkeypatch.setattr("games.selectors.render_to_string",
                         lambda name, ctx: rendered.append(ctx["s"]) or f"<li>{ctx['s'].score}</li>")
     seats = [SimpleNamespace(index=0, score=score) for score in range(7)]
     for seat in seats:
