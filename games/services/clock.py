@@ -12,6 +12,8 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+import games.services.rounds as rounds
+import games.services.turns as turns
 from games import store
 from games.engine.errors import RulesError
 from games.models import (
@@ -20,7 +22,6 @@ from games.models import (
     MatchStatus,
     Seat,
 )
-from games.services import rounds, turns
 from games.services.retry import is_transient
 from games.services.write import _bump, _rules, _schedule
 from games.variants import spec_for

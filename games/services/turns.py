@@ -8,6 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+import games.services.rounds as rounds
 from games import store
 from games.engine import gin
 from games.engine.cards import Card, sort_by_rank, sort_by_suit
@@ -17,7 +18,6 @@ from games.models import (
     MatchStatus,
     Seat,
 )
-from games.services import rounds
 from games.services.errors import ActionRefused
 from games.services.rounds import _gin_bot_advice
 from games.services.write import _append_event, _bump, _check_version, _locked, _own_seat, _rules, _schedule, _seat_of
