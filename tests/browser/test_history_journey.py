@@ -11,7 +11,7 @@ from games.history.selectors import replay_index
 from games.history.services import rating_update_for_match
 from games.models import MatchStatus
 from rummyhub import realtime
-from tests.web.test_history_support import play_match
+from tests.games.history.support import play_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

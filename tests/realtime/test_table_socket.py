@@ -237,7 +237,7 @@ async def test_one_heartbeat_write_marks_every_open_socket_row_and_no_other(make
     long_ago = timezone.now() - timedelta(hours=1)
     await database_sync_to_async(lambda: TableConnection.objects.update(last_seen=long_ago))()
 
-    marked = await heartbeats.beat()  # one UPDATE (tests/web/test_table_presence.py counts it)
+    marked = await heartbeats.beat()  # one UPDATE (tests/games/services/test_presence.py counts it)
 
     seen = await database_sync_to_async(
         lambda: {(c.match_id, c.user_id): c.last_seen > long_ago for c in TableConnection.objects.all()}

@@ -10,7 +10,7 @@ from django.utils import timezone
 from games.engine import scoring
 from games.models import Match, MatchStatus, Round, RoundScore, Seat
 from games.variants import spec_for
-from tests.web.test_history_support import play_match, play_one_round
+from tests.games.history.support import play_match, play_one_round
 
 pytestmark = pytest.mark.django_db
 

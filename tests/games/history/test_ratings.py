@@ -10,7 +10,7 @@ from games.history.charts import cumulative_chart
 from games.history.models import PlayerRating, RatedMatch
 from games.history.services import rating_update_for_match
 from games.models import Match, MatchStatus, Round, RoundScore, Seat
-from tests.web.test_history_support import play_match, play_one_round
+from tests.games.history.support import play_match, play_one_round
 
 pytestmark = pytest.mark.django_db
 

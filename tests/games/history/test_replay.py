@@ -13,7 +13,7 @@ from games.history.selectors import replay_index, replay_step
 from games.models import Match, MatchStatus, Round, RoundScore, Seat
 from games.replay import replay_round
 from games.variants import spec_for
-from tests.web.test_history_support import play_match, play_one_round
+from tests.games.history.support import play_match, play_one_round
 
 pytestmark = pytest.mark.django_db
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.history.selectors import player_stats
-from tests.web.test_history_support import play_match
+from tests.games.history.support import play_match
 
 pytestmark = pytest.mark.django_db
 
