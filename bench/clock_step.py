@@ -32,6 +32,9 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=40)
     parser.add_argument("--steps", type=int, default=3000)
     parser.add_argument("--sqlite", action="store_true")
+    parser.add_argument("--sort", default="cumulative", help="cProfile sort key (cumulative, tottime ...)")
+    parser.add_argument("--profile", choices=("step", "push"),
+                        help="also print cProfile's top functions (cumulative) of the steps or the pushes")
     args = parser.parse_args()
     name = f"rummyhub_clockstep_{os.getpid()}"
     if args.sqlite:
@@ -101,13 +104,25 @@ def run(args) -> None:
         push(step.match_id)
         floor()
 
+    import cProfile
+    import pstats
+
+    profiler = cProfile.Profile() if args.profile else None
     step_cpu, push_cpu, replaced = [], [], 0
     for _ in range(args.steps):
         t = time.process_time()
+        if args.profile == "step":
+            profiler.enable()
         step = services.clock_step(now=far)
+        if args.profile == "step":
+            profiler.disable()
         step_cpu.append(time.process_time() - t)
         t = time.process_time()
+        if args.profile == "push":
+            profiler.enable()
         push(step.match_id)
+        if args.profile == "push":
+            profiler.disable()
         push_cpu.append(time.process_time() - t)
         if Match.objects.filter(pk=step.match_id, status="finished").exists():
             Match.objects.filter(pk=step.match_id).delete()
@@ -129,6 +144,9 @@ def run(args) -> None:
     print(f"  push  {ms(push_cpu):6.2f} ms  (one spectator's board, from the board cache)")
     print(f"  step + push {total:.2f} ms: at most {1000 / total:.0f} steps a second on one core")
     print(f"  baseline: a transaction locking one row {ms(base):.2f} ms; step = {ms(step_cpu) / ms(base):.1f}x baseline")
+    if profiler is not None:
+        print(f"  (profiled: the {args.profile} figures above include cProfile's overhead)")
+        pstats.Stats(profiler).sort_stats(args.sort).print_stats(45)
 
 
 if __name__ == "__main__":

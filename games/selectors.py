@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from typing import Any
 
 from django.db.models import Count, Q
@@ -19,7 +19,8 @@ from django.template.loader import render_to_string
 from django.urls import get_script_prefix, reverse
 from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
-from django.utils.safestring import SafeString
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
@@ -185,11 +186,6 @@ class BoardData:
     def version(self) -> int:
         return self.match.version
 
-    @cached_property
-    def log_is_public(self) -> bool:
-        """No entry of the log is for some seats only: every viewer sees the same log."""
-        return not any("audience" in e.summary for e in self.events)
-
 
 LOG_LENGTH = 40
 
@@ -328,10 +324,7 @@ def table_context(match: Match, user, data: BoardData | None = None) -> dict[str
         "seat_rows": None if match.status == MatchStatus.OPEN else seat_rows(
             seat_infos, between_rounds=match.status == MatchStatus.BETWEEN_ROUNDS
         ),
-        # Lazy: built only when the board's per-version cache of the log misses.
-        "log": SimpleLazyObject(lambda: _log(match, data.events, seats, my_index)),
-        # The log's cache key: one rendering for every viewer unless an entry is for some seats only.
-        "log_audience": "all" if data.log_is_public else my_index,
+        "log": _log(match, data.events, seats, my_index),
         # Lazy: only the page shows the chat.
         "chat": SimpleLazyObject(
             lambda: list(ChatMessage.objects.filter(match=match).select_related("user").order_by("-created_at")[:50])[
@@ -517,24 +510,29 @@ def _round_results(rounds: list[Round], seats: list[Seat]) -> list[dict[str, Any
     return out
 
 
-# A log entry's sentence per match, entry, name and language: a board shows the last LOG_LENGTH
-# entries at every push, and all but the newest were worded at the push before.  ~0.2 KB each.
+# A log entry's line (``<li>`` with its sentence, escaped) per match, entry, name and language: a
+# board shows the last LOG_LENGTH entries at every push, and all but the newest were worded at the
+# push before.  ~0.3 KB each.
 _LOG_LINES = Kept(8192)
 
 
-def _log(match: Match, events: list[LogEvent], seats: list[Seat], viewer: int | None) -> list[dict[str, Any]]:
-    """The last moves, as public sentences; an entry with an ``audience`` is shown only to those seats."""
+def _log(match: Match, events: list[LogEvent], seats: list[Seat], viewer: int | None) -> SafeString:
+    """The last moves as the log list's items; an entry with an ``audience`` is shown only to those seats.
+
+    Joined here rather than looped over in the template: a push words at most the newest entry,
+    and the rest is a join of kept lines.
+    """
     names = {s.index: s.display_name for s in seats}
     lang, made = get_language(), match.created_at
-    out = []
+    lines = []
     for e in events:
         if "audience" in e.summary and viewer not in e.summary["audience"]:
             continue
         name = names.get(e.seat, "")
         key = (lang, match.pk, made, e.seq, name)
-        text = _LOG_LINES.get(key)
-        if text is None:
-            text = words.event_sentence(e.summary, name)
-            _LOG_LINES.put(key, text)
-        out.append({"seq": e.seq, "text": text, "by_bot": e.by_bot})
-    return out
+        line = _LOG_LINES.get(key)
+        if line is None:
+            line = format_html('<li data-seq="{}">{}</li>', e.seq, words.event_sentence(e.summary, name))
+            _LOG_LINES.put(key, line)
+        lines.append(line)
+    return mark_safe("".join(lines))  # noqa: S308 - every line was built by format_html

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import pytest
@@ -63,3 +64,34 @@ def test_an_open_table_renders_its_rows_for_each_viewer(make_user):
     data = boardcache.load(Match.objects.get(pk=match.pk))
     assert selectors.table_context(data.match, bob, data)["seat_rows"] is None
     assert "Sit here" in board(match.pk, bob) and "Add a bot" in board(match.pk, alice)
+
+
+def log_items(html):
+    start = html.index('<ol class="log-list">')
+    return re.findall(r'<li data-seq="(\d+)">(.*?)</li>', html[start : html.index("</ol>", start)])
+
+
+def test_the_log_is_kept_lines_escaped_and_each_new_move_adds_one(table):
+    match, alice, bob = table
+    now = Match.objects.get(pk=match.pk)
+    mover = [alice, bob][now.state["round"]["seat_to_act"]]
+    mover.username = "<b>x</b>"  # a name is text, never markup
+    mover.save()
+    before = log_items(board(match.pk, bob))
+    services.turn_submit(match_id=match.pk, user=mover, action={"type": "draw"}, expected_version=now.version)
+    after = log_items(board(match.pk, bob))
+    assert after[:-1] == before[-len(after) + 1 :]  # the kept lines again, then the new one
+    seq, text = after[-1]
+    assert int(seq) > int(before[-1][0]) and text == "&lt;b&gt;x&lt;/b&gt; drew a card."
+    with translation.override("ro"):
+        assert [seq for seq, _ in log_items(board(match.pk, bob))] == [seq for seq, _ in after]
+
+
+def test_a_log_entry_for_some_seats_only_is_not_shown_to_the_others(table):
+    match, alice, bob = table
+    data = boardcache.load(Match.objects.get(pk=match.pk))
+    last = data.events[-1]
+    events = [*data.events[:-1], dataclasses.replace(last, summary={**last.summary, "audience": [0]})]
+    for_seat0 = selectors._log(data.match, events, data.seats, 0)
+    for_seat1 = selectors._log(data.match, events, data.seats, 1)
+    assert for_seat0.count("<li") == len(events) and for_seat1.count("<li") == len(events) - 1
