@@ -45,8 +45,13 @@ from .masks import CODES, FULL_DECK, IDS, VALUES, card_index, hand_mask, mask_ca
 from .match import GinMatch
 from .rules import INT_CHOICES, OPTION_RANGES, VARIANT_ALIASES, VARIANTS, GinRules
 from .scoring import (
+    EndBonus,
+    EndBreakdown,
     HollywoodGame,
+    ScorePart,
+    gin_end_bonuses,
     gin_final_totals,
+    gin_hand_parts,
     gin_hand_result,
     gin_hollywood_entries,
     gin_next_dealer,
@@ -80,6 +85,8 @@ __all__ = [
     "VARIANTS",
     "VARIANT_ALIASES",
     "_dp_arrangement",  # tests/engine check it against the memo search
+    "EndBonus",
+    "EndBreakdown",
     "GinAction",
     "GinMatch",
     "GinRules",
@@ -87,6 +94,7 @@ __all__ = [
     "HandResult",
     "HollywoodGame",
     "RoleDraw",
+    "ScorePart",
     "Settlement",
     "action_from_dict",
     "apply",
@@ -99,7 +107,9 @@ __all__ = [
     "deal_from_cards",
     "draw_roles",
     "from_dict",
+    "gin_end_bonuses",
     "gin_final_totals",
+    "gin_hand_parts",
     "gin_hand_result",
     "gin_hollywood_entries",
     "gin_next_dealer",

@@ -11,7 +11,15 @@ from typing import Any
 from ..errors import InvalidAction
 from .hand import outcome
 from .rules import as_rules
-from .scoring import HollywoodGame, gin_final_totals, gin_hollywood_entries, gin_next_dealer, gin_next_roles
+from .scoring import (
+    EndBreakdown,
+    HollywoodGame,
+    gin_end_bonuses,
+    gin_final_totals,
+    gin_hollywood_entries,
+    gin_next_dealer,
+    gin_next_roles,
+)
 from .state import draw_roles
 
 
@@ -66,7 +74,7 @@ class GinMatch:
                 dealer = rng.randrange(2)
             if dealer not in (0, 1):
                 raise InvalidAction("dealer must be 0 or 1.", code="bad_roles")
-        hw = (HollywoodGame(),) * 3 if r.variant == "hollywood" else ()
+        hw = (HollywoodGame(),) * 3 if r.hollywood_scoring else ()
         zero = (0,) * n
         return cls(r, roles, dealer, zero, zero, zero, (), hw, draw)
 
@@ -125,7 +133,7 @@ class GinMatch:
         won[winner] += 1
         boxes[winner] += units
         hw = self.hollywood
-        if r.variant == "hollywood":
+        if r.hollywood_scoring:
             hw = gin_hollywood_entries(hw, winner, won[winner], points, r.hollywood_target, units)
         scores[winner] += points
         roles = gin_next_roles(self.roles, winner) if self.roles is not None else None
@@ -144,11 +152,11 @@ class GinMatch:
     # end of the match -------------------------------------------------------------------------
     @property
     def target(self) -> int:
-        return self.rules.hollywood_target if self.rules.variant == "hollywood" else self.rules.game_target
+        return self.rules.target
 
     @property
     def is_over(self) -> bool:
-        if self.rules.variant == "hollywood":
+        if self.rules.hollywood_scoring:
             return all(g.closed for g in self.hollywood)
         return max(self.scores) >= self.rules.game_target
 
@@ -156,19 +164,32 @@ class GinMatch:
         """Hollywood: the final totals of each of the three games (bonuses per game)."""
         return [gin_final_totals(g.scores, g.boxes, self.rules, target=self.target) for g in self.hollywood]
 
+    def end_breakdown(self) -> EndBreakdown:
+        """The end bonuses and what they are added to (C.10.2, D.1.8; Hollywood: each game's own, D.3.3)."""
+        if not self.rules.hollywood_scoring:
+            bonuses = gin_end_bonuses(self.scores, self.hands_won, self.rules, boxes=self.boxes)
+            return EndBreakdown(self.scores, self.boxes, bonuses)
+        games = self.hollywood
+        per_game = (
+            gin_end_bonuses(g.scores, g.boxes, self.rules, target=self.target, game=n)
+            for n, g in enumerate(games, start=1)
+        )
+        return EndBreakdown(
+            tuple(sum(g.scores[i] for g in games) for i in range(self.players)),
+            tuple(sum(g.boxes[i] for g in games) for i in range(self.players)),
+            tuple(b for bonuses in per_game for b in bonuses),
+        )
+
     def final_totals(self) -> list[int]:
         """Totals with end bonuses (C.10.2, D.1.8; Hollywood: the sum over the three games)."""
-        if self.rules.variant == "hollywood":
-            per = self.game_totals()
-            return [sum(t[i] for t in per) for i in range(self.players)]
-        return gin_final_totals(self.scores, self.hands_won, self.rules, boxes=self.boxes)
+        return list(self.end_breakdown().totals)
 
     @property
     def winner(self) -> int | None:
         """The seat with the highest final total once the match is over (None before, or on an exact tie)."""
         if not self.is_over:
             return None
-        if self.rules.variant != "hollywood":
+        if not self.rules.hollywood_scoring:
             top = max(self.scores)
             if self.scores.count(top) == 1:
                 return self.scores.index(top)

@@ -7,7 +7,27 @@ from typing import Any
 
 from ..errors import InvalidAction
 
-VARIANTS = ("box3", "gin2", "oklahoma", "hollywood")
+
+@dataclass(frozen=True, slots=True)
+class VariantTraits:
+    """What a Gin variant fixes (python-chess's variant class attributes, as data): its ``players``,
+    its defaults for ``game_target`` and ``end_bonuses`` (E.2), whether it is Oklahoma play (D.2;
+    ``None``: optional) and whether it scores Hollywood's three games at once (D.3)."""
+
+    players: int = 2
+    game_target: int = 100
+    end_bonuses: bool = True
+    oklahoma: bool | None = False
+    hollywood_scoring: bool = False
+
+
+TRAITS: dict[str, VariantTraits] = {
+    "box3": VariantTraits(players=3, end_bonuses=False),  # Part C
+    "gin2": VariantTraits(),  # D.1
+    "oklahoma": VariantTraits(game_target=150, oklahoma=True),  # D.2
+    "hollywood": VariantTraits(oklahoma=None, hollywood_scoring=True),  # D.3, optionally Oklahoma play
+}
+VARIANTS = tuple(TRAITS)
 VARIANT_ALIASES = {"gin_box": "box3", "box": "box3", "gin": "gin2", "two_player": "gin2"}  # web-layer keys
 _RULE_KEYS = (
     "knock_limit",
@@ -82,17 +102,14 @@ def _variant_of(options: dict[str, Any]) -> tuple[str, bool]:
     variant = VARIANT_ALIASES.get(variant, variant) if isinstance(variant, str) else variant
     if variant not in VARIANTS:
         raise _bad("variant", variant, " / ".join(VARIANTS))
-    oklahoma = options.get("oklahoma", variant == "oklahoma")
-    if (
-        not isinstance(oklahoma, bool)
-        or (variant == "oklahoma" and not oklahoma)
-        or (oklahoma and variant not in ("oklahoma", "hollywood"))
-    ):
+    fixed = TRAITS[variant].oklahoma  # True / False: the variant fixes it; None: optional
+    oklahoma = options.get("oklahoma", bool(fixed))
+    if not isinstance(oklahoma, bool) or (fixed is not None and oklahoma != fixed):
         raise _bad("oklahoma", oklahoma, "true for the oklahoma variant, optional for hollywood")
     return variant, oklahoma
 
 
-def _defaults(variant: str, oklahoma: bool) -> dict[str, Any]:
+def _defaults(variant: str) -> dict[str, Any]:
     """Every option's default for the variant (RULES E.2)."""
     return {
         "knock_limit": 10,
@@ -103,8 +120,8 @@ def _defaults(variant: str, oklahoma: bool) -> dict[str, Any]:
         "no_discard_of_taken_card": True,
         "dead_hand_at_stock": 2,
         "fiftieth_card_rule": False,
-        "game_target": 150 if oklahoma and variant == "oklahoma" else 100,
-        "end_bonuses": variant != "box3",
+        "game_target": TRAITS[variant].game_target,
+        "end_bonuses": TRAITS[variant].end_bonuses,
         "game_bonus": 100,
         "box_bonus": 25,
         "shutout": "game_bonus_200",
@@ -182,7 +199,7 @@ class GinRules:
         if unknown:
             raise InvalidAction(f"Unknown Gin option(s): {', '.join(sorted(unknown))}.", code="bad_option")
         variant, oklahoma = _variant_of(options)
-        vals = _defaults(variant, oklahoma)
+        vals = _defaults(variant)
         vals.update({k: v for k, v in options.items() if k in _RULE_KEYS})
         _normalise(vals)
         _check(vals)
@@ -209,8 +226,22 @@ class GinRules:
 
     # properties ---------------------------------------------------------------------------------
     @property
+    def traits(self) -> VariantTraits:
+        return TRAITS[self.variant]
+
+    @property
     def players(self) -> int:
-        return 3 if self.variant == "box3" else 2
+        return self.traits.players
+
+    @property
+    def hollywood_scoring(self) -> bool:
+        """Hollywood: three games scored at once (D.3)."""
+        return self.traits.hollywood_scoring
+
+    @property
+    def target(self) -> int:
+        """The score that ends a game: ``hollywood_target`` for Hollywood's games, else ``game_target``."""
+        return self.hollywood_target if self.hollywood_scoring else self.game_target
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"variant": self.variant, "oklahoma": self.oklahoma}

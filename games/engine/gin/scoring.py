@@ -42,6 +42,43 @@ def gin_hand_result(
     return "undercut", "defender", (k - d + r.undercut_bonus) * multiplier
 
 
+@dataclass(frozen=True, slots=True)
+class ScorePart:
+    """One part of a hand winner's score (RULES C.7, D.1.6, D.2.3), as the round's reasons store it:
+    ``deadwood`` (the opponent's, in a gin), ``gin_bonus``, ``difference`` (D - K, or K - D in an
+    undercut), ``undercut_bonus``; ``big_gin`` marks a big gin (points 0) and ``doubled`` carries the
+    Oklahoma multiplier in ``points``."""
+
+    kind: str
+    points: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"code": self.kind, "points": self.points}
+
+
+def gin_hand_parts(
+    kind: str, knocker_deadwood: int, defender_deadwood: int, rules: Any = None, *, multiplier: int = 1,
+    big_gin: bool = False,
+) -> tuple[ScorePart, ...]:
+    """The parts of a finished hand's score for its winner (``kind`` as :func:`gin_hand_result` says it;
+    a dead hand has none)."""
+    r = as_rules(rules)
+    k, d = knocker_deadwood, defender_deadwood
+    if kind == "gin":
+        parts = [ScorePart("deadwood", d), ScorePart("gin_bonus", r.gin_bonus)]
+    elif kind == "knock":
+        parts = [ScorePart("difference", d - k)]
+    elif kind in ("undercut", "tie"):
+        parts = [ScorePart("difference", k - d), ScorePart("undercut_bonus", r.undercut_bonus)]
+    else:
+        parts = []
+    if big_gin:
+        parts.append(ScorePart("big_gin", 0))
+    if multiplier > 1:
+        parts.append(ScorePart("doubled", multiplier))
+    return tuple(parts)
+
+
 # ---------------------------------------------------------------------------------------------
 # Rotation
 # ---------------------------------------------------------------------------------------------
@@ -77,6 +114,55 @@ def gin_next_dealer(dealer: int, winner: int | None, rules: Any = None) -> int:
 # ---------------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class EndBonus:
+    """One end-of-game bonus (RULES C.10.2, D.1.8): ``box`` (``count`` boxes, to every player),
+    ``game`` (the winner's) or ``shutout`` (the winner's extra when another player never scored: a
+    second game bonus, or the winner's points again).  ``game``: Hollywood's game (1-3), else 0."""
+
+    kind: str
+    seat: int
+    points: int
+    count: int = 0
+    game: int = 0
+
+
+def gin_end_bonuses(
+    scores: list[int] | tuple[int, ...],
+    hands_won: list[int] | tuple[int, ...],
+    rules: Any = None,
+    *,
+    boxes: list[int] | tuple[int, ...] | None = None,
+    target: int | None = None,
+    end_bonuses: bool | None = None,
+    game: int = 0,
+) -> tuple[EndBonus, ...]:
+    """The end bonuses (when ``end_bonuses``): every player gets ``box_bonus`` per hand won (``boxes``
+    overrides the count, e.g. Oklahoma doubled boxes); the winner (the one highest score, which has
+    reached the target) gets the game bonus; shutout (another player never scored): ``game_bonus_200``
+    → a second game bonus, ``double`` → the winner's points again.  They do not count towards the
+    target."""
+    r = as_rules(rules)
+    scores = list(scores)
+    boxes = list(hands_won if boxes is None else boxes)
+    if not (r.end_bonuses if end_bonuses is None else end_bonuses):
+        return ()
+    target = r.game_target if target is None else target
+    if len(boxes) != len(scores):
+        raise ValueError("scores and boxes differ in length")
+    out = [EndBonus("box", i, b * r.box_bonus, count=b, game=game) for i, b in enumerate(boxes) if b]
+    top = max(scores)
+    if top >= target and scores.count(top) == 1:
+        w = scores.index(top)
+        out.append(EndBonus("game", w, r.game_bonus, game=game))
+        shut = any(s == 0 for i, s in enumerate(scores) if i != w)
+        if shut and r.shutout == "game_bonus_200":
+            out.append(EndBonus("shutout", w, r.game_bonus, game=game))
+        elif shut and r.shutout == "double":
+            out.append(EndBonus("shutout", w, scores[w], game=game))
+    return tuple(out)
+
+
 def gin_final_totals(
     scores: list[int] | tuple[int, ...],
     hands_won: list[int] | tuple[int, ...],
@@ -86,30 +172,30 @@ def gin_final_totals(
     target: int | None = None,
     end_bonuses: bool | None = None,
 ) -> list[int]:
-    """Final totals with the end bonuses (when ``end_bonuses``): the winner (the highest score, which has
-    reached the target) gets the game bonus; every player gets ``box_bonus`` per hand won (``boxes``
-    overrides the count, e.g. Oklahoma doubled boxes); shutout (another player never scored):
-    ``game_bonus_200`` → game bonus doubled, ``double`` → the winner's points doubled.  The bonuses
-    do not count towards the target."""
-    r = as_rules(rules)
-    scores = list(scores)
-    boxes = list(hands_won if boxes is None else boxes)
-    bonuses = r.end_bonuses if end_bonuses is None else end_bonuses
-    if not bonuses:
-        return scores
-    target = r.game_target if target is None else target
-    totals = [s + b * r.box_bonus for s, b in zip(scores, boxes, strict=True)]
-    top = max(scores)
-    if top >= target and scores.count(top) == 1:
-        w = scores.index(top)
-        shut = any(s == 0 for i, s in enumerate(scores) if i != w)
-        bonus = r.game_bonus
-        if shut and r.shutout == "game_bonus_200":
-            bonus = 2 * r.game_bonus
-        elif shut and r.shutout == "double":
-            totals[w] += scores[w]
-        totals[w] += bonus
+    """Final totals: the scores plus :func:`gin_end_bonuses` (C.10.2, D.1.8)."""
+    totals = list(scores)
+    for bonus in gin_end_bonuses(scores, hands_won, rules, boxes=boxes, target=target, end_bonuses=end_bonuses):
+        totals[bonus.seat] += bonus.points
     return totals
+
+
+@dataclass(frozen=True, slots=True)
+class EndBreakdown:
+    """A finished match's end bonuses (:meth:`.match.GinMatch.end_breakdown`): ``points`` they are added
+    to (Hollywood: the three games' scores summed), ``boxes`` (box units per seat, counted with or
+    without end bonuses) and the ``bonuses`` themselves."""
+
+    points: tuple[int, ...]
+    boxes: tuple[int, ...]
+    bonuses: tuple[EndBonus, ...]
+
+    def bonus(self, seat: int, *kinds: str) -> int:
+        """The points of ``seat``'s bonuses of these kinds (every kind when none is given)."""
+        return sum(b.points for b in self.bonuses if b.seat == seat and (not kinds or b.kind in kinds))
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        return tuple(p + self.bonus(i) for i, p in enumerate(self.points))
 
 
 # ---------------------------------------------------------------------------------------------
