@@ -284,24 +284,18 @@ def _hollywood(tally: dict[str, Any], seats, rules) -> list[dict[str, Any]]:
 
 
 def _bonuses(tally: dict[str, Any], seats) -> list[dict[str, Any]]:
-    """End-of-game breakdown: points, box bonuses, game bonus (C.10.2, D.1.8); empty before the end."""
-    totals = tally.get("final_totals")
-    if not totals:
+    """End-of-game breakdown (the engine's, C.10.2, D.1.8): points, box bonuses, game bonus (with a
+    shutout's); empty before the end."""
+    if not tally.get("final_totals"):
         return []
-    rules = tally.get("rules", {})
-    if tally.get("hollywood"):
-        points = [sum(g["scores"][i] for g in tally["hollywood"]) for i in range(len(seats))]
-        boxes = [sum(g["boxes"][i] for g in tally["hollywood"]) for i in range(len(seats))]
-    else:
-        points, boxes = list(tally["scores"]), list(tally["boxes"])
-    on = rules.get("end_bonuses")
+    breakdown = gin.GinMatch.from_dict(tally).end_breakdown()
+    totals = breakdown.totals
     out = []
     for s in seats:
         i = s.index
-        box = boxes[i] * rules.get("box_bonus", 0) if on else 0
-        out.append({"name": s.display_name, "points": points[i], "boxes": boxes[i], "box_bonus": box,
-                    "game_bonus": totals[i] - points[i] - box, "total": totals[i],
-                    "winner": i == tally.get("winner")})
+        out.append({"name": s.display_name, "points": breakdown.points[i], "boxes": breakdown.boxes[i],
+                    "box_bonus": breakdown.bonus(i, "box"), "game_bonus": breakdown.bonus(i, "game", "shutout"),
+                    "total": totals[i], "winner": i == tally.get("winner")})
     return out
 
 

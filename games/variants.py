@@ -292,21 +292,16 @@ class GinSpec(GameSpec):
 
 
 def _gin_reasons(out: dict[str, Any], rules) -> list[dict[str, Any]]:
-    kind, mult = out["kind"], out.get("multiplier", 1) or 1
-    k, d = out.get("knocker_deadwood") or 0, out.get("defender_deadwood") or 0
-    if kind == "gin":
-        parts = [{"code": "deadwood", "points": d}, {"code": "gin_bonus", "points": rules.gin_bonus}]
-    elif kind == "knock":
-        parts = [{"code": "difference", "points": d - k}]
-    elif kind in ("undercut", "tie"):
-        parts = [{"code": "difference", "points": k - d}, {"code": "undercut_bonus", "points": rules.undercut_bonus}]
-    else:
-        parts = []
-    if out.get("big_gin"):
-        parts.append({"code": "big_gin", "points": 0})
-    if mult > 1:
-        parts.append({"code": "doubled", "points": mult})
-    return parts
+    """The winner's stored reasons: the engine's parts of the hand's score (RULES C.7, D.1.6, D.2.3)."""
+    parts = gin.gin_hand_parts(
+        out["kind"],
+        out.get("knocker_deadwood") or 0,
+        out.get("defender_deadwood") or 0,
+        rules,
+        multiplier=out.get("multiplier", 1) or 1,
+        big_gin=bool(out.get("big_gin")),
+    )
+    return [part.to_dict() for part in parts]
 
 
 SPECS: dict[str, GameSpec] = {

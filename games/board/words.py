@@ -37,6 +37,26 @@ def reason_text(reason: Any) -> str:
     return template % {"p": points}
 
 
+def bonus_text(kind: str, points: int, *, count: int = 0, each: int = 0, target: int = 0) -> str:
+    """One end-of-match bonus of a seat in words (the match page's breakdown): ``box`` (``count`` boxes ×
+    ``each``), ``rounds_won`` (``count`` rounds × ``each``), ``game`` (with a shutout's), ``game_reached``
+    (``target`` reached), ``three_games`` (Hollywood's games and their bonuses) or ``bonuses`` (all of them,
+    from the stored totals)."""
+    if kind == "box":
+        template = ngettext("%(n)d box × %(b)d = %(p)d", "%(n)d boxes × %(b)d = %(p)d", count)
+        return template % {"n": count, "b": each, "p": points}
+    if kind == "rounds_won":
+        template = ngettext("%(w)d round won × %(b)d = %(p)d", "%(w)d rounds won × %(b)d = %(p)d", count)
+        return template % {"w": count, "b": each, "p": points}
+    texts = {
+        "game": _("game bonus %(p)d"),
+        "game_reached": _("game bonus %(p)d (reached %(t)d)"),
+        "three_games": _("the three games (a hand counts in up to three) and their bonuses %(p)d"),
+        "bonuses": _("game, box and shutout bonuses %(p)d"),
+    }
+    return texts[kind] % {"p": points, "t": target}
+
+
 def result_text(kind: str) -> str:
     return {
         "knock": _("knock"),
