@@ -1,15 +1,17 @@
 """Card faces: what a template needs to draw a card, in the viewer's language.
 
 The one place that turns a card id (``"8S.0"``, ``"JK=7S.1"``) into its rank, suit and spoken
-name; the table boards, the Gin board, the refusal texts and the history pages all draw cards
-through it.  No database, no state: a card's face depends on its id and the language only.
+name, and the one place that writes a card's markup (:func:`card_html`, in templates the
+``{% card %}`` tag of ``games.templatetags.cards``); the table boards, the Gin board, the round-end
+tables, the replays and the refusal texts all draw cards through it.  No database, no state: a
+card's face depends on its id and the language only.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.template.loader import render_to_string
+from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -23,7 +25,7 @@ SUIT_LABELS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 def card_face(ref: str, *, hidden: bool = False) -> dict[str, Any]:
     """What a template needs to draw one card from its id (``"8S.0"``, ``"JK=7S.1"``)."""
     if hidden:
-        return {"hidden": True, "id": "", "ref": "", "label": _("a card from the player's hand")}
+        return {"hidden": True, "id": "", "ref": "", "label": _("a card from the player’s hand")}
     card = Card.from_code(ref)
     face: dict[str, Any] = {"hidden": False, "ref": ref, "id": card.id, "joker": card.is_joker}
     if card.is_joker:
@@ -44,27 +46,97 @@ def card_face(ref: str, *, hidden: bool = False) -> dict[str, Any]:
     return face
 
 
-_CARD_HTML: dict[tuple[str, bool, str | None], str] = {}
-_CARD_HTML_MAX = 20_000  # (card id or joker declaration) × language: a few thousand at most
+# (card id, its options, language) -> its ``<li>``: a board draws up to a hundred cards per viewer
+# per push, and the markup of one card with one set of options in one language never changes.
+_CARD_HTML: dict[tuple[Any, ...], SafeString] = {}
+_CARD_HTML_MAX = 20_000  # card ids (jokers with each declaration) × options × languages: a few thousand
+
+
+def card_html(
+    ref: str = "",
+    *,
+    label: str = "",
+    meld: int | None = None,
+    suggested: bool = False,
+    laid: bool = False,
+    added: bool = False,
+    source: str = "",
+    pressable: bool = False,
+    picture: bool = False,
+) -> SafeString:
+    """The one markup of a card: its ``<li class="card ...">`` for a ``cards-row`` list.
+
+    ``ref`` is the card's id (``"8S.0"``, ``"JK=7S.1"``); ``""`` draws a face-down card (``label``:
+    what it is, by default a card of a player's hand).  A face-up card is a button (``.card-face``)
+    named by its words, with ``data-id`` and ``data-ref`` for the scripts; ``pressable`` makes it a
+    toggle (``aria-pressed``: picked for a move with the keyboard or a tap), ``source`` a card the
+    Gin board draws from (``data-source``, ``gin-draggable``).  ``meld`` (the Gin hand's meld
+    number), ``suggested`` (by the advisor), ``laid`` (laid off) and ``added`` (by a replay's step)
+    mark it.  A ``picture`` is only shown (a round's result, a replay, the draw for roles): an
+    image with no ids, never taken for a card in play.  Kept once per language.
+    """
+    key = (ref, label, meld, bool(suggested), bool(laid), bool(added), source, bool(pressable), bool(picture), get_language())
+    html = _CARD_HTML.get(key)
+    if html is None:
+        html = card_html_for(card_face(ref, hidden=not ref), label=label, meld=meld, suggested=suggested,
+                             laid=laid, added=added, source=source, pressable=pressable, picture=picture)
+        if len(_CARD_HTML) < _CARD_HTML_MAX:
+            _CARD_HTML[key] = html
+    return html
+
+
+def card_html_for(
+    face: dict[str, Any],
+    *,
+    label: str = "",
+    meld: int | None = None,
+    suggested: bool = False,
+    laid: bool = False,
+    added: bool = False,
+    source: str = "",
+    pressable: bool = False,
+    picture: bool = False,
+) -> SafeString:
+    """:func:`card_html` from a face already made (:func:`card_face`, or a stored value shown as text)."""
+    hidden = face.get("hidden", False)
+    classes = ["card", "card-back" if hidden else "suit-" + face.get("suit_key", "")]
+    if meld is not None:
+        classes.append(f"gin-in-meld gin-meld-{int(meld)}")
+    name = [label or face.get("label", "")]
+    if suggested:
+        classes.append("gin-suggested")
+        name.append(_("suggested by the advisor"))
+    if laid:
+        classes.append("gin-laid-off")
+        name.append(_("laid off"))
+    if added:
+        classes.append("added")
+        name.append(_("added"))
+    if source:
+        classes.append("gin-draggable")
+    attrs = ""
+    if not hidden and not picture:
+        attrs += f' data-id="{escape(face.get("id", ""))}" data-ref="{escape(face.get("ref", ""))}"'
+    if source:
+        attrs += f' data-source="{escape(source)}"'
+    aria_label = escape(" — ".join(name))
+    if hidden:
+        inner = f'<span class="card-face" role="img" aria-label="{aria_label}"></span>'
+    else:
+        shown = f'<span class="rank">{escape(face.get("rank", ""))}</span><span class="suit" aria-hidden="true">{escape(face.get("suit", ""))}</span>'
+        if face.get("as"):
+            shown += f'<span class="as suit-{escape(face.get("as_suit", ""))}">{escape(face["as"])}</span>'
+        if picture:
+            inner = f'<span class="card-face" role="img" aria-label="{aria_label}">{shown}</span>'
+        else:
+            pressed = ' aria-pressed="false"' if pressable else ""
+            inner = f'<button type="button" class="card-face" aria-label="{aria_label}"{pressed}>{shown}</button>'
+    return mark_safe(f'<li class="{escape(" ".join(classes))}"{attrs}>{inner}</li>')  # every value escaped
 
 
 def cards_html(refs: list[str]) -> SafeString:
-    """The ``card`` partial for each ref ("" = face down), joined; each card is rendered once per language.
-
-    A board draws up to a hundred cards per viewer per push; the markup of one card in one
-    language never changes, so it is kept instead of re-running the template every time.
-    """
-    lang = get_language()
-    out = []
-    for ref in refs:
-        key = (ref, not ref, lang)
-        html = _CARD_HTML.get(key)
-        if html is None:
-            html = render_to_string("games/table.html#card", {"c": card_face(ref, hidden=not ref)})
-            if len(_CARD_HTML) < _CARD_HTML_MAX:
-                _CARD_HTML[key] = html
-        out.append(html)
-    return mark_safe("".join(out))  # each piece is the autoescaped partial
+    """The cards of a meld or a hand one may pick and drag ("" = face down), joined."""
+    return mark_safe("".join([card_html(ref, pressable=True) for ref in refs]))  # each piece escaped
 
 
 def joker_option(code: str) -> dict[str, str]:
