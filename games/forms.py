@@ -234,6 +234,20 @@ class TableCreateForm(forms.Form):
             }
         return out
 
+    def variant_tables(self) -> dict[str, dict[str, Any]]:
+        """Per variant, what the lobby's script needs to adjust the form: its family (which options
+        show), whether the game fixes the table size, the seats it deals for and the most bots."""
+        out = {}
+        for variant, _label in Variant.choices:
+            spec = spec_for(variant)
+            out[variant] = {
+                "family": spec.family,
+                "fixed": len(spec.seat_choices) == 1,
+                "seats": spec.default_seats,
+                "most_bots": max(spec.seat_choices) - 1,
+            }
+        return out
+
     def main_fields(self):
         return [
             self[name] for name in self.fields

@@ -1,16 +1,19 @@
 // Lobby "create a table" form: show the options of the chosen game, and for a Gin
 // variant fill in that variant's defaults (the engine's, rendered as JSON by the
-// server) in every field the player has not changed. Without JavaScript every
-// option is shown and a blank Gin choice means "the variant's default".
+// server) in every field the player has not changed. Each variant's family, seats
+// and most bots come from the server too (#variant-tables, from its GameSpec).
+// Without JavaScript every option is shown and a blank Gin choice means "the
+// variant's default".
 (function () {
   "use strict";
-  var GIN = ["gin_box", "gin", "oklahoma", "hollywood"];
 
   function setup(form) {
     var select = form.querySelector('[name="variant"]');
     var data = document.getElementById("gin-defaults");
-    if (!select || !data) return;
+    var tablesData = document.getElementById("variant-tables");
+    if (!select || !data || !tablesData) return;
     var defaults = JSON.parse(data.textContent);
+    var tables = JSON.parse(tablesData.textContent);
     var touched = {};
     form.addEventListener("change", function (event) {
       if (event.target.name && event.target.name.indexOf("gin_") === 0) touched[event.target.name] = true;
@@ -28,21 +31,22 @@
 
     function apply() {
       var variant = select.value;
-      var gin = GIN.indexOf(variant) >= 0;
+      var table = tables[variant];
+      if (!table) return;
+      var gin = table.family === "gin";
       form.querySelectorAll("[data-family]").forEach(function (el) {
-        el.hidden = el.dataset.family !== (gin ? "gin" : "manipulation");
+        el.hidden = el.dataset.family !== table.family;
       });
       form.querySelectorAll("[data-family-note]").forEach(function (el) { el.hidden = !gin; });
       form.querySelectorAll("[data-variants]").forEach(function (el) {
         el.hidden = gin && el.dataset.variants.split(" ").indexOf(variant) < 0;
       });
       var seats = form.querySelector('[data-field="seats"]');
-      if (seats) seats.hidden = gin;
+      if (seats) seats.hidden = table.fixed;
       var seatsInput = form.querySelector('[name="seats"]');
-      if (gin && seatsInput) seatsInput.value = variant === "gin_box" ? "3" : "2";
+      if (table.fixed && seatsInput) seatsInput.value = String(table.seats);
       var bots = form.querySelector('[name="bots"]');
-      var most = gin ? (variant === "gin_box" ? 2 : 1) : 4;
-      if (bots && +bots.value > most) bots.value = String(most);
+      if (bots && +bots.value > table.most_bots) bots.value = String(table.most_bots);
       if (gin) fill(variant);
     }
 
