@@ -32,6 +32,67 @@ def _iso(value) -> str | None:
     return value.isoformat() if value else None
 
 
+def _match_info(match: Match) -> dict[str, Any]:
+    return {
+        "id": match.pk,
+        "variant": match.variant,
+        "options": match.options,
+        "seats": match.seats_count,
+        "status": match.status,
+        "created_at": _iso(match.created_at),
+        "started_at": _iso(match.started_at),
+        "finished_at": _iso(match.finished_at),
+    }
+
+
+def _seat_record(s: Seat, finished: bool) -> dict[str, Any]:
+    return {
+        "index": s.index,
+        "name": s.display_name,
+        "kind": "bot" if s.is_bot else "human",
+        "bot_policy": s.bot_policy or None,
+        "role": s.role or None,
+        "final_total": s.final_total if finished else None,
+        "winner": bool(s.is_winner) if finished else None,
+    }
+
+
+def _scores_by_round(match: Match) -> dict[int, list[RoundScore]]:
+    scores: dict[int, list[RoundScore]] = {}
+    for sc in RoundScore.objects.filter(round__match=match).order_by("round__number", "seat"):
+        scores.setdefault(sc.round_id, []).append(sc)
+    return scores
+
+
+def _actions_by_round(match: Match) -> dict[int, list[dict[str, Any]]]:
+    actions: dict[int, list[dict[str, Any]]] = {}
+    for ev in Event.objects.filter(match=match, kind="action").order_by("seq"):
+        actions.setdefault(ev.round_number, []).append(
+            {"seq": ev.seq, "seat": ev.seat, "action": ev.action, "by_bot": ev.by_bot}
+        )
+    return actions
+
+
+def _round_record(
+    r: Round, scores: list[RoundScore], actions: list[dict[str, Any]], finished: bool
+) -> dict[str, Any]:
+    return {
+        "number": r.number,
+        "dealer": r.dealer,
+        "seed": r.seed if finished else None,
+        "setup": r.setup,
+        "actions": actions,
+        "result": {
+            "kind": r.result_kind,
+            "knocker": r.knocker,
+            "winners": r.winners,
+            "hand_points": [sc.hand_points for sc in scores],
+            "scores": [sc.score for sc in scores],
+            "reasons": [sc.reasons for sc in scores],
+        },
+    }
+
+
 def match_record(match: Match) -> dict[str, Any]:
     finished = match.status == MatchStatus.FINISHED
     seats = list(Seat.objects.filter(match=match).select_related("user").order_by("index"))
@@ -39,57 +100,14 @@ def match_record(match: Match) -> dict[str, Any]:
     if not finished:
         # The round in play is not part of a live record: its actions would say nothing without its end.
         rounds = [r for r in rounds if r.finished_at is not None]
-    scores: dict[int, list[RoundScore]] = {}
-    for sc in RoundScore.objects.filter(round__match=match).order_by("round__number", "seat"):
-        scores.setdefault(sc.round_id, []).append(sc)
-    actions: dict[int, list[dict[str, Any]]] = {}
-    for ev in Event.objects.filter(match=match, kind="action").order_by("seq"):
-        actions.setdefault(ev.round_number, []).append(
-            {"seq": ev.seq, "seat": ev.seat, "action": ev.action, "by_bot": ev.by_bot}
-        )
+    scores = _scores_by_round(match)
+    actions = _actions_by_round(match)
     return {
         "format": FORMAT,
         "version": VERSION,
-        "match": {
-            "id": match.pk,
-            "variant": match.variant,
-            "options": match.options,
-            "seats": match.seats_count,
-            "status": match.status,
-            "created_at": _iso(match.created_at),
-            "started_at": _iso(match.started_at),
-            "finished_at": _iso(match.finished_at),
-        },
-        "seats": [
-            {
-                "index": s.index,
-                "name": s.display_name,
-                "kind": "bot" if s.is_bot else "human",
-                "bot_policy": s.bot_policy or None,
-                "role": s.role or None,
-                "final_total": s.final_total if finished else None,
-                "winner": bool(s.is_winner) if finished else None,
-            }
-            for s in seats
-        ],
-        "rounds": [
-            {
-                "number": r.number,
-                "dealer": r.dealer,
-                "seed": r.seed if finished else None,
-                "setup": r.setup,
-                "actions": actions.get(r.number, []),
-                "result": {
-                    "kind": r.result_kind,
-                    "knocker": r.knocker,
-                    "winners": r.winners,
-                    "hand_points": [sc.hand_points for sc in scores.get(r.pk, [])],
-                    "scores": [sc.score for sc in scores.get(r.pk, [])],
-                    "reasons": [sc.reasons for sc in scores.get(r.pk, [])],
-                },
-            }
-            for r in rounds
-        ],
+        "match": _match_info(match),
+        "seats": [_seat_record(s, finished) for s in seats],
+        "rounds": [_round_record(r, scores.get(r.pk, []), actions.get(r.number, []), finished) for r in rounds],
         "final": {
             "totals": [s.final_total for s in seats] if finished else None,
             "winners": [s.index for s in seats if s.is_winner] if finished else None,

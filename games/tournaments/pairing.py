@@ -138,6 +138,82 @@ def seating_cost(
     return rematches, spread, ranks
 
 
+def _pair_costs(players: Sequence[Player], met: Meetings, use_scores: bool) -> list[list[tuple[int, int, int]]]:
+    """The cost of seating two players together, by standing position: (meetings, point spread, squared
+    distance of positions); the score terms are 0 without ``use_scores``."""
+    n = len(players)
+    ids = [p.id for p in players]
+    pts = [p.points for p in players]
+    pair = [[(0, 0, 0)] * n for _ in range(n)]
+    for i in range(n):
+        for j in range(i + 1, n):
+            cost = (
+                met.get(frozenset((ids[i], ids[j])), 0),
+                abs(pts[i] - pts[j]) if use_scores else 0,
+                (j - i) ** 2 if use_scores else 0,
+            )
+            pair[i][j] = pair[j][i] = cost
+    return pair
+
+
+def _plain_seating(sizes: Sequence[int]) -> list[list[int]]:
+    """Blocks of positions in standing order, one per table."""
+    plain, start = [], 0
+    for s in sizes:
+        plain.append(list(range(start, start + s)))
+        start += s
+    return plain
+
+
+class _SeatingSearch:
+    """The branch and bound of :func:`best_seating` over positions 0..n-1, from a first answer (its bound)."""
+
+    def __init__(self, pair, sizes: Sequence[int], budget: int, seating: list[list[int]]) -> None:
+        self.pair, self.sizes, self.budget, self.n = pair, sizes, budget, len(pair)
+        self.groups: list[list[int]] = [[] for _ in sizes]
+        self.best_cost: tuple[int, int, int] | None = _cost_positions(seating, pair)
+        self.best = seating
+        self.nodes = 0
+
+    def options(self, k: int) -> list[tuple[int, int, int, int]]:
+        """The tables with room for position k, with the cost it adds there, cheapest first (stable: lower
+        table first, so good seatings come early); of empty tables of one size only the first."""
+        tried_empty: set[int] = set()
+        options = []
+        for t, group in enumerate(self.groups):
+            if len(group) >= self.sizes[t]:
+                continue
+            if not group:
+                if self.sizes[t] in tried_empty:
+                    continue
+                tried_empty.add(self.sizes[t])
+            d0 = d1 = d2 = 0
+            for other in group:
+                a, b, c = self.pair[k][other]
+                d0 += a
+                d1 += b
+                d2 += c
+            options.append((d0, d1, d2, t))
+        options.sort()
+        return options
+
+    def place(self, k: int, c0: int, c1: int, c2: int) -> None:
+        """Seat positions k.. given the cost so far; a branch no better than the best is cut."""
+        if self.best_cost is not None and (c0, c1, c2) >= self.best_cost:
+            return
+        if k == self.n:
+            self.best_cost = (c0, c1, c2)
+            self.best = [list(g) for g in self.groups]
+            return
+        self.nodes += 1
+        if self.nodes > self.budget and self.best_cost is not None:
+            return
+        for d0, d1, d2, t in self.options(k):
+            self.groups[t].append(k)
+            self.place(k + 1, c0 + d0, c1 + d1, c2 + d2)
+            self.groups[t].pop()
+
+
 def best_seating(
     players: Sequence[Player],
     sizes: Sequence[int],
@@ -154,69 +230,15 @@ def best_seating(
     best complete seating.  The first seating found is the plain one (blocks in
     standing order), so the search always has an answer.
     """
-    n = len(players)
-    assert sum(sizes) == n, "sizes must seat every player"
-    ids = [p.id for p in players]
-    pts = [p.points for p in players]
-    # Pair costs by position: the search works on positions 0..n-1.
-    pair = [[(0, 0, 0)] * n for _ in range(n)]
-    for i in range(n):
-        for j in range(i + 1, n):
-            cost = (
-                met.get(frozenset((ids[i], ids[j])), 0),
-                abs(pts[i] - pts[j]) if use_scores else 0,
-                (j - i) ** 2 if use_scores else 0,
-            )
-            pair[i][j] = pair[j][i] = cost
-    groups: list[list[int]] = [[] for _ in sizes]
-    best: list = [None, None]  # cost, groups
-    nodes = [0]
-
-    def place(k: int, c0: int, c1: int, c2: int) -> None:
-        if best[0] is not None and (c0, c1, c2) >= best[0]:
-            return
-        if k == n:
-            best[0] = (c0, c1, c2)
-            best[1] = [list(g) for g in groups]
-            return
-        nodes[0] += 1
-        if nodes[0] > budget and best[0] is not None:
-            return
-        tried_empty: set[int] = set()
-        options = []
-        for t, group in enumerate(groups):
-            if len(group) >= sizes[t]:
-                continue
-            if not group:
-                if sizes[t] in tried_empty:
-                    continue
-                tried_empty.add(sizes[t])
-            d0 = d1 = d2 = 0
-            for other in group:
-                a, b, c = pair[k][other]
-                d0 += a
-                d1 += b
-                d2 += c
-            options.append((d0, d1, d2, t))
-        # Cheapest first (stable: lower table first), so good seatings come early.
-        options.sort()
-        for d0, d1, d2, t in options:
-            groups[t].append(k)
-            place(k + 1, c0 + d0, c1 + d1, c2 + d2)
-            groups[t].pop()
-
+    assert sum(sizes) == len(players), "sizes must seat every player"
+    pair = _pair_costs(players, met, use_scores)
     # The plain seating first, so there is always an answer and a bound.
-    plain, start = [], 0
-    for s in sizes:
-        plain.append(list(range(start, start + s)))
-        start += s
-    best[0] = _cost_positions(plain, pair)
-    best[1] = plain
-    place(0, 0, 0, 0)
-    result = best[1]
-    if nodes[0] > budget:
+    search = _SeatingSearch(pair, sizes, budget, _plain_seating(sizes))
+    search.place(0, 0, 0, 0)
+    result = search.best
+    if search.nodes > budget:
         result = _improve_by_swaps(result, pair)
-    return [[ids[i] for i in group] for group in result]
+    return [[players[i].id for i in group] for group in result]
 
 
 def _cost_positions(groups: list[list[int]], pair) -> tuple[int, int, int]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass, field
 from typing import Any
 
 from games.history import ratings
@@ -22,47 +23,58 @@ def _rank_row(row: PlayerRating) -> dict[str, Any]:
     }
 
 
-def player_stats(*, player, viewer) -> dict[str, Any]:
-    """Per variant: played, won, win rate, average round score, knocks, undercuts, gins, going-outs, rating."""
-    # Only matches the viewer may see count: a private match's result stays with its players and staff.
-    seats = list(
-        Seat.objects.filter(
-            user=player, match__status=MatchStatus.FINISHED, match__in=visible_matches(viewer).values("pk")
-        ).values(
-            "match_id", "index", "is_winner", "match__variant"
-        )
-    )
-    seat_of = {s["match_id"]: s["index"] for s in seats}
-    per: dict[str, dict[str, Any]] = defaultdict(
-        lambda: {
-            "played": 0,
-            "won": 0,
-            "rounds": 0,
-            "points": 0,
-            "knocks": 0,
-            "undercuts_given": 0,
-            "undercuts_suffered": 0,
-            "gins": 0,
-            "going_outs": 0,
-        }
-    )
-    variant_of = {}
-    for s in seats:
-        v = per[s["match__variant"]]
+def _stat_row() -> dict[str, Any]:
+    return {
+        "played": 0,
+        "won": 0,
+        "rounds": 0,
+        "points": 0,
+        "knocks": 0,
+        "undercuts_given": 0,
+        "undercuts_suffered": 0,
+        "gins": 0,
+        "going_outs": 0,
+    }
+
+
+@dataclass
+class _Counts:
+    """The player's seat and the variant of each finished match counted, and the counts per variant."""
+
+    seat_of: dict[int, int] = field(default_factory=dict)
+    variant_of: dict[int, str] = field(default_factory=dict)
+    per: defaultdict[str, dict[str, Any]] = field(default_factory=lambda: defaultdict(_stat_row))
+
+    def of(self, match_id: int) -> tuple[int, dict[str, Any]]:
+        """The player's seat in the match and its variant's counts."""
+        return self.seat_of[match_id], self.per[self.variant_of[match_id]]
+
+
+def _count_matches(player, viewer) -> _Counts:
+    """Matches played and won per variant.  Only matches the viewer may see count: a private match's
+    result stays with its players and staff."""
+    seats = Seat.objects.filter(
+        user=player, match__status=MatchStatus.FINISHED, match__in=visible_matches(viewer).values("pk")
+    ).values("match_id", "index", "is_winner", "match__variant")
+    counts = _Counts()
+    for s in list(seats):
+        counts.seat_of[s["match_id"]] = s["index"]
+        v = counts.per[s["match__variant"]]
         v["played"] += 1
         v["won"] += int(s["is_winner"])
-        variant_of[s["match_id"]] = s["match__variant"]
-    rounds = Round.objects.filter(match_id__in=list(seat_of), finished_at__isnull=False).values(
-        "id", "match_id", "knocker", "result_kind", "winners"
-    )
-    round_info = {r["id"]: r for r in rounds}
+        counts.variant_of[s["match_id"]] = s["match__variant"]
+    return counts
+
+
+def _count_scores(counts: _Counts, round_info: dict[int, dict[str, Any]]) -> set[int]:
+    """Rounds and points of the player, undercuts he gave; returns the rounds in which he was undercut
+    (another seat's score has an undercut bonus against his knock)."""
     scores = RoundScore.objects.filter(round_id__in=list(round_info)).values("round_id", "seat", "score", "reasons")
     undercut_in: set[int] = set()
     for sc in scores:
         info = round_info[sc["round_id"]]
-        me = seat_of[info["match_id"]]
+        me, v = counts.of(info["match_id"])
         codes = {r.get("code") for r in sc["reasons"] or [] if isinstance(r, dict)}
-        v = per[variant_of[info["match_id"]]]
         if sc["seat"] == me:
             v["rounds"] += 1
             v["points"] += sc["score"]
@@ -70,19 +82,27 @@ def player_stats(*, player, viewer) -> dict[str, Any]:
                 v["undercuts_given"] += 1
         elif "undercut_bonus" in codes and info["knocker"] == me:
             undercut_in.add(info["id"])
+    return undercut_in
+
+
+def _count_rounds(counts: _Counts, round_info: dict[int, dict[str, Any]], undercut_in: set[int]) -> None:
+    """Knocks, going-outs, gins and undercuts suffered, from the rounds' results."""
     for info in round_info.values():
-        me = seat_of[info["match_id"]]
-        v = per[variant_of[info["match_id"]]]
+        me, v = counts.of(info["match_id"])
         mine = info["knocker"] == me
         v["knocks"] += int(mine and info["result_kind"] in ("knock", "went_out", "gin", "big_gin", "undercut"))
         v["going_outs"] += int(mine and info["result_kind"] == "went_out")
         v["gins"] += int(mine and info["result_kind"] in ("gin", "big_gin"))
         v["undercuts_suffered"] += int(info["id"] in undercut_in or (mine and info["result_kind"] == "undercut"))
+
+
+def _variant_rows(counts: _Counts, player) -> list[dict[str, Any]]:
+    """One row per variant played, in the variants' order, with the rates and the rating."""
     rating_rows = {r.variant: r for r in PlayerRating.objects.filter(user=player)}
     labels = dict(Variant.choices)
     variants = []
-    for key in [v for v, _label in Variant.choices if v in per]:
-        v = per[key]
+    for key in [v for v, _label in Variant.choices if v in counts.per]:
+        v = counts.per[key]
         variants.append(
             {
                 "key": key,
@@ -93,6 +113,10 @@ def player_stats(*, player, viewer) -> dict[str, Any]:
                 "rating": _rank_row(rating_rows[key]) if key in rating_rows else None,
             }
         )
+    return variants
+
+
+def _recent(player, viewer) -> list[dict[str, Any]]:
     last = (
         visible_matches(viewer)
         .filter(status=MatchStatus.FINISHED)
@@ -100,7 +124,19 @@ def player_stats(*, player, viewer) -> dict[str, Any]:
         .order_by("-finished_at", "-pk")
         .values(*LIST_FIELDS)[:20]
     )
-    return {"variants": variants, "recent": match_rows(list(last))}
+    return match_rows(list(last))
+
+
+def player_stats(*, player, viewer) -> dict[str, Any]:
+    """Per variant: played, won, win rate, average round score, knocks, undercuts, gins, going-outs, rating."""
+    counts = _count_matches(player, viewer)
+    rounds = Round.objects.filter(match_id__in=list(counts.seat_of), finished_at__isnull=False).values(
+        "id", "match_id", "knocker", "result_kind", "winners"
+    )
+    round_info = {r["id"]: r for r in rounds}
+    undercut_in = _count_scores(counts, round_info)
+    _count_rounds(counts, round_info, undercut_in)
+    return {"variants": _variant_rows(counts, player), "recent": _recent(player, viewer)}
 
 
 def leaderboard(*, variant: str, limit: int = 100) -> list[dict[str, Any]]:
