@@ -1,13 +1,13 @@
-"""Shared test set-up: report which database and channel layer the run uses."""
+"""Shared test set-up: report which database and channel layer the run uses; the named players."""
 
 from __future__ import annotations
 
 import pytest
+from django.conf import settings
+from django.db import connections
 
 
 def pytest_configure(config):
-    from django.conf import settings
-
     # In-process tests drive the clock themselves (services.match_tick / run_until_human);
     # the live daphne of the browser tests switches it back on.
     settings.RUMMYHUB_CLOCK = False
@@ -15,8 +15,6 @@ def pytest_configure(config):
 
 
 def pytest_report_header(config):
-    from django.conf import settings
-
     db = settings.DATABASES["default"]
     where = db.get("HOST") or db.get("NAME")
     layer = settings.CHANNEL_LAYERS["default"]["BACKEND"]
@@ -33,6 +31,42 @@ def make_user(django_user_model):
     return make
 
 
+# The named players (STYLE.md "Tests"), each created when a test asks for them, in the order asked.
+
+
+@pytest.fixture
+def alice(make_user):
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob(make_user):
+    return make_user("bob")
+
+
+@pytest.fixture
+def carol(make_user):
+    return make_user("carol")
+
+
+@pytest.fixture
+def dave(make_user):
+    return make_user("dave")
+
+
+@pytest.fixture
+def erin(make_user):
+    return make_user("erin")
+
+
+@pytest.fixture
+def alice_client(client, alice):
+    """The test client logged in as alice (``alice_client.user``)."""
+    client.force_login(alice)
+    client.user = alice
+    return client
+
+
 @pytest.fixture(autouse=True)
 def _fresh_pool_after_socket_tests(request):
     """After a transactional (socket) test on PostgreSQL, start the next test with a fresh pool.
@@ -46,8 +80,6 @@ def _fresh_pool_after_socket_tests(request):
     marker = request.node.get_closest_marker("django_db")
     if marker is None or not (marker.kwargs.get("transaction") or "transactional_db" in request.fixturenames):
         return
-    from django.db import connections
-
     for conn in connections.all(initialized_only=True):
         if conn.vendor == "postgresql" and conn.pool is not None:
             stats = conn.pool.get_stats()
@@ -60,8 +92,6 @@ def _fresh_pool_after_socket_tests(request):
 def _close_database_pools(django_db_setup, django_db_blocker):
     """PostgreSQL pools keep connections open; close them so the test database can be dropped."""
     yield
-    from django.db import connections
-
     with django_db_blocker.unblock():
         connections.close_all()
         for conn in connections.all():

@@ -18,13 +18,6 @@ CHANGELIST = "admin:games_match_changelist"
 
 
 @pytest.fixture
-def sent(monkeypatch):
-    messages: list[tuple[str, dict]] = []
-    monkeypatch.setattr(realtime, "send_now", lambda group, message: messages.append((group, message)))
-    return messages
-
-
-@pytest.fixture
 def staff(client, make_user):
     user = make_user("erin", is_staff=True, is_superuser=True)
     client.force_login(user)

@@ -19,14 +19,6 @@ pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true"}
 
 
-@pytest.fixture
-def alice_client(client, make_user):
-    user = make_user("alice")
-    client.force_login(user)
-    client.user = user
-    return client
-
-
 def started(host, other=None, seats=2, bots=1, settings=None, **kw):
     if settings is not None:
         settings.RUMMYHUB_FIXED_SEED = "3"

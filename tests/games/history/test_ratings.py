@@ -17,16 +17,6 @@ pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true"}
 
 
-@pytest.fixture
-def alice(make_user):
-    return make_user("alice")
-
-
-@pytest.fixture
-def bob(make_user):
-    return make_user("bob")
-
-
 def test_ranks_allow_ties():
     assert ratings.ranks_from_totals([120, 80, 120, 10]) == [1, 3, 1, 4]
     a, b, c = ratings.rate([(25.0, 8.333)] * 3, [1, 1, 2])

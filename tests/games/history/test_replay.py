@@ -21,11 +21,6 @@ HX = {"HTTP_HX_REQUEST": "true"}
 
 
 @pytest.fixture
-def alice(make_user):
-    return make_user("alice")
-
-
-@pytest.fixture
 def matches(alice, make_user, settings):
     bob = make_user("bob")
     return [

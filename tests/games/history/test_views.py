@@ -17,16 +17,6 @@ pytestmark = pytest.mark.django_db
 HX = {"HTTP_HX_REQUEST": "true"}
 
 
-@pytest.fixture
-def alice(make_user):
-    return make_user("alice")
-
-
-@pytest.fixture
-def bob(make_user):
-    return make_user("bob")
-
-
 def test_list_shows_finished_matches_newest_first_page_and_partial(client, alice, settings):
     first = play_match(alice, settings=settings, seed="3")
     second = play_match(alice, settings=settings, seed="4", seats=3, bots=2)

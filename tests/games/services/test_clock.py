@@ -1,4 +1,5 @@
-"""The clock isolates each match: one failing step never stops the other tables (docs/architecture.md).
+"""The clock's steps (games/services/clock.py): a turn timer's expiry, and each match isolated: one failing
+step never stops the other tables (docs/architecture.md).
 
 A step that raises is logged with its match id and put off (exponential back-off recorded in the
 match's ``state["clock"]``, then held with no deadline after ``CLOCK_MAX_FAILURES``); a transient
@@ -17,7 +18,9 @@ from django.utils import timezone
 from games import services
 from games.engine.errors import InvalidAction
 from games.models import Match, MatchStatus, Seat
-from games.services import turns
+from games.services import turns, write
+from games.variants import spec_for
+from tests.games.services.support import current_state, started_match
 
 pytestmark = pytest.mark.django_db
 
@@ -168,3 +171,22 @@ def test_match_tick_still_raises_for_its_direct_callers(tables, monkeypatch):
     poison(monkeypatch, poisoned, DataError("integer out of range"))
     with pytest.raises(DataError):
         services.match_tick(match_id=poisoned.pk)
+
+
+def test_timer_expiry_plays_compulsory_draws_and_autopilot_after_three(alice, bob, settings):
+    match = started_match(alice, bots=0, others=[bob], settings=settings)
+    Match.objects.filter(pk=match.pk).update(turn_timer=30)
+    for missed in range(1, 4):
+        match.refresh_from_db()
+        write._schedule(match, spec_for(match.variant))
+        match.save(update_fields=["deadline"])
+        state = current_state(match)
+        mover = state.seat_to_act
+        hand_before = len(state.hands[mover])
+        assert services.match_tick(match_id=match.pk, now=timezone.now() + timedelta(seconds=31))
+        after = current_state(match)
+        assert after.seat_to_act != mover or after.phase == "over"
+        assert len(after.hands[mover]) == hand_before + 3  # three compulsory draws, no meld (B.5)
+        seat = Seat.objects.get(match=match, index=mover)
+        if missed < 3 and mover == 0:
+            assert not seat.autopilot

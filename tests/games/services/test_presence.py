@@ -24,13 +24,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def sent(monkeypatch):
-    messages: list[tuple[str, dict]] = []
-    monkeypatch.setattr(realtime, "send_now", lambda group, message: messages.append((group, message)))
-    return messages
-
-
-@pytest.fixture
 def table(make_user, settings):
     """A started two-player table without a timer; (match, the player to act, the other one)."""
     settings.RUMMYHUB_FIXED_SEED = "11"

@@ -1,17 +1,22 @@
-"""Gin tables through the same services: roles, hands, scores and the end of the game (RULES C, D)."""
+"""Rounds (games/services/rounds.py): the deal, a round's close, the next round, the match's end; Gin's
+roles and a bot advisor's advice, through the same services (RULES B.7, B.8, C, D)."""
 
 from __future__ import annotations
 
 import json
+import random
 from collections import Counter
 
 import pytest
 
 from games import services
 from games.engine import bots as engine_bots
+from games.engine import gin
+from games.engine.gin import GinMatch
 from games.models import Event, Match, MatchStatus, Round, RoundScore, Seat
 from games.replay import replay_current
 from games.variants import spec_for
+from tests.games.services.support import current_state, started_match
 
 pytestmark = pytest.mark.django_db
 
@@ -75,11 +80,6 @@ def test_three_player_roles_rotate_and_the_advisor_never_plays(make_user, settin
 
 def _box_table_with_bot_advisor(make_user, *, captain: int = 0):
     """A three-player Gin table where the human in seat 0 is the captain and both other seats are bots."""
-    import random
-
-    from games.engine import gin
-    from games.engine.gin import GinMatch
-
     alice = make_user("alice")
     match = services.match_create(host=alice, variant="gin_box", seats_count=3, bots=2)
     seed = next(s for s in range(1, 500)
@@ -139,3 +139,56 @@ def test_no_bot_advice_for_a_bot_captain_or_when_advice_is_off(make_user, settin
     assert not Event.objects.filter(match=match, summary__code="suggest").exists()
     services.run_until_human(match_id=match.pk, deal=False)
     assert not Event.objects.filter(match=match, summary__code="suggest").exists()
+
+
+def test_a_whole_match_against_bots_is_scored_and_replayable(alice, settings):
+    """The human plays with the basic bot's choices; every round is stored and the match ends (B.7, B.8)."""
+    settings.RUMMYHUB_BOT_DELAY = 0
+    match = started_match(alice, seats=3, bots=2, settings=settings, game_target=60)
+    for _ in range(5000):
+        services.run_until_human(match_id=match.pk)
+        match.refresh_from_db()
+        if match.status == MatchStatus.FINISHED:
+            break
+        assert match.status == MatchStatus.PLAYING
+        state = current_state(match)
+        assert state.seat_to_act == 0
+        action = engine_bots.choose_action(state, 0, policy="basic")
+        services.turn_submit(match_id=match.pk, user=alice, action=action, expected_version=match.version)
+        match.refresh_from_db()
+        assert replay_current(match) == match.state["round"]
+    assert match.status == MatchStatus.FINISHED
+    rounds = list(Round.objects.filter(match=match))
+    assert len(rounds) == match.round_number >= 1
+    tally = match.state["tally"]
+    for seat in range(3):
+        assert sum(RoundScore.objects.filter(round__match=match, seat=seat).values_list("score", flat=True)) == (
+            tally["scores"][seat]
+        )
+    assert max(tally["scores"]) >= 60
+    seats = list(Seat.objects.filter(match=match))
+    assert all(s.final_total is not None for s in seats)
+    assert any(s.is_winner for s in seats)
+    winners_total = max(s.final_total for s in seats)
+    assert all(s.final_total == winners_total for s in seats if s.is_winner)
+
+
+def test_bots_pace_and_next_round_ready(alice, settings):
+    settings.RUMMYHUB_BOT_DELAY = 0
+    match = started_match(alice, seats=2, bots=1, settings=settings)
+    # Play until the first round ends.
+    for _ in range(2000):
+        services.run_until_human(match_id=match.pk, deal=False)
+        match.refresh_from_db()
+        if match.status != MatchStatus.PLAYING:
+            break
+        state = current_state(match)
+        action = engine_bots.choose_action(state, 0, policy="basic")
+        services.turn_submit(match_id=match.pk, user=alice, action=action, expected_version=match.version)
+    match.refresh_from_db()
+    assert match.status in (MatchStatus.BETWEEN_ROUNDS, MatchStatus.FINISHED)
+    if match.status == MatchStatus.BETWEEN_ROUNDS:
+        assert services.pending_step(match) == "deal"
+        services.round_ready(match_id=match.pk, user=alice)
+        match.refresh_from_db()
+        assert match.round_number == 2 and match.status == MatchStatus.PLAYING

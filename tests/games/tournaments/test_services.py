@@ -45,15 +45,6 @@ def players(make_user):
 
 
 @pytest.fixture
-def sent(monkeypatch):
-    from rummyhub import realtime
-
-    messages: list[tuple[str, dict]] = []
-    monkeypatch.setattr(realtime, "send_now", lambda group, message: messages.append((group, message)))
-    return messages
-
-
-@pytest.fixture
 def fast(settings):
     settings.RUMMYHUB_BOT_DELAY = 0
     settings.RUMMYHUB_FIXED_SEED = "11"

@@ -1,0 +1,116 @@
+"""A turn's action (games/services/turns.py): a refusal changes and broadcasts nothing, one of two
+concurrent submits applies, a move is four statements and numbers its event from the match."""
+
+from __future__ import annotations
+
+import importlib
+import threading
+
+import pytest
+from django.apps import apps
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from games import services
+from games.engine.errors import IllegalMove, RulesError
+from games.models import Event, Match
+from tests.games.services.support import current_state, started_match
+
+pytestmark = pytest.mark.django_db
+
+
+def test_refused_moves_change_nothing_and_broadcast_nothing(alice, bob, sent, settings,
+                                                            django_capture_on_commit_callbacks):
+    match = started_match(alice, bots=0, others=[bob], settings=settings)
+    state = current_state(match)
+    mover = state.seat_to_act
+    users = {0: alice, 1: bob}
+    other = users[1 - mover]
+    version, events = match.version, Event.objects.count()
+    sent.clear()
+    refusals = [
+        (other, {"type": "draw"}, match.version, IllegalMove),  # out of turn
+        (users[mover], {"type": "draw"}, match.version - 1, services.StaleVersion),  # stale version
+        (users[mover], {"type": "meld", "table": [["ZZ.9", "AS.0", "2S.0"]]}, match.version, RulesError),  # forged
+        (users[mover], {"type": "knock"}, match.version, IllegalMove),  # before drawing
+        (users[mover], {"type": "teleport"}, match.version, RulesError),  # malformed
+        (users[mover], {"type": "meld", "table": "x" * 10_000}, match.version, RulesError),  # junk payload
+    ]
+    for user, action, expected, error in refusals:
+        with django_capture_on_commit_callbacks(execute=True), pytest.raises(error):
+            services.turn_submit(match_id=match.pk, user=user, action=action, expected_version=expected)
+    match.refresh_from_db()
+    assert match.version == version
+    assert Event.objects.count() == events
+    assert current_state(match) == state
+    assert sent == []
+
+
+def test_a_card_from_another_hand_is_refused(alice, bob, settings):
+    match = started_match(alice, bots=0, others=[bob], settings=settings)
+    state = current_state(match)
+    mover = state.seat_to_act
+    user = alice if mover == 0 else bob
+    services.turn_submit(match_id=match.pk, user=user, action={"type": "draw"}, expected_version=match.version)
+    match.refresh_from_db()
+    theirs = [c.id for c in current_state(match).hands[1 - mover][:3]]
+    with pytest.raises(RulesError):
+        services.turn_submit(
+            match_id=match.pk, user=user, action={"type": "meld", "table": [theirs]}, expected_version=match.version
+        )
+
+
+def test_two_concurrent_submits_apply_exactly_one(alice, bob, settings, transactional_db):
+    match = started_match(alice, bots=0, others=[bob], settings=settings)
+    mover = current_state(match).seat_to_act
+    user = alice if mover == 0 else bob
+    results: list[str] = []
+    barrier = threading.Barrier(2)
+
+    def submit():
+        barrier.wait()
+        try:
+            services.turn_submit(match_id=match.pk, user=user, action={"type": "draw"}, expected_version=match.version)
+            results.append("ok")
+        except services.StaleVersion:
+            results.append("stale")
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=submit) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(results) == ["ok", "stale"]
+    match.refresh_from_db()
+    assert Event.objects.filter(match=match, kind="action").count() == 1
+    assert len(current_state(match).hands[mover]) == 11
+
+
+def test_a_move_is_four_statements_and_numbers_its_event_from_the_match(alice, bob, settings):
+    """The hot path (a move at a table): the locked match, its seats, the event, the match."""
+    match = started_match(alice, bots=0, others=[bob], settings=settings)
+    mover = current_state(match).seat_to_act
+    last = Event.objects.filter(match=match).order_by("-seq").first().seq
+    assert match.event_seq == last
+    with CaptureQueriesContext(connection) as queries:
+        services.turn_submit(match_id=match.pk, user=alice if mover == 0 else bob, action={"type": "draw"},
+                             expected_version=match.version)
+    statements = [q["sql"].split()[0] for q in queries.captured_queries if "SAVEPOINT" not in q["sql"]]
+    assert statements == ["SELECT", "SELECT", "INSERT", "UPDATE"]  # the test's transaction adds a savepoint pair
+    select = next(q["sql"] for q in queries.captured_queries if q["sql"].startswith("SELECT"))
+    assert ("FOR UPDATE" in select) == connection.features.has_select_for_update  # the match lock
+    match.refresh_from_db()
+    assert match.event_seq == last + 1
+    assert list(Event.objects.filter(match=match).values_list("seq", flat=True)) == list(range(1, last + 2))
+
+
+def test_the_migration_numbers_existing_matches_from_their_newest_event(alice, bob, settings):
+    fill = importlib.import_module("games.migrations.0006_match_event_seq").fill
+    match = started_match(alice, bots=0, others=[bob], settings=settings)
+    empty = services.match_create(host=bob, variant="manipulation", seats_count=2)
+    Match.objects.update(event_seq=0)
+    fill(apps, None)
+    assert Match.objects.get(pk=match.pk).event_seq == Event.objects.filter(match=match).count() > 0
+    assert Match.objects.get(pk=empty.pk).event_seq == 0
