@@ -123,6 +123,7 @@ class ManipulationSpec(GameSpec):
     engine = manip
     family = "manipulation"
     meld_drafts = True
+    board_scripts = ("js/manipulation.js",)
 
     def rules(self, options: dict[str, Any], seats: int) -> manip.ManipulationRules:
         if not isinstance(options, dict):

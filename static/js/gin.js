@@ -4,15 +4,14 @@
 // moved with "Move here", between melds, a new meld and the deadwood; every change is
 // sent to the server, which checks it and answers with the board), and the advisor's
 // card suggestions. Every move is one of the board's real forms: this file only fills
-// and submits them. No rule is decided here.
+// and submits them. The drags, picks, hand order and drafts are cards.js's. No rule is decided here.
 (function () {
   "use strict";
 
-  var shared = window.RummyTable; // table.js: CSRF header, resync, pushes held during a drag
-  var sortables = [];
+  var cards = window.RummyCards;
+  var sortables = new cards.Sortables();
 
   function gb() { return document.getElementById("gin-board"); }
-  function page() { return document.querySelector(".table-page"); }
 
   function submitAction(kind) {
     var button = gb().querySelector('[data-action="' + kind + '"]');
@@ -25,15 +24,6 @@
     select.value = cardId;
     if (select.value !== cardId) return; // not a legal discard (e.g. the card just taken)
     submitAction("discard");
-  }
-
-  function sendHandOrder() {
-    var order = [];
-    document.querySelectorAll("#gin-hand .card[data-id]").forEach(function (c) { order.push(c.dataset.id); });
-    htmx.ajax("POST", page().dataset.actUrl, {
-      target: "#table-board", swap: "outerHTML", headers: shared.csrfHeaders(),
-      values: { action: "sort", mode: "custom", order: JSON.stringify(order) }
-    });
   }
 
   // ---- the knock layout editor --------------------------------------------------
@@ -53,58 +43,31 @@
     return { card: ed.dataset.card, melds: melds };
   }
 
-  function sendLayout() {
-    var ed = editor();
-    if (!ed) return;
-    htmx.ajax("POST", page().dataset.draftUrl, {
-      target: "#table-board", swap: "outerHTML", headers: shared.csrfHeaders(),
-      values: { table: JSON.stringify(collectLayout(ed)), version: document.getElementById("table-board").dataset.version }
-    });
-  }
-
   function initEditor() {
     var ed = editor();
-    if (!ed || typeof Sortable === "undefined") return;
+    if (!ed) return;
     ed.querySelectorAll(".gin-layout-group").forEach(function (list) {
-      var options = base({ group: "gin-layout", draggable: ".card[data-id]" });
-      var ended = options.onEnd;
-      options.onEnd = function (evt) {
-        ended(evt);
-        if (evt.from === evt.to) return; // the order inside a row does not matter
-        focusAfterSwap = evt.item.dataset.id;
-        sendLayout();
-      };
-      sortables.push(Sortable.create(list, options));
+      sortables.add(list, {
+        group: "gin-layout", draggable: ".card[data-id]",
+        onEnd: function (evt) {
+          if (evt.from === evt.to) return false; // the order inside a row does not matter
+          focusAfterSwap = evt.item.dataset.id;
+          cards.sendDraft(collectLayout(ed));
+          return true;
+        }
+      });
     });
   }
 
-  // Keyboard and tap: select cards (aria-pressed), then "Move here" on a row. Captured
-  // before any other click handler, so a selection is only this editor's.
+  // Keyboard and tap: cards picked (cards.js), then "Move here" on a row.
   document.addEventListener("click", function (event) {
     var ed = editor();
-    if (!ed || !ed.contains(event.target)) return;
-    var face = event.target.closest(".card-face[aria-pressed]");
-    if (face) {
-      event.stopPropagation();
-      face.setAttribute("aria-pressed", face.getAttribute("aria-pressed") === "true" ? "false" : "true");
-      return;
-    }
-    var move = event.target.closest("[data-move-here]");
-    if (move) {
-      event.stopPropagation();
-      var picked = ed.querySelectorAll('.card-face[aria-pressed="true"]');
-      var target = move.parentElement.querySelector(".gin-layout-group");
-      if (!picked.length || !target) return;
-      picked.forEach(function (f) { target.appendChild(f.closest(".card")); });
-      focusAfterSwap = picked[0].closest(".card").dataset.id;
-      sendLayout();
-    }
-  }, true);
-
-  document.addEventListener("keydown", function (event) {
-    var ed = editor();
-    if (event.key !== "Escape" || !ed || !ed.contains(event.target)) return;
-    ed.querySelectorAll('.card-face[aria-pressed="true"]').forEach(function (f) { f.setAttribute("aria-pressed", "false"); });
+    var move = ed && event.target.closest("[data-move-here]");
+    if (!move || !ed.contains(move)) return;
+    var moved = cards.moveSelected(ed, move.parentElement.querySelector(".gin-layout-group"));
+    if (!moved.length) return;
+    focusAfterSwap = moved[0].dataset.id;
+    cards.sendDraft(collectLayout(ed));
   });
 
   var editorShown = null; // the knock card of the editor on the previous board
@@ -120,56 +83,41 @@
     if (face) face.focus();
   }
 
-  function base(extra) {
-    var o = {
-      animation: 120, forceFallback: true, fallbackTolerance: 4, delay: 80, delayOnTouchOnly: true,
-      onStart: function () { shared.dragStart(); },
-      onEnd: function () { if (shared.dragEnd()) setTimeout(shared.resync, 50); }
-    };
-    Object.keys(extra).forEach(function (k) { o[k] = extra[k]; });
-    return o;
-  }
-
-  function initSortables() {
-    sortables.forEach(function (s) { s.destroy(); });
-    sortables = [];
-    var b = gb();
-    if (!b || typeof Sortable === "undefined") return;
+  function initSortables(b) {
+    if (!sortables.reset()) return;
     var canDraw = b.dataset.canDraw === "true";
     var canDiscard = b.dataset.canDiscard === "true";
     var hand = document.getElementById("gin-hand");
     if (hand) {
-      sortables.push(Sortable.create(hand, base({
+      sortables.add(hand, {
         group: { name: "gin", pull: canDiscard, put: canDraw },
         draggable: ".card[data-id]",
-        onUpdate: function () { sendHandOrder(); },
+        onUpdate: function () { cards.sendHandOrder(hand); },
         onAdd: function (evt) {
           var source = evt.item.dataset.source;
           evt.item.remove();
           submitAction(source === "stock" ? "draw_stock" : "draw_discard");
         }
-      })));
+      });
     }
     if (canDraw) {
       ["gin-stock", "gin-discard"].forEach(function (id) {
         var list = document.getElementById(id);
         if (!list || !list.querySelector(".gin-draggable")) return;
-        sortables.push(Sortable.create(list, base({
-          group: { name: "gin", pull: "clone", put: false }, sort: false, draggable: ".gin-draggable"
-        })));
+        sortables.add(list, { group: { name: "gin", pull: "clone", put: false }, sort: false, draggable: ".gin-draggable" });
       });
     }
     initEditor();
     var pile = document.getElementById("gin-discard");
     if (canDiscard && pile) {
-      sortables.push(Sortable.create(pile, base({
+      sortables.add(pile, {
         group: { name: "gin", pull: false, put: true }, sort: false, draggable: ".nothing",
         onAdd: function (evt) {
           var id = evt.item.dataset.id;
           evt.item.remove();
           discard(id);
         }
-      })));
+      });
     }
   }
 
@@ -212,12 +160,5 @@
     b.querySelectorAll('[data-action="' + kind + '"]').forEach(function (el) { el.classList.add("gin-suggested-action"); });
   }
 
-  function refresh() {
-    var b = gb();
-    if (b && !b.dataset.ginReady) { b.dataset.ginReady = "1"; initSortables(); markSuggestion(b); restoreFocus(); }
-  }
-  ["htmx:afterSettle", "htmx:oobAfterSwap", "htmx:wsAfterMessage", "htmx:load"].forEach(function (name) {
-    document.addEventListener(name, refresh);
-  });
-  document.addEventListener("DOMContentLoaded", refresh);
+  cards.onEachBoard(gb, "ginReady", function (b) { initSortables(b); markSuggestion(b); restoreFocus(); });
 })();

@@ -1,7 +1,7 @@
-// RummyHub table page: drag and drop (SortableJS), keyboard and tap selection,
-// joker declarations. Every change is sent to the server as a draft; the server
-// validates it with the engine and answers with the re-rendered board. No rule
-// is decided here.
+// RummyHub table page, for both games: the table's socket (the page's moves go over it while it
+// is open), pushed boards held back during a drag or skipped when not newer, asking for the
+// board again, the four-colour option. The cards (drag and drop, picking, the hand order and
+// drafts) are cards.js's; each game's board script says what its lists take. No rule is decided here.
 (function () {
   "use strict";
 
@@ -9,7 +9,6 @@
   var staleWhileDragging = false;
   var socket = null;
   var socketOpen = false;
-  var sortables = [];
 
   function page() { return document.querySelector(".table-page"); }
   function board() { return document.getElementById("table-board"); }
@@ -18,103 +17,9 @@
     try { return JSON.parse(document.body.getAttribute("hx-headers") || "{}"); } catch (e) { return {}; }
   }
 
-  // The arrangement currently shown: every meld's card refs, in order; the
-  // "new meld" zone becomes a meld of its own.
-  function collectTable() {
-    var melds = [];
-    board().querySelectorAll("#melds .meld").forEach(function (list) {
-      var refs = [];
-      list.querySelectorAll(".card[data-ref]").forEach(function (card) { refs.push(card.dataset.ref); });
-      if (refs.length) melds.push(refs);
-    });
-    return melds;
-  }
-
-  function sendDraft(table) {
-    var b = board();
-    htmx.ajax("POST", page().dataset.draftUrl, {
-      target: "#table-board",
-      swap: "outerHTML",
-      headers: csrfHeaders(),
-      values: { table: JSON.stringify(table || collectTable()), version: b.dataset.version }
-    });
-  }
-
-  function sendHandOrder() {
-    var order = [];
-    document.querySelectorAll("#hand .card[data-id]").forEach(function (c) { order.push(c.dataset.id); });
-    htmx.ajax("POST", page().dataset.actUrl, {
-      target: "#table-board",
-      swap: "outerHTML",
-      headers: csrfHeaders(),
-      values: { action: "sort", mode: "custom", order: JSON.stringify(order) }
-    });
-  }
-
   function resync() {
     if (socket) socket.send(JSON.stringify({ type: "resync" }));
   }
-
-  function initSortables() {
-    sortables.forEach(function (s) { s.destroy(); });
-    sortables = [];
-    var b = board();
-    if (!b || typeof Sortable === "undefined") return;
-    var canMeld = b.dataset.canMeld === "true";
-    var lists = canMeld ? b.querySelectorAll("#melds .meld, #hand") : b.querySelectorAll("#hand");
-    lists.forEach(function (list) {
-      sortables.push(Sortable.create(list, {
-        group: canMeld ? "cards" : "hand-" + Math.random(),
-        animation: 120,
-        forceFallback: true,
-        fallbackTolerance: 4,
-        draggable: ".card[data-ref]",
-        delay: 80,
-        delayOnTouchOnly: true,
-        onStart: function () { dragging = true; },
-        onEnd: function (evt) {
-          dragging = false;
-          var moved = evt.from !== evt.to || evt.oldIndex !== evt.newIndex;
-          if (!moved) {
-            if (staleWhileDragging) { staleWhileDragging = false; resync(); }
-            return;
-          }
-          staleWhileDragging = false;
-          var touchesTable = evt.from.id !== "hand" || evt.to.id !== "hand";
-          if (touchesTable) sendDraft(); else sendHandOrder();
-        }
-      }));
-    });
-  }
-
-  // Keyboard and tap: pick cards (aria-pressed), then a target button.
-  document.addEventListener("click", function (event) {
-    var face = event.target.closest(".board .card-face[aria-pressed]");
-    if (face) {
-      face.setAttribute("aria-pressed", face.getAttribute("aria-pressed") === "true" ? "false" : "true");
-      return;
-    }
-    var target = event.target.closest("[data-target-meld]");
-    if (target) {
-      var selected = board().querySelectorAll('.card-face[aria-pressed="true"]');
-      if (!selected.length) return;
-      var where = target.dataset.targetMeld;
-      var dest = where === "hand" ? document.getElementById("hand")
-        : board().querySelector('#melds .meld[data-meld="' + where + '"]');
-      selected.forEach(function (f) { dest.appendChild(f.closest(".card")); });
-      sendDraft();
-      return;
-    }
-    var option = event.target.closest("[data-joker-option]");
-    if (option) {
-      // Declare the bare joker of that meld as the chosen card ("7S" → "JK=7S.<deck>").
-      var meld = board().querySelector('#melds .meld[data-meld="' + option.dataset.meldIndex + '"]');
-      var joker = meld && meld.querySelector('.card[data-ref^="JK."]');
-      if (!joker) return;
-      joker.dataset.ref = "JK=" + option.dataset.jokerOption + "." + joker.dataset.id.split(".")[1];
-      sendDraft();
-    }
-  });
 
   // Keep pushes from replacing the board in the middle of a drag.
   // A pushed board no newer than the one shown (e.g. the push that follows this
@@ -168,7 +73,7 @@
     markBusy();
   });
 
-  // What the Gin board's script (gin.js, loaded after this one) shares with this one: the CSRF
+  // What cards.js and the boards' scripts (loaded after this one) share with the page: the CSRF
   // header, asking the socket for the board again, and holding pushes back during a drag.
   window.RummyTable = {
     csrfHeaders: csrfHeaders,
@@ -191,21 +96,11 @@
     }
   });
 
-  // The board is replaced by socket pushes and by command responses: set up
-  // drag and drop again whenever a new board element appears.
-  function refresh() {
-    var b = board();
-    if (b && !b.dataset.ready) { b.dataset.ready = "1"; initSortables(); }
-  }
-  ["htmx:afterSettle", "htmx:oobAfterSwap", "htmx:wsAfterMessage", "htmx:load"].forEach(function (name) {
-    document.addEventListener(name, refresh);
-  });
   document.addEventListener("DOMContentLoaded", function () {
     var on = localStorage.getItem("rummyhub-four-colour") === "1";
     var box = document.querySelector("[data-four-colour]");
     if (box) box.checked = on;
     applyFourColour(on);
-    refresh();
   });
   // The chat form clears itself after a successful send (the server re-renders it empty).
 })();

@@ -1,0 +1,93 @@
+// RummyHub cards, for both games' boards: dragging cards (SortableJS, the npm copy in
+// static/vendor), picking them with the keyboard or a tap (aria-pressed) and moving the picked
+// ones, and the two commands a drag makes: the player's hand order (hand_sort "custom") and a
+// draft (the Manipulation table being arranged, a Gin knock layout). Each game's script
+// (manipulation.js, gin.js) says only which lists take which cards and what a drop means.
+// No rule is decided here: the server checks every command and answers with the board.
+(function () {
+  "use strict";
+
+  var table = window.RummyTable; // table.js: CSRF header, resync, pushes held during a drag
+
+  function page() { return document.querySelector(".table-page"); }
+  function board() { return document.getElementById("table-board"); }
+
+  // One command whose answer is the re-rendered board (over the socket while it is open:
+  // table.js routes the act and draft URLs there).
+  function post(url, values) {
+    htmx.ajax("POST", url, { target: "#table-board", swap: "outerHTML", headers: table.csrfHeaders(), values: values });
+  }
+
+  // The order of the cards in a hand list, kept on the server for that player.
+  function sendHandOrder(list) {
+    var order = [];
+    list.querySelectorAll(".card[data-id]").forEach(function (c) { order.push(c.dataset.id); });
+    post(page().dataset.actUrl, { action: "sort", mode: "custom", order: JSON.stringify(order) });
+  }
+
+  // A draft: the Manipulation table's melds (card refs) or a Gin knock layout, checked by the server.
+  function sendDraft(draft) {
+    post(page().dataset.draftUrl, { table: JSON.stringify(draft), version: board().dataset.version });
+  }
+
+  // A list whose cards can be dragged. ``options`` are SortableJS's; its onEnd returns true when
+  // it sent a command (the answer is a board); otherwise a push held back during the drag is
+  // asked for again.
+  function sortable(list, options) {
+    var o = { animation: 120, forceFallback: true, fallbackTolerance: 4, delay: 80, delayOnTouchOnly: true };
+    Object.keys(options).forEach(function (k) { o[k] = options[k]; });
+    var ended = options.onEnd;
+    o.onStart = function () { table.dragStart(); };
+    o.onEnd = function (evt) {
+      var stale = table.dragEnd();
+      var sent = ended ? ended(evt) : false;
+      if (stale && !sent) setTimeout(table.resync, 50);
+    };
+    return Sortable.create(list, o);
+  }
+
+  // The lists a board set up, dropped when the next board replaces it.
+  function Sortables() { this.all = []; }
+  Sortables.prototype.reset = function () {
+    this.all.forEach(function (s) { s.destroy(); });
+    this.all = [];
+    return typeof Sortable !== "undefined";
+  };
+  Sortables.prototype.add = function (list, options) { if (list) this.all.push(sortable(list, options)); };
+
+  // Keyboard and tap: a card that may be picked is a toggle button (aria-pressed); Escape drops
+  // the picks. ``moveSelected`` moves the cards picked inside ``scope`` to the end of ``dest``.
+  document.addEventListener("click", function (event) {
+    var face = event.target.closest(".board .card-face[aria-pressed]");
+    if (face) face.setAttribute("aria-pressed", face.getAttribute("aria-pressed") === "true" ? "false" : "true");
+  });
+  document.addEventListener("keydown", function (event) {
+    var b = board();
+    if (event.key !== "Escape" || !b || !b.contains(event.target)) return;
+    b.querySelectorAll('.card-face[aria-pressed="true"]').forEach(function (f) { f.setAttribute("aria-pressed", "false"); });
+  });
+  function moveSelected(scope, dest) {
+    var cards = [];
+    scope.querySelectorAll('.card-face[aria-pressed="true"]').forEach(function (f) { cards.push(f.closest(".card")); });
+    if (dest) cards.forEach(function (c) { dest.appendChild(c); });
+    return dest ? cards : [];
+  }
+
+  // ``setUp(element)`` once for each new element ``find()`` returns: the board is replaced by
+  // socket pushes and by command responses.
+  function onEachBoard(find, flag, setUp) {
+    function refresh() {
+      var el = find();
+      if (el && !el.dataset[flag]) { el.dataset[flag] = "1"; setUp(el); }
+    }
+    ["htmx:afterSettle", "htmx:oobAfterSwap", "htmx:wsAfterMessage", "htmx:load"].forEach(function (name) {
+      document.addEventListener(name, refresh);
+    });
+    document.addEventListener("DOMContentLoaded", refresh);
+  }
+
+  window.RummyCards = {
+    post: post, sendHandOrder: sendHandOrder, sendDraft: sendDraft, Sortables: Sortables,
+    moveSelected: moveSelected, onEachBoard: onEachBoard, board: board, page: page
+  };
+})();
