@@ -8,6 +8,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
 from django.urls import reverse
+from django.utils.formats import date_format
 
 pytestmark = pytest.mark.django_db
 
@@ -159,7 +160,6 @@ def test_profile_page_shows_join_date(client, make_user):
     response = client.get(reverse("profile", args=["alice"]))
     assert response.status_code == 200
     assert b"alice" in response.content
-    from django.utils.formats import date_format
 
     assert f"Joined {date_format(user.date_joined, 'DATE_FORMAT')}" in response.content.decode()
 

@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import random
 import threading
 import time
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
+from django.template.loader import render_to_string
+from django.utils import timezone
 
 from games import boardcache, selectors, services
-from games.models import Match
+from games.engine import bots as engine_bots
+from games.engine import gin
+from games.engine.gin.match import GinMatch
+from games.models import Match, Round
 from games.variants import spec_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -138,16 +145,12 @@ def _move(match_id, alice, bob):
 
 
 def _boards(data, users):
-    from django.template.loader import render_to_string
-
     return [render_to_string("games/table.html#table-board", selectors.table_context(data.match, u, data)) for u in users]
 
 
 def test_a_committed_move_hands_its_board_on_and_every_viewer_sees_what_a_fresh_load_shows(
     make_user, counted_loads, django_assert_num_queries
 ):
-    from django.contrib.auth.models import AnonymousUser
-
     match, alice, bob = started(make_user)
     carol = make_user("carol")
     boardcache.board_data_for(match.pk)
@@ -181,11 +184,6 @@ def test_a_load_after_an_older_one_rereads_only_what_can_change_and_equals_a_ful
     """Another process's move: this process loads its version with the seats (without their
     people) and the new events; the finished rounds are read again only once the status or the
     round has changed."""
-    from django.contrib.auth.models import AnonymousUser
-    from django.utils import timezone
-
-    from games.models import Round
-
     match, alice, bob = started(make_user)
     viewers = [alice, bob, AnonymousUser()]
     previous = boardcache.board_data_for(match.pk)
@@ -203,3 +201,39 @@ def test_a_load_after_an_older_one_rereads_only_what_can_change_and_equals_a_ful
     Match.objects.filter(pk=match.pk).update(status="between_rounds", version=moved.version + 1)
     ended = selectors.board_data(Match.objects.get(pk=match.pk), previous=data)
     assert [r.number for r in ended.rounds] == [r.number for r in full_load(Match.objects.get(pk=match.pk)).rounds] == [1]
+
+
+def test_a_bot_move_that_brings_the_advisors_suggestion_is_handed_on_with_it(make_user, counted_loads, settings):
+    """Three-player Gin: the box's bot moves, the captain is to decide, the bot advisor's suggestion
+    is folded into the same version (RULES C.2.4).  That version's board is handed on whole, the
+    suggestion with it: the captain sees on the push what a fresh load shows, and nothing is loaded."""
+    settings.RUMMYHUB_BOT_DELAY = 0
+    alice = make_user("alice")
+    match = services.match_create(host=alice, variant="gin_box", seats_count=3, bots=2)
+    spec = spec_for("gin_box")
+    seed = next(s for s in range(1, 500) if GinMatch.start(gin.GinRules(variant="box3"), random.Random(s)).captain == 0)
+    Match.objects.filter(pk=match.pk).update(seed=seed)
+    services.match_start(match_id=match.pk, user=alice)
+    boardcache.board_data_for(match.pk)
+    handed = 0
+    for _ in range(20):
+        now = Match.objects.get(pk=match.pk)
+        state = spec.load(now.state["round"])
+        if state.phase == "over":
+            break
+        if state.seat_to_act == 0:
+            action = engine_bots.choose_action(state, 0, policy="basic")
+            services.turn_submit(match_id=match.pk, user=alice, action=action, expected_version=now.version)
+            boardcache.board_data_for(match.pk, min_version=now.version + 1)  # the next step builds on it
+            continue
+        services.match_tick(match_id=match.pk, now=timezone.now())  # the box's bot moves
+        after = Match.objects.get(pk=match.pk)
+        kept = boardcache.peek(match.pk, min_version=after.version)
+        if spec.load(after.state["round"]).seat_to_act == 0 and kept is not None:
+            fresh = full_load(after)
+            assert spec.dump(kept.state) == after.state["round"]  # the suggestion is in the state handed on
+            assert kept.events == fresh.events and kept.events[-1].summary["code"] == "suggest"
+            assert _boards(kept, [alice]) == _boards(fresh, [alice])
+            handed += 1
+    assert handed >= 2
+    assert len(counted_loads) <= 1 + 20 - handed  # the handed-on versions were never loaded

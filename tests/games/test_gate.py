@@ -23,6 +23,8 @@ from games import gate, services
 from games.models import Event, Match
 from games.services import write
 from games.variants import spec_for
+from tests.realtime.frames import receive_board
+from tests.realtime.test_table_commands import command, current, open_table, seat_to_act
 
 HX = {"HTTP_HX_REQUEST": "true"}
 
@@ -303,9 +305,6 @@ def test_a_command_gives_its_connection_back_as_soon_as_it_is_answered(client, m
 async def test_the_socket_answers_a_busy_table_on_the_board_and_no_connection_with_an_error(
     make_user, settings, monkeypatch
 ):
-    from tests.realtime.frames import receive_board
-    from tests.realtime.test_table_commands import command, current, open_table, seat_to_act
-
     match, sockets = await open_table(make_user, settings)
     mover = await seat_to_act(match.pk)
     version = (await current(match.pk)).version

@@ -71,8 +71,7 @@ def test_lobby_offers_every_gin_variant_with_per_variant_defaults(client, make_u
     assert 'name="gin_advisor_can_advise"' in html and 'name="opt_jokers"' in html
 
 
-def test_create_form_posts_a_gin_table_with_only_changed_options(client, make_user):
-    alice = make_user("alice")
+def test_create_form_posts_a_gin_table_with_only_changed_options(client, alice):
     client.force_login(alice)
     response = client.post(reverse("games:create"), {
         "variant": "oklahoma", "seats": "5", "bots": "1", "turn_timer": "0",
@@ -269,9 +268,8 @@ def test_rotation_is_announced_in_words():
 
 
 @pytest.mark.parametrize("variant", ["gin", "oklahoma", "hollywood", "gin_box"])
-def test_every_variant_renders_to_the_end_of_the_game(client, make_user, settings, variant):
+def test_every_variant_renders_to_the_end_of_the_game(client, alice, settings, variant):
     settings.RUMMYHUB_FIXED_SEED = "7"
-    alice = make_user("alice")
     seats = 3 if variant == "gin_box" else 2
     options = {"hollywood_target": 100} if variant == "hollywood" else {"game_target": 60}
     match = services.match_create(host=alice, variant=variant, seats_count=seats, options=options, bots=seats - 1)

@@ -11,11 +11,16 @@ from pathlib import Path
 import pytest
 from django.utils import translation
 
+from games import forms, selectors, services
+from games.board import words
 from games.engine import errors, gin, manipulation
 from games.engine.cards import Card
 from games.engine.errors import IllegalMove
 from games.engine.manipulation import melds
+from games.history.selectors import match_detail
 from games.messages import REFUSALS, refusal_text
+from games.models import Match
+from games.variants import spec_for
 
 ENGINE = Path(errors.__file__).parent
 TABLES = {"manipulation": manipulation.MESSAGES, "gin": gin.MESSAGES, "melds": melds.MELD_MESSAGES}
@@ -138,13 +143,8 @@ def test_refusal_params_stay_json_safe_and_message_is_the_template_filled():
 
 
 @pytest.mark.django_db
-def test_history_shows_house_rules_with_the_forms_labels(make_user, monkeypatch):
+def test_history_shows_house_rules_with_the_forms_labels(alice, monkeypatch):
     """A match page names its options as the new-table form does, values included (no raw keys)."""
-    from games import forms, services
-    from games.board import words
-    from games.history.selectors import match_detail
-
-    alice = make_user("alice")
     options = {"freed_joker_reuse": "new_meld_only", "knock_in_final_lap": False, "jokers": 3}
     match = services.match_create(host=alice, variant="manipulation", seats_count=3, bots=2, options=options)
     shown = dict(match_detail(match=match)["options"])  # the table stores every option, defaults too
@@ -174,14 +174,9 @@ def test_history_shows_house_rules_with_the_forms_labels(make_user, monkeypatch)
 
 
 @pytest.mark.django_db
-def test_the_draft_shows_meld_reasons_and_errors_in_the_readers_language(make_user, settings, monkeypatch):
+def test_the_draft_shows_meld_reasons_and_errors_in_the_readers_language(alice, bob, settings, monkeypatch):
     """The Manipulation table's draft: each invalid meld's reason and the error list go through the catalogue."""
-    from games import selectors, services
-    from games.models import Match
-    from games.variants import spec_for
-
     settings.RUMMYHUB_FIXED_SEED = "3"
-    alice, bob = make_user("alice"), make_user("bob")
     match = services.match_create(host=alice, variant="manipulation", seats_count=2)
     services.seat_join(match_id=match.pk, user=bob)
     services.match_start(match_id=match.pk, user=alice)

@@ -58,8 +58,7 @@ def test_a_changed_seat_gets_a_new_row_and_each_language_its_own(table):
         assert rows(board(match.pk, bob)) == rows(board(match.pk, bob, cached_rows=False))
 
 
-def test_an_open_table_renders_its_rows_for_each_viewer(make_user):
-    alice, bob = make_user("alice"), make_user("bob")
+def test_an_open_table_renders_its_rows_for_each_viewer(alice, bob):
     match = services.match_create(host=alice, variant="manipulation", seats_count=3)
     data = boardcache.load(Match.objects.get(pk=match.pk))
     assert selectors.table_context(data.match, bob, data)["seat_rows"] is None

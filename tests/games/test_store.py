@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models.signals import post_save, pre_save
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -95,8 +95,6 @@ def test_an_update_writes_the_named_fields_only(match):
 
 @pytest.mark.parametrize("bad", ["abc", None, 10**30, -1, "1; DROP TABLE games_match"])
 def test_a_bad_table_id_is_refused_and_the_transaction_goes_on(match, bad):
-    from django.db import transaction
-
     with transaction.atomic():
         with pytest.raises(services.ActionRefused) as refused:
             write._locked(bad)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from datetime import timedelta
 
 import pytest
@@ -10,6 +11,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import services
+from games.engine import bots as engine_bots
+from games.forms import MANIPULATION_OPTION_LABELS, TableCreateForm
 from games.models import ChatMessage, Match, MatchStatus, Seat
 from games.services import write
 from games.variants import spec_for
@@ -41,8 +44,7 @@ def test_lobby_names_house_rules_with_the_forms_labels_not_option_keys(alice_cli
     assert "knock_limit=3" not in page and "1 house rule<" in page
 
 
-def test_lobby_lists_open_public_tables_and_htmx_gets_the_partial(alice_client, make_user):
-    bob = make_user("bob")
+def test_lobby_lists_open_public_tables_and_htmx_gets_the_partial(alice_client, bob):
     public = services.match_create(host=bob, variant="manipulation", seats_count=3)
     services.match_create(host=bob, variant="manipulation", seats_count=3, is_private=True)
     page = alice_client.get(reverse("games:lobby"))
@@ -55,7 +57,6 @@ def test_lobby_lists_open_public_tables_and_htmx_gets_the_partial(alice_client, 
 
 def test_create_form_shows_every_option_with_its_default(alice_client):
     html = alice_client.get(reverse("games:lobby")).content.decode()
-    from games.forms import MANIPULATION_OPTION_LABELS
 
     for key in MANIPULATION_OPTION_LABELS:
         assert f'name="opt_{key}"' in html
@@ -67,7 +68,6 @@ def test_create_a_table_with_options_and_bots(alice_client):
     data = {"variant": "manipulation", "seats": 4, "bots": 2, "turn_timer": 60, "opt_knock_limit": 3,
             "opt_game_target": 150, "opt_ace_in_sequences": "low_only", "opt_knock_in_final_lap": "on",
             "opt_must_draw_if_no_meld": "on"}
-    from games.forms import TableCreateForm
 
     for name, field in TableCreateForm().fields.items():
         if name.startswith("opt_") and name not in data and field.initial is not None and field.initial is not False:
@@ -109,8 +109,7 @@ def test_table_page_full_and_partial(alice_client, settings):
     assert partial.content.strip().startswith(b'<section id="table-board"')
 
 
-def test_private_table_is_404_without_invite_and_open_with_it(client, make_user):
-    bob, carol = make_user("bob"), make_user("carol")
+def test_private_table_is_404_without_invite_and_open_with_it(client, bob, carol):
     match = services.match_create(host=bob, variant="manipulation", seats_count=2, is_private=True)
     client.force_login(carol)
     assert client.get(reverse("games:table", args=[match.pk])).status_code == 404
@@ -122,8 +121,7 @@ def test_private_table_is_404_without_invite_and_open_with_it(client, make_user)
     assert Seat.objects.get(match=match, index=1).user == carol
 
 
-def test_spectator_sees_counts_not_cards(client, make_user, settings):
-    alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
+def test_spectator_sees_counts_not_cards(client, alice, bob, carol, settings):
     match = started(alice, bob, settings=settings)
     client.force_login(carol)
     response = client.get(reverse("games:table", args=[match.pk]))
@@ -136,8 +134,7 @@ def test_spectator_sees_counts_not_cards(client, make_user, settings):
     assert "10 cards" in html
 
 
-def test_act_with_and_without_htmx(client, make_user, settings):
-    alice, bob = make_user("alice"), make_user("bob")
+def test_act_with_and_without_htmx(client, alice, bob, settings):
     match = started(alice, bob, settings=settings)
     state = spec_for("manipulation").load(match.state["round"])
     mover = [alice, bob][state.seat_to_act]
@@ -154,10 +151,7 @@ def test_act_with_and_without_htmx(client, make_user, settings):
     assert Match.objects.get(pk=match.pk).version == match.version + 1
 
 
-def test_every_move_form_on_the_board_posts_to_the_act_url(client, make_user, settings):
-    import re
-
-    alice, bob = make_user("alice"), make_user("bob")
+def test_every_move_form_on_the_board_posts_to_the_act_url(client, alice, bob, settings):
     match = started(alice, bob, settings=settings)
     mover = [alice, bob][spec_for("manipulation").load(match.state["round"]).seat_to_act]
     client.force_login(mover)
@@ -168,8 +162,7 @@ def test_every_move_form_on_the_board_posts_to_the_act_url(client, make_user, se
     assert all(action == post == url for action, post in forms if "/act/" in action or not action), forms
 
 
-def test_refusals_over_http_change_nothing(client, make_user, settings):
-    alice, bob = make_user("alice"), make_user("bob")
+def test_refusals_over_http_change_nothing(client, alice, bob, settings):
     match = started(alice, bob, settings=settings)
     state = spec_for("manipulation").load(match.state["round"])
     waiter = [alice, bob][1 - state.seat_to_act]
@@ -192,8 +185,7 @@ def test_refusals_over_http_change_nothing(client, make_user, settings):
     assert Match.objects.get(pk=match.pk).version == match.version
 
 
-def test_draft_is_kept_across_reloads_and_reports_each_invalid_meld(client, make_user, settings):
-    alice, bob = make_user("alice"), make_user("bob")
+def test_draft_is_kept_across_reloads_and_reports_each_invalid_meld(client, alice, bob, settings):
     match = started(alice, bob, settings=settings)
     state = spec_for("manipulation").load(match.state["round"])
     mover = [alice, bob][state.seat_to_act]
@@ -214,9 +206,8 @@ def test_draft_is_kept_across_reloads_and_reports_each_invalid_meld(client, make
     assert Match.objects.get(pk=match.pk).draft is None
 
 
-def test_bare_joker_asks_which_card_when_not_forced(client, make_user, settings):
+def test_bare_joker_asks_which_card_when_not_forced(client, alice, bob, settings):
     """A joker dropped where its identity is not forced offers the choices (B.3.1)."""
-    alice, bob = make_user("alice"), make_user("bob")
     match = started(alice, bob, settings=settings)
     mover_index = spec_for("manipulation").load(match.state["round"]).seat_to_act
     # Give the mover a joker and two fives of different suits (test fixture: the engine state is data).
@@ -246,8 +237,7 @@ def test_bare_joker_asks_which_card_when_not_forced(client, make_user, settings)
     assert ">5♦</button>" in html
 
 
-def test_chat_is_escaped_limited_and_rate_limited(client, make_user, settings):
-    alice, bob = make_user("alice"), make_user("bob")
+def test_chat_is_escaped_limited_and_rate_limited(client, alice, bob, settings):
     match = started(alice, bob, settings=settings)
     client.force_login(alice)
     url = reverse("games:chat", args=[match.pk])
@@ -263,8 +253,7 @@ def test_chat_is_escaped_limited_and_rate_limited(client, make_user, settings):
     assert ChatMessage.objects.filter(match=match).count() == 5
 
 
-def test_spectators_cannot_chat_or_act(client, make_user, settings):
-    alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
+def test_spectators_cannot_chat_or_act(client, alice, bob, carol, settings):
     match = started(alice, bob, settings=settings)
     client.force_login(carol)
     assert client.post(reverse("games:chat", args=[match.pk]), {"text": "hello"}, **HX).status_code == 400
@@ -273,16 +262,14 @@ def test_spectators_cannot_chat_or_act(client, make_user, settings):
     assert not ChatMessage.objects.exists()
 
 
-def test_disconnected_player_is_played_after_30_seconds_and_the_bot_takes_over(make_user, settings):
+def test_disconnected_player_is_played_after_30_seconds_and_the_bot_takes_over(alice, bob, settings):
     """No timer: a player who left is played by compulsory moves after 30 s; after 3 misses the bot plays."""
-    alice, bob = make_user("alice"), make_user("bob")
     match = started(alice, bob, settings=settings)
-    spec = spec_for("manipulation")
     for _ in range(12):
         match.refresh_from_db()
         if match.status != MatchStatus.PLAYING:
             break
-        write._schedule(match, spec)
+        write._schedule(write.Write(match))
         match.save(update_fields=["deadline"])
         assert match.deadline is not None  # nobody is connected
         assert services.pending_step(match) in ("timeout", "bot")
@@ -297,8 +284,7 @@ def test_disconnected_player_is_played_after_30_seconds_and_the_bot_takes_over(m
     assert not Seat.objects.get(match=match, user=alice).autopilot
 
 
-def test_next_round_starts_after_30_seconds_without_every_click(make_user, settings):
-    alice, bob = make_user("alice"), make_user("bob")
+def test_next_round_starts_after_30_seconds_without_every_click(alice, bob, settings):
     match = started(alice, bob, settings=settings)
     Match.objects.filter(pk=match.pk).update(status=MatchStatus.BETWEEN_ROUNDS,
                                              deadline=timezone.now() + timedelta(seconds=30))
@@ -308,8 +294,7 @@ def test_next_round_starts_after_30_seconds_without_every_click(make_user, setti
     assert match.round_number == 2 and match.status == MatchStatus.PLAYING
 
 
-def test_rematch_reuses_seats_and_options(client, make_user):
-    alice = make_user("alice")
+def test_rematch_reuses_seats_and_options(client, alice):
     match = services.match_create(host=alice, variant="manipulation", seats_count=3, bots=2,
                                   options={"knock_limit": 4})
     Match.objects.filter(pk=match.pk).update(status=MatchStatus.FINISHED)
@@ -324,12 +309,9 @@ def test_rematch_reuses_seats_and_options(client, make_user):
     assert Match.objects.count() == 2
 
 
-def test_cached_board_parts_never_leak_from_an_older_match_with_the_same_id(client, make_user, settings):
+def test_cached_board_parts_never_leak_from_an_older_match_with_the_same_id(client, alice, settings):
     """The per-version cache of the log is keyed by the match itself, not only by id and version."""
-    from games.engine import bots as engine_bots
-
     settings.RUMMYHUB_FIXED_SEED = "4"
-    alice = make_user("alice")
     old = services.match_create(host=alice, variant="gin", seats_count=2, bots=1)
     services.match_start(match_id=old.pk, user=alice)
     for _ in range(3):

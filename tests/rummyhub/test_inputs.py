@@ -11,7 +11,7 @@ import json
 import pytest
 from django.urls import reverse
 
-from games import services
+from games import commands, services
 from games.engine import gin
 from games.engine import manipulation as manip
 from games.engine.errors import InvalidAction
@@ -143,8 +143,7 @@ def test_a_nul_byte_in_a_cookie_is_dropped_not_looked_up(client, make_user):
 
 @pytest.mark.parametrize("seat", ["²", "①", "١", "-1", "99", "1.0", " 1", "x"])
 @pytest.mark.parametrize("url", ["games:join", "games:add_bot", "games:remove_bot"])
-def test_a_seat_number_in_other_digits_or_out_of_range_is_refused(client, make_user, url, seat):
-    alice = make_user("alice")
+def test_a_seat_number_in_other_digits_or_out_of_range_is_refused(client, make_user, alice, url, seat):
     match = services.match_create(host=alice, variant="manipulation", seats_count=3, bots=1)
     client.force_login(alice if url != "games:join" else make_user("bob"))
     before = snapshot(match.pk)
@@ -201,8 +200,6 @@ def test_parse_int_takes_ascii_digits_only():
 
 
 def test_a_socket_command_field_holding_json_is_checked_the_same_way(table):
-    from games import commands
-
     with pytest.raises(services.ActionRefused) as exc:
         commands.command_for("draft", {"table": deep(2000), "version": "1"})
     assert exc.value.code == "too_deep"
@@ -215,7 +212,5 @@ def test_a_socket_command_field_holding_json_is_checked_the_same_way(table):
 
 
 def test_the_suggestion_field_is_json_through_the_layer():
-    from games import commands
-
     action = commands.action_from_fields({"action": "suggest", "suggestion": json.dumps({"action": "take_upcard"})})
     assert action == {"type": "suggest", "suggestion": {"action": "take_upcard"}}

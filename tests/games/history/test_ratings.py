@@ -8,6 +8,7 @@ from django.core.management import call_command
 from games.history import ratings
 from games.history.charts import cumulative_chart
 from games.history.models import PlayerRating, RatedMatch
+from games.history.selectors import player_stats
 from games.history.services import rating_update_for_match
 from games.models import Match, MatchStatus, Round, RoundScore, Seat
 from tests.games.history.support import play_match, play_one_round
@@ -115,7 +116,6 @@ def test_undercuts_are_counted_for_both_sides(alice, bob, settings, client):
     RoundScore.objects.filter(round=rnd, seat=1).update(
         reasons=[{"code": "difference", "points": 5}, {"code": "undercut_bonus", "points": 10}]
     )
-    from games.history.selectors import player_stats
 
     a = player_stats(player=alice, viewer=alice)["variants"][0]
     b = player_stats(player=bob, viewer=bob)["variants"][0]

@@ -14,8 +14,7 @@ def played(stats) -> int:
     return sum(v["played"] for v in stats["variants"])
 
 
-def test_private_match_counts_only_for_those_who_may_see_it(make_user, settings):
-    alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
+def test_private_match_counts_only_for_those_who_may_see_it(make_user, alice, bob, carol, settings):
     staff = make_user("sam", is_staff=True)
     play_match(alice, settings=settings, seats=2, bots=0, others=[bob], private=True, game_target=40)
     play_match(alice, settings=settings, seats=2, bots=1, private=False, game_target=40, seed="8")

@@ -7,8 +7,10 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from games import services
 from games.engine import scoring
-from games.models import Match, MatchStatus, Round, RoundScore, Seat
+from games.history.display import card_face
+from games.models import Match, MatchStatus, Round, RoundScore, Seat, Tournament, TournamentRound, TournamentTable
 from games.variants import spec_for
 from tests.games.history.support import play_match, play_one_round
 
@@ -151,7 +153,6 @@ def test_live_match_page_shows_finished_rounds_only_and_no_hand(client, alice, s
     state = spec_for(live.variant).load(live.state["round"])
     assert rnd.finished_at is None
     # No card of the round in play appears anywhere (card labels such as "7 of hearts").
-    from games.history.display import card_face
 
     for hand in state.hands:
         for card in hand:
@@ -186,16 +187,12 @@ def test_private_matches_are_for_their_players_and_staff(client, alice, bob, mak
 
 
 def test_open_tables_have_no_history_page(client, alice):
-    from games import services
-
     match = services.match_create(host=alice, variant="manipulation", seats_count=2)
     client.force_login(alice)
     assert client.get(f"/matches/{match.pk}/").status_code == 404
 
 
 def test_list_filters_by_tournament(client, alice, settings):
-    from games.models import Tournament, TournamentRound, TournamentTable
-
     in_cup = play_match(alice, settings=settings, seed="3")
     friendly = play_match(alice, settings=settings, seed="4")
     cup = Tournament.objects.create(name="Winter cup", variant="manipulation")

@@ -153,8 +153,7 @@ def test_one_heartbeat_update_refreshes_every_row_named_and_reports_the_missing(
     assert [q["sql"].split()[0] for q in queries.captured_queries] == ["UPDATE"]  # all found: no read
 
 
-def test_a_spectators_socket_counts_for_the_seat_they_then_take(make_user):
-    alice, carol = make_user("alice"), make_user("carol")
+def test_a_spectators_socket_counts_for_the_seat_they_then_take(alice, carol):
     match = services.match_create(host=alice, variant="manipulation", seats_count=2)
     services.table_connection_open(match_id=match.pk, user=carol, token="watching")  # the page's socket, no seat yet
     services.seat_join(match_id=match.pk, user=carol)

@@ -43,9 +43,8 @@ def play_to_the_end(match: Match, humans: dict, max_moves: int = 20_000) -> Matc
     ("oklahoma", 2, {"game_target": 40}),
     ("hollywood", 2, {"hollywood_target": 100}),
 ])
-def test_every_gin_variant_plays_to_the_end(make_user, settings, variant, seats, options):
+def test_every_gin_variant_plays_to_the_end(alice, settings, variant, seats, options):
     settings.RUMMYHUB_FIXED_SEED = "5"
-    alice = make_user("alice")
     match = services.match_create(host=alice, variant=variant, seats_count=seats, options=options, bots=seats - 1)
     services.match_start(match_id=match.pk, user=alice)
     match = play_to_the_end(Match.objects.get(pk=match.pk), {0: alice})
@@ -63,9 +62,8 @@ def test_every_gin_variant_plays_to_the_end(make_user, settings, variant, seats,
     assert totals == tally["final_totals"]
 
 
-def test_three_player_roles_rotate_and_the_advisor_never_plays(make_user, settings):
+def test_three_player_roles_rotate_and_the_advisor_never_plays(alice, settings):
     settings.RUMMYHUB_FIXED_SEED = "9"
-    alice = make_user("alice")
     match = services.match_create(host=alice, variant="gin_box", seats_count=3, bots=2)
     services.match_start(match_id=match.pk, user=alice)
     match.refresh_from_db()

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 from fractions import Fraction
 from itertools import combinations, permutations
 
@@ -257,9 +259,6 @@ def test_equal_keys_share_a_rank():
 
 
 def test_pairing_and_standings_import_no_django():
-    import subprocess
-    import sys
-
     code = ("import sys; import games.tournaments.pairing, games.tournaments.standings; "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in {'django', 'channels'}))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -12,6 +12,8 @@ from collections import Counter
 from itertools import combinations
 
 import pytest
+from django.core.management import call_command
+from django.db import transaction
 
 from games import services as game_services
 from games.models import Match, MatchStatus, Seat
@@ -66,10 +68,9 @@ def play_out(match_id: int) -> None:
     Seat.objects.filter(match_id=match_id).update(bot_policy=policy, bot_name="bot")
     Match.objects.filter(pk=match_id, status=MatchStatus.PLAYING).update(deadline=None)
     match = Match.objects.get(pk=match_id)
-    from games.variants import spec_for
 
     # Re-arm the clock now that the acting seat is a bot.
-    game_write._schedule(match, spec_for(match.variant))
+    game_write._schedule(game_write.Write(match))
     match.save(update_fields=["deadline"])
     game_services.run_until_human(match_id=match_id)
     assert Match.objects.get(pk=match_id).status == MatchStatus.FINISHED
@@ -258,8 +259,6 @@ def test_sync_records_finished_matches(staff, players, fast):
 
 
 def test_sync_command(staff, players, fast):
-    from django.core.management import call_command
-
     t = make_tournament(staff, rounds_count=1)
     services.entries_import(tournament_id=t.pk, by=staff, usernames=NAMES[:4])
     rnd = services.round_publish(round_id=services.round_seat(tournament_id=t.pk, by=staff).pk, by=staff)
@@ -313,12 +312,11 @@ def test_gin_variants_play_a_round(staff, players, fast, variant, fmt, size, cou
 def test_finish_hook_as_the_table_services_will_call_it(staff, players, fast, monkeypatch, style,
                                                         django_capture_on_commit_callbacks):
     """The call proposed for games.services.rounds._close_round records the result with no sync or close."""
-    from django.db import transaction
-
     original = game_rounds._close_round
 
-    def close_round_with_hook(match, spec, rules, state):
-        original(match, spec, rules, state)
+    def close_round_with_hook(write, rules, state):
+        original(write, rules, state)
+        match = write.match
         if match.status == MatchStatus.FINISHED:
             if style == "inside":
                 services.tournament_record_result(match=match)
