@@ -535,4 +535,4 @@ def _log(match: Match, events: list[LogEvent], seats: list[Seat], viewer: int | 
             line = format_html('<li data-seq="{}">{}</li>', e.seq, words.event_sentence(e.summary, name))
             _LOG_LINES.put(key, line)
         lines.append(line)
-    return mark_safe("".join(lines))  # noqa: S308 - every line was built by format_html
+    return mark_safe("".join(lines))  # every line was built by format_html

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -12,7 +11,7 @@ from games.models import (
     ChatMessage,
 )
 from games.services.errors import ActionRefused
-from games.services.write import _locked, _seat_of
+from games.services.write import _seat_of, writing
 from rummyhub import realtime
 
 MAX_CHAT_LENGTH = 500
@@ -25,8 +24,8 @@ def chat_post(*, match_id: int, user, text: str) -> ChatMessage:
         raise ActionRefused("empty_chat", _("Write something first."))
     if len(text) > MAX_CHAT_LENGTH:
         raise ActionRefused("chat_too_long", _("Messages are limited to %(n)d characters.") % {"n": MAX_CHAT_LENGTH})
-    with transaction.atomic():
-        match = _locked(match_id)
+    with writing(match_id) as write:
+        match = write.match
         if _seat_of(match, user) is None:
             raise ActionRefused("not_seated", _("Only players at the table can chat."))
         count, seconds = CHAT_RATE

@@ -23,7 +23,7 @@ from games.models import (
     Seat,
 )
 from games.services.retry import is_transient
-from games.services.write import _bump, _rules, _schedule
+from games.services.write import Write, _rules
 from games.variants import spec_for
 
 log = logging.getLogger(__name__)
@@ -68,45 +68,39 @@ def match_tick(*, match_id: int, now=None) -> bool:
         match = store.locked_match(match_id)
         if match is None or match.deadline is None or match.deadline > now:
             return False
-        return _step(match, spec_for(match.variant), now)
+        return _step(Write(match, now=now), now)
 
 
-def _step(match: Match, spec, now) -> bool:
+def _step(write: Write, now) -> bool:
     """The automatic step of a locked, due match; True if something happened."""
+    match, spec = write.match, write.spec
     cleared = "clock" in match.state  # an earlier failure: this attempt succeeds (record gone) or rolls back
     if cleared:
         match.state = {k: v for k, v in match.state.items() if k != "clock"}
     if match.status == MatchStatus.BETWEEN_ROUNDS:
-        rounds._deal(match, spec, _rules(match))
-        _schedule(match, spec)
-        _bump(match, "state", "status", "round_number", "deadline", "turn_started_at", "draft")
+        rounds._deal(write, _rules(match))
         return True
-    state = spec.load(match.state["round"]) if match.status == MatchStatus.PLAYING else None
+    state = write.state if match.status == MatchStatus.PLAYING else None
     acting = spec.acting_seats(state) if state is not None else ()
     if not acting:
         match.deadline = None
         match.save(update_fields=["deadline", "state"] if cleared else ["deadline"])
         return False
-    seats = store.seats_of(match.pk, online_since=store.presence_cutoff(now))
-    seat = next(s for s in seats if s.index == acting[0])
+    seat = write.seat(acting[0])
     if seat.is_bot or seat.autopilot:
         rng = random.Random(f"{match.seed}:{match.version}")
         action = spec.bot_action(state, seat.index, seat.bot_policy or "basic", rng)
-        turns._apply(match, seat.index, action, by_bot=True, seats=seats)
+        turns._apply(write, seat.index, action, by_bot=True)
         return True
-    # A human's time ran out (timer, or gone without a timer): compulsory moves only.
+    # A human's time ran out (timer, or gone without a timer): compulsory moves only, each its own
+    # version; the missed turn is counted first, so the board of each shows it.
     match.draft = None
+    missed = seat.missed_turns + 1
+    write.update_seat(seat, missed_turns=missed, autopilot=missed >= MISSED_TURNS_FOR_AUTOPILOT)
     for action in spec.timeout_actions(state, seat.index):
-        turns._apply(match, seat.index, action, by_bot=False)
+        turns._apply(write, seat.index, action, by_bot=False)
         if match.status != MatchStatus.PLAYING:
             break
-    missed = seat.missed_turns + 1
-    Seat.objects.filter(pk=seat.pk).update(
-        missed_turns=missed, autopilot=missed >= MISSED_TURNS_FOR_AUTOPILOT
-    )
-    if missed >= MISSED_TURNS_FOR_AUTOPILOT:
-        _schedule(match, spec)
-        match.save(update_fields=["deadline"])
     return True
 
 
@@ -142,7 +136,7 @@ def clock_step(*, now=None, exclude=(), on_claim=None) -> ClockStep | None:
                 on_claim()
             try:
                 with transaction.atomic():
-                    outcome = "done" if _step(match, spec_for(match.variant), now) else "nothing"
+                    outcome = "done" if _step(Write(match, now=now), now) else "nothing"
             except Exception as exc:
                 outcome = _put_off(match.pk, match.version, now, exc)
     except Exception as exc:

@@ -5,29 +5,27 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from django.db import transaction
 from django.utils import timezone
 
 from games import store
 from games.models import (
-    Match,
     MatchStatus,
     Seat,
     TableConnection,
 )
 from games.services.errors import ActionRefused
 from games.services.retry import with_retry
-from games.services.write import _bump, _locked, _presence_changed, _schedule, _seat_of
-from games.variants import spec_for
+from games.services.write import Write, _presence_changed, _schedule, _seat_of, writing
 
 log = logging.getLogger(__name__)
 
 
-def _reschedule(match: Match) -> None:
+def _reschedule(write: Write) -> None:
     """A seat came or went: the acting player's disconnect grace starts or ends."""
-    if match.status == MatchStatus.PLAYING:
-        _schedule(match, spec_for(match.variant))
-        store.update(match, ["deadline"])
+    if write.match.status == MatchStatus.PLAYING:
+        write.seats_changed()  # presence is what changed: read it again
+        _schedule(write)
+        store.update(write.match, ["deadline"])
 
 
 def table_connection_open(*, match_id: int, user, token: str) -> None:
@@ -41,8 +39,8 @@ def table_connection_open(*, match_id: int, user, token: str) -> None:
     if not user.is_authenticated:
         return
     now = timezone.now()
-    with transaction.atomic():
-        match = _locked(match_id)
+    with writing(match_id, now=now) as write:
+        match = write.match
         seat = _seat_of(match, user)
         was_online = seat is not None and store.user_here(match.pk, user.pk, now)
         TableConnection.objects.create(match=match, user=user, token=token, opened_at=now, last_seen=now)
@@ -50,9 +48,9 @@ def table_connection_open(*, match_id: int, user, token: str) -> None:
             return
         Seat.objects.filter(pk=seat.pk).update(last_seen=now, autopilot=False, missed_turns=0)
         if not was_online or seat.autopilot:
-            _reschedule(match)
+            _reschedule(write)
         if seat.autopilot:
-            _bump(match)
+            write.save()
         if not was_online:
             _presence_changed(match, seat, True)
 
@@ -67,15 +65,15 @@ def table_connection_close(*, token: str) -> None:
         return
     match_id, user_id = row
     now = timezone.now()
-    with transaction.atomic():
-        match = _locked(match_id)  # gone: its rows went with it (refused, like any request to it)
+    with writing(match_id, now=now) as write:  # gone: its rows went with it (refused, like any request to it)
+        match = write.match
         deleted, _rows = TableConnection.objects.filter(token=token).delete()
         seat = Seat.objects.filter(match=match, user_id=user_id).first() if deleted else None
         if seat is None:
             return
         Seat.objects.filter(pk=seat.pk).update(last_seen=now)
         if not store.user_here(match.pk, user_id, now):
-            _reschedule(match)
+            _reschedule(write)
             _presence_changed(match, seat, False)
 
 
@@ -124,8 +122,8 @@ def presence_sweep(*, now=None) -> int:
 
 
 def _sweep_match(*, match_id: int, cutoff) -> int:
-    with transaction.atomic():
-        match = _locked(match_id)
+    with writing(match_id) as write:
+        match = write.match
         rows = list(
             TableConnection.objects.filter(match=match, last_seen__lt=cutoff).values_list("pk", "user_id", "last_seen")
         )
@@ -146,7 +144,7 @@ def _sweep_match(*, match_id: int, cutoff) -> int:
             since = max(seat.last_seen or last_beat[seat.user_id], last_beat[seat.user_id])
             Seat.objects.filter(pk=seat.pk).update(last_seen=since)
         if gone:
-            _reschedule(match)
+            _reschedule(write)
         for seat in gone:
             _presence_changed(match, seat, False)
         return deleted

@@ -19,40 +19,45 @@ from games.models import (
 )
 from games.services.errors import ActionRefused
 from games.services.write import (
-    _append_event,
-    _bump,
+    Write,
     _lobby_changed,
-    _locked,
     _own_seat,
     _rng_for_round,
     _rules,
     _schedule,
+    writing,
 )
-from games.variants import spec_for
 
 log = logging.getLogger(__name__)
 
 
-def _deal(match: Match, spec, rules) -> None:
+def _deal(write: Write, rules) -> None:
+    """Deal the next round and save it (the next automatic step scheduled)."""
+    match, spec = write.match, write.spec
     number = match.round_number + 1
     seed, rng = _rng_for_round(match, number)
     tally = match.state["tally"]
     state, dealer = spec.deal(rules, tally, rng)
     Round.objects.create(match=match, number=number, dealer=dealer, seed=seed, setup=tally)
     match.round_number = number
-    match.state = {"tally": tally, "round": spec.dump(state)}
+    match.state = {"tally": tally}
+    write.set_state(state)
     match.status = MatchStatus.PLAYING
     match.draft = None
     match.turn_started_at = timezone.now()
     Seat.objects.filter(match=match).update(ready=False)
     for index, role in enumerate(spec.seat_roles(tally, match.seats_count)):
         Seat.objects.filter(match=match, index=index).update(role=role)
-    _append_event(match, kind="deal", seat=None, action={"type": "deal", "round": number},
-                  summary={"code": "deal", "round": number, "dealer": dealer})
-    _gin_bot_advice(match, spec, state)
+    write.seats_changed()
+    write.event(kind="deal", seat=None, action={"type": "deal", "round": number},
+                summary={"code": "deal", "round": number, "dealer": dealer})
+    _gin_bot_advice(write)
+    _schedule(write)
+    write.save("state", "status", "started_at", "round_number", "deadline", "turn_started_at", "draft")
 
 
-def _close_round(match: Match, spec, rules, state) -> None:
+def _close_round(write: Write, rules, state) -> None:
+    match, spec = write.match, write.spec
     closed = spec.close_round(rules, match.state["tally"], state)
     rnd = Round.objects.get(match=match, number=match.round_number)
     rnd.result_kind = closed.result_kind
@@ -74,17 +79,18 @@ def _close_round(match: Match, spec, rules, state) -> None:
         ]
     )
     match.state = {**match.state, "tally": closed.tally}
-    _append_event(match, kind="system", seat=None, action={"type": "round_end", "round": match.round_number},
-                  summary={"code": "round_end", "round": match.round_number, "kind": closed.result_kind,
-                           "winners": closed.winners})
+    write.event(kind="system", seat=None, action={"type": "round_end", "round": match.round_number},
+                summary={"code": "round_end", "round": match.round_number, "kind": closed.result_kind,
+                         "winners": closed.winners})
     if spec.is_match_over(rules, closed.tally):
         totals, winners = spec.final(rules, closed.tally)
         match.status = MatchStatus.FINISHED
         match.finished_at = timezone.now()
         for i, total in enumerate(totals):
             Seat.objects.filter(match=match, index=i).update(final_total=total, is_winner=i in winners)
-        _append_event(match, kind="system", seat=None, action={"type": "match_end"},
-                      summary={"code": "match_end", "totals": totals, "winners": winners})
+        write.seats_changed()
+        write.event(kind="system", seat=None, action={"type": "match_end"},
+                    summary={"code": "match_end", "totals": totals, "winners": winners})
         _lobby_changed(match)
         transaction.on_commit(lambda: _after_match_finished(match.pk))
     else:
@@ -106,24 +112,21 @@ def _after_match_finished(match_id: int) -> None:
 
 def round_ready(*, match_id: int, user) -> Match:
     """A human is ready for the next round; when every human is, it is dealt."""
-    with transaction.atomic():
-        match = _locked(match_id)
+    with writing(match_id) as write:
+        match = write.match
         if match.status != MatchStatus.BETWEEN_ROUNDS:
             raise ActionRefused("not_between_rounds", _("The next round cannot start now."))
         seat = _own_seat(match, user)
-        Seat.objects.filter(pk=seat.pk).update(ready=True)
+        write.update_seat(seat, ready=True)
         waiting = Seat.objects.filter(match=match, user__isnull=False, ready=False, autopilot=False).exists()
         if not waiting:
-            spec = spec_for(match.variant)
-            _deal(match, spec, _rules(match))
-            _schedule(match, spec)
-            _bump(match, "state", "status", "round_number", "deadline", "turn_started_at", "draft")
+            _deal(write, _rules(match))
         else:
-            _bump(match)
+            write.save()
         return match
 
 
-def _gin_bot_advice(match: Match, spec, state) -> None:
+def _gin_bot_advice(write: Write) -> None:
     """Three-player Gin: a bot advisor advises a human captain at each of his decisions (RULES C.2.4).
 
     Called after every move but a suggestion, and after a deal: when the captain (human, not on
@@ -131,10 +134,10 @@ def _gin_bot_advice(match: Match, spec, state) -> None:
     engine and the log exactly like a human advisor's (audience: the team only), folded into the same
     version as the move that brought the decision.
     """
+    spec, state = write.spec, write.state
     if not spec.team_advice or state.advisor is None or state.seat_to_act != state.nondealer:
         return
-    seats = {s.index: s for s in Seat.objects.filter(match=match, index__in=(state.advisor, state.nondealer))}
-    advisor, captain = seats.get(state.advisor), seats.get(state.nondealer)
+    advisor, captain = write.seat(state.advisor), write.seat(state.nondealer)
     if advisor is None or captain is None or not advisor.is_bot or captain.is_bot or captain.autopilot:
         return
     suggestion = advice(state)
@@ -142,6 +145,6 @@ def _gin_bot_advice(match: Match, spec, state) -> None:
         return
     action = {"type": "suggest", "suggestion": suggestion}
     after = spec.apply(state, state.advisor, action)
-    _append_event(match, kind="action", seat=state.advisor, action=action,
-                  summary=spec.describe(state, after, state.advisor, action), by_bot=True)
-    match.state = {**match.state, "round": spec.dump(after)}
+    write.event(kind="action", seat=state.advisor, action=action,
+                summary=spec.describe(state, after, state.advisor, action), by_bot=True)
+    write.set_state(after)

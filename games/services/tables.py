@@ -22,16 +22,14 @@ from games.models import (
 from games.services.errors import ActionRefused
 from games.services.rounds import _deal
 from games.services.write import (
-    _bump,
     _host_only,
     _lobby_changed,
-    _locked,
     _must_be_open,
     _own_seat,
     _rules,
-    _schedule,
     _seat_of,
     _seats,
+    writing,
 )
 from games.variants import spec_for
 
@@ -99,8 +97,8 @@ def _new_match(*, variant: str, options: dict, host, turn_timer: int, seats: lis
 
 
 def seat_join(*, match_id: int, user, index: int | None = None, invite_token: str | None = None) -> Seat:
-    with transaction.atomic():
-        match = _locked(match_id)
+    with writing(match_id) as write:
+        match = write.match
         _must_be_open(match)
         if match.is_private and invite_token != match.invite_token and match.host_id != user.pk:
             raise ActionRefused("private", _("This table is private; you need its invite link."))
@@ -118,32 +116,32 @@ def seat_join(*, match_id: int, user, index: int | None = None, invite_token: st
                 seat.save(update_fields=["user"])
         except IntegrityError:
             raise ActionRefused("already_seated", _("You already have a seat at this table.")) from None
-        _bump(match)
+        write.save()
         _lobby_changed(match)
         return seat
 
 
 def seat_leave(*, match_id: int, user) -> None:
-    with transaction.atomic():
-        match = _locked(match_id)
+    with writing(match_id) as write:
+        match = write.match
         _must_be_open(match)
         seat = _own_seat(match, user)
         if match.host_id == user.pk:
             # The host leaving closes the table.
             match.status = MatchStatus.ABANDONED
-            _bump(match, "status")
+            write.save("status")
         else:
             seat.user = None
             seat.save(update_fields=["user"])
-            _bump(match)
+            write.save()
         _lobby_changed(match)
 
 
 def seat_add_bot(*, match_id: int, user, index: int | None = None, policy: str = "basic") -> Seat:
     if policy not in BOT_POLICIES:
         raise ActionRefused("bad_bot", _("Unknown bot."))
-    with transaction.atomic():
-        match = _locked(match_id)
+    with writing(match_id) as write:
+        match = write.match
         _host_only(match, user)
         _must_be_open(match)
         free = Seat.objects.filter(match=match, user__isnull=True, bot_policy="")
@@ -156,14 +154,14 @@ def seat_add_bot(*, match_id: int, user, index: int | None = None, policy: str =
         seat.bot_policy = policy
         seat.bot_name = next((n for n in BOT_NAMES if n not in used), f"Bot {seat.index + 1}")
         seat.save(update_fields=["bot_policy", "bot_name"])
-        _bump(match)
+        write.save()
         _lobby_changed(match)
         return seat
 
 
 def seat_remove_bot(*, match_id: int, user, index: int) -> None:
-    with transaction.atomic():
-        match = _locked(match_id)
+    with writing(match_id) as write:
+        match = write.match
         _host_only(match, user)
         _must_be_open(match)
         updated = Seat.objects.filter(match=match, index=index).exclude(bot_policy="").update(
@@ -171,35 +169,32 @@ def seat_remove_bot(*, match_id: int, user, index: int) -> None:
         )
         if not updated:
             raise ActionRefused("no_bot", _("There is no bot in that seat."))
-        _bump(match)
+        write.save()
         _lobby_changed(match)
 
 
 def match_start(*, match_id: int, user) -> Match:
-    with transaction.atomic():
-        match = _locked(match_id)
+    with writing(match_id) as write:
+        match = write.match
         _host_only(match, user)
         _must_be_open(match)
         seats = _seats(match)
         if any(s.is_empty for s in seats):
             raise ActionRefused("seats_free", _("Every seat must be taken (add bots to free seats) before starting."))
-        spec = spec_for(match.variant)
         rules = _rules(match)
-        tally = spec.start(rules, match.seats_count, random.Random(match.seed))
+        tally = write.spec.start(rules, match.seats_count, random.Random(match.seed))
         match.state = {"tally": tally, "round": None}
         match.status = MatchStatus.PLAYING
         match.started_at = timezone.now()
-        _deal(match, spec, rules)
-        _schedule(match, spec)
-        _bump(match, "state", "status", "started_at", "round_number", "deadline", "turn_started_at", "draft")
+        _deal(write, rules)
         _lobby_changed(match)
         return match
 
 
 def match_rematch(*, match_id: int, user) -> Match:
     """A new table with the same seats, options and timer (the host of the old one hosts it)."""
-    with transaction.atomic():
-        old = _locked(match_id)
+    with writing(match_id) as write:
+        old = write.match
         if old.status != MatchStatus.FINISHED:
             raise ActionRefused("not_finished", _("The match is not over yet."))
         me = _seat_of(old, user)
@@ -213,22 +208,22 @@ def match_rematch(*, match_id: int, user) -> Match:
             is_private=old.is_private, rematch_of=old,
             seats=[Seat(index=s.index, user=s.user, bot_policy=s.bot_policy, bot_name=s.bot_name) for s in _seats(old)],
         )
-        _bump(old)  # its page now offers the way to the rematch
+        write.save()  # its page now offers the way to the rematch
         return new
 
 
 def seat_to_bot(*, match_id: int, index: int, policy: str, name: str) -> None:
     """A bot takes over seat ``index`` for the rest of the match (a tournament forfeit); if the seat
     is to act, the bot moves at the next tick."""
-    with transaction.atomic():
-        match = _locked(match_id)
+    with writing(match_id) as write:
+        match = write.match
         Seat.objects.filter(match=match, index=index).update(bot_policy=policy, bot_name=name)
-        spec = spec_for(match.variant)
-        if match.status == MatchStatus.PLAYING and match.state.get("round"):
-            acting = spec.acting_seats(spec.load(match.state["round"]))
+        write.seats_changed()
+        if match.status == MatchStatus.PLAYING and write.state is not None:
+            acting = write.spec.acting_seats(write.state)
             if acting and acting[0] == index:
                 match.deadline = timezone.now()
-        _bump(match, "deadline")
+        write.save("deadline")
 
 
 def match_abandon(*, match_id: int, by) -> Match:
@@ -239,13 +234,13 @@ def match_abandon(*, match_id: int, by) -> Match:
     """
     if not getattr(by, "is_staff", False):
         raise ActionRefused("not_staff", _("Only staff can end a match."))
-    with transaction.atomic():
-        match = _locked(match_id)
+    with writing(match_id) as write:
+        match = write.match
         if match.status in (MatchStatus.FINISHED, MatchStatus.ABANDONED):
             raise ActionRefused("already_over", _("This match is already over."))
         match.status = MatchStatus.ABANDONED
         match.deadline = None
-        _bump(match, "status", "deadline")
+        write.save("status", "deadline")
         _lobby_changed(match)
     log.warning("match %s abandoned by %s", match.pk, by.get_username())
     return match

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import games.services.rounds as rounds
-from games import store
 from games.engine import gin
 from games.engine.cards import Card, sort_by_rank, sort_by_suit
 from games.engine.errors import IllegalMove, RulesError
@@ -20,21 +18,16 @@ from games.models import (
 )
 from games.services.errors import ActionRefused
 from games.services.rounds import _gin_bot_advice
-from games.services.write import _append_event, _bump, _check_version, _locked, _own_seat, _rules, _schedule, _seat_of
-from games.variants import spec_for
+from games.services.write import Write, _own_seat, _rules, _schedule, _seat_of, writing
 
 
 def turn_submit(*, match_id: int, user, action: dict[str, Any], expected_version: Any) -> Match:
     """A human's move for their own seat."""
     if not isinstance(action, dict):
         raise ActionRefused("bad_action", _("That request is not a move."))
-    with transaction.atomic():
-        match = _locked(match_id)
-        _check_version(match, expected_version)
-        # The mover's seat, the next one's, the board's.  (One query joined to the locked match
-        # saves a round trip but costs more CPU: the match row is decoded once per seat.)
-        seats = store.seats_of(match.pk, online_since=store.presence_cutoff())
-        seat = _own_seat(match, user, seats)
+    with writing(match_id, expected_version=expected_version) as write:
+        match = write.match
+        seat = _own_seat(match, user, write.seats)
         if match.status != MatchStatus.PLAYING:
             raise ActionRefused("not_playing", _("There is no hand in play."))
         if action.get("type") == "meld" and "table" not in action:
@@ -42,25 +35,21 @@ def turn_submit(*, match_id: int, user, action: dict[str, Any], expected_version
             if draft.get("seat") != seat.index:
                 raise ActionRefused("no_draft", _("Arrange the table first, then press Meld."))
             action = {"type": "meld", "table": draft.get("table", [])}
-        _apply(match, seat.index, action, by_bot=False, seats=seats)
         if seat.missed_turns or seat.autopilot:
-            Seat.objects.filter(pk=seat.pk).update(missed_turns=0, autopilot=False)
-            seat.missed_turns, seat.autopilot = 0, False  # as the board handed on shows it
+            write.update_seat(seat, missed_turns=0, autopilot=False)
+        _apply(write, seat.index, action, by_bot=False)
         return match
 
 
-def _apply(match: Match, seat_index: int, action: dict[str, Any], *, by_bot: bool, seats=None) -> None:
-    """Apply one move; ``seats``: the match's seats when the caller has read them under the lock."""
-    spec = spec_for(match.variant)
-    rules = _rules(match)
-    before = spec.load(match.state["round"])
+def _apply(write: Write, seat_index: int, action: dict[str, Any], *, by_bot: bool) -> None:
+    """Apply one move of ``seat_index`` and save the new version."""
+    match, spec = write.match, write.spec
+    before = write.state
     after = spec.apply(before, seat_index, action)  # raises RulesError; nothing has been written
     stored_action = action if isinstance(action, dict) else action.to_dict()
-    summary = spec.describe(before, after, seat_index, stored_action)
-    event = _append_event(match, kind="action", seat=seat_index, action=stored_action, summary=summary, by_bot=by_bot)
-    stored = spec.dump(after)
-    match.state = {**match.state, "round": stored}
-    fields = ["state", "draft", "deadline", "turn_started_at", "status", "finished_at"]
+    write.event(kind="action", seat=seat_index, action=stored_action,
+                summary=spec.describe(before, after, seat_index, stored_action), by_bot=by_bot)
+    write.set_state(after)
     if spec.acting_seats(before) != spec.acting_seats(after) or getattr(before, "turn", None) != getattr(
         after, "turn", None
     ):
@@ -69,16 +58,11 @@ def _apply(match: Match, seat_index: int, action: dict[str, Any], *, by_bot: boo
     # (Gin advice is no move of the captain's: his knock layout stays.)
     if stored_action.get("type") != "suggest":
         match.draft = None
-        _gin_bot_advice(match, spec, after)
-    board = None
-    if spec.is_round_over(after):
-        rounds._close_round(match, spec, rules, after)
-        _schedule(match, spec)
-    else:
-        _schedule(match, spec, state=after, seats=seats)  # the state just stored: no second parse
-        if seats is not None and match.state["round"] is stored:  # no advice folded in since
-            board = {"seats": seats, "state": after, "events": [event]}
-    _bump(match, *fields, board=board)
+        _gin_bot_advice(write)
+    if spec.is_round_over(write.state):
+        rounds._close_round(write, _rules(match), write.state)
+    _schedule(write)
+    write.save("state", "draft", "deadline", "turn_started_at", "status", "finished_at")
 
 
 DRAFT_REFUSALS = frozenset({"bad_table", "bad_action", "unknown_card", "duplicate_card", "bad_card", "card_not_available"})
@@ -93,14 +77,12 @@ def draft_update(*, match_id: int, user, table: Any, expected_version: Any) -> M
     if any(not isinstance(c, str) or len(c) > 12 for m in table for c in m):
         raise ActionRefused("bad_draft", _("That arrangement contains something that is not a card."))
     table = [m for m in table if m]
-    with transaction.atomic():
-        match = _locked(match_id)
-        _check_version(match, expected_version)
+    with writing(match_id, expected_version=expected_version) as write:
+        match, spec = write.match, write.spec
         seat = _own_seat(match, user)
-        if match.status != MatchStatus.PLAYING or not spec_for(match.variant).meld_drafts:
+        if match.status != MatchStatus.PLAYING or not spec.meld_drafts:
             raise ActionRefused("not_playing", _("There is no hand in play."))
-        spec = spec_for(match.variant)
-        state = spec.load(match.state["round"])
+        state = write.state
         if state.seat_to_act != seat.index:
             raise IllegalMove("not_your_turn", _("It is not your turn."))
         report = spec.engine.check_table(state, seat.index, table)
@@ -110,31 +92,28 @@ def draft_update(*, match_id: int, user, table: Any, expected_version: Any) -> M
         if forged is not None:
             raise ActionRefused(forged["code"], forged["message"])
         match.draft = {"seat": seat.index, "table": table, "report": report}
-        _bump(match, "draft")
+        write.save("draft")
         return match
 
 
 def draft_reset(*, match_id: int, user, expected_version: Any) -> Match:
-    with transaction.atomic():
-        match = _locked(match_id)
-        _check_version(match, expected_version)
+    with writing(match_id, expected_version=expected_version) as write:
+        match = write.match
         seat = _seat_of(match, user)
         if seat is None or not match.draft or match.draft.get("seat") != seat.index:
             raise ActionRefused("no_draft", _("There is nothing to reset."))
         match.draft = None
-        _bump(match, "draft")
+        write.save("draft")
         return match
 
 
 def hand_sort(*, match_id: int, user, mode: str = "suit", order: list[str] | None = None) -> None:
     """Remember the player's own order of their hand (by suit, by rank, or as dragged)."""
-    with transaction.atomic():
-        match = _locked(match_id)
-        seat = _own_seat(match, user)
-        if not match.state.get("round"):
+    with writing(match_id) as write:
+        seat = _own_seat(write.match, user)
+        if write.state is None:
             return
-        spec = spec_for(match.variant)
-        view = spec.view(spec.load(match.state["round"]), seat.index)
+        view = write.spec.view(write.state, seat.index)
         hand = list(view.get("hand") or [])
         if mode == "custom":
             if (not isinstance(order, list) or len(order) > 30 or not all(isinstance(c, str) for c in order)
@@ -174,19 +153,17 @@ def gin_knock_layout(*, match_id: int, user, layout: Any, expected_version: Any)
                        or (melds is not None and not (isinstance(melds, list) and len(melds) <= 11
                                                       and all(ids(m) for m in melds)))):
         raise ActionRefused("bad_draft", _("That layout is not a card and a list of melds."))
-    with transaction.atomic():
-        match = _locked(match_id)
-        _check_version(match, expected_version)
+    with writing(match_id, expected_version=expected_version) as write:
+        match, spec = write.match, write.spec
         seat = _own_seat(match, user)
-        if match.status != MatchStatus.PLAYING or not spec_for(match.variant).knock_layouts:
+        if match.status != MatchStatus.PLAYING or not spec.knock_layouts:
             raise ActionRefused("not_playing", _("There is no hand in play."))
         if cancel:
             if (match.draft or {}).get("seat") == seat.index:
                 match.draft = None
                 match.save(update_fields=["draft"])
             return match
-        spec = spec_for(match.variant)
-        state = spec.load(match.state["round"])
+        state = write.state
         view = spec.view(state, seat.index)
         if {"type": "knock", "card": card} not in view["legal_actions"]:
             if state.seat_to_act != seat.index:

@@ -1,11 +1,13 @@
-"""The private write path every service shares: lock the match, check the version, append events,
-save and bump the version (the one place that does), publish after commit; and when the next
-automatic step is due."""
+"""The private write path every service shares: lock the match, check the version, apply the
+engine, append events, save and bump the version (the one place that does), publish after commit
+(:func:`writing` and :class:`Write`); and when the next automatic step is due (:func:`_schedule`)."""
 
 from __future__ import annotations
 
 import random
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 from typing import Any
 
@@ -84,39 +86,112 @@ def _own_seat(match: Match, user, seats: list[Seat] | None = None) -> Seat:
     return seat
 
 
-def _bump(match: Match, *fields: str, board: dict | None = None) -> None:
-    """Save a new version of the match and tell its sockets once the transaction commits.
-
-    ``board``: what the caller already holds of the new version (``seats`` read under the lock,
-    the engine ``state``, the ``events`` it appended), handed to this process's board cache
-    before the broadcast goes out, so the sockets here need not load that version again.
-    """
+def _bump(match: Match, *fields: str) -> None:
+    """Save a new version of the match and tell its sockets once the transaction commits."""
     match.version += 1
     store.update(match, ["version", "event_seq", *fields])
-    if board is not None:
-        transaction.on_commit(lambda: boardcache.successor(match, **board))
     realtime.broadcast_on_commit(
         realtime.table_group(match.pk), {"type": "table.changed", "id": match.pk, "version": match.version}
     )
 
 
+_UNREAD = object()
+ANY_VERSION = object()  # ``writing(..., expected_version=ANY_VERSION)``: the caller's change is not a move
+
+
+class Write:
+    """One match being changed, locked until the transaction ends: what the change read and did.
+
+    Every service that changes a match goes through one (:func:`writing`; the clock wraps the
+    match it claimed).  The seats (with who is online) and the round's engine state are read at
+    most once however many steps ask for them; events are appended with :meth:`event`; the
+    engine state after a move is set with :meth:`set_state`.  :meth:`save` stores the new version
+    (``_bump``) and, when it holds the whole of it (the seats read under the lock, the state,
+    the events), hands it to this process's board cache with the broadcast, so the table's
+    sockets here need not load that version again (``boardcache.successor`` takes it only for
+    a move within a round).  A seat row written directly goes through :meth:`update_seat`, or
+    :meth:`seats_changed` when many are: what is held stays the truth of the new version.
+    """
+
+    __slots__ = ("match", "spec", "now", "events", "_seats", "_state", "_seats_stale")
+
+    def __init__(self, match: Match, *, now=None):
+        self.match = match
+        self.spec = spec_for(match.variant)
+        self.now = now or timezone.now()
+        self.events: list[Event] = []
+        self._seats: list[Seat] | None = None
+        self._state: Any = _UNREAD
+        self._seats_stale = False
+
+    @property
+    def seats(self) -> list[Seat]:
+        """The match's seats in order, each with ``online`` (``store.seats_of``), read once."""
+        if self._seats is None:
+            self._seats = store.seats_of(self.match.pk, online_since=store.presence_cutoff(self.now))
+        return self._seats
+
+    def seat(self, index: int) -> Seat:
+        return next(s for s in self.seats if s.index == index)
+
+    def update_seat(self, seat: Seat, **fields) -> None:
+        """Write these fields of one seat row, and keep the held seat the same."""
+        Seat.objects.filter(pk=seat.pk).update(**fields)
+        for name, value in fields.items():
+            setattr(seat, name, value)
+
+    def seats_changed(self) -> None:
+        """Seat rows were written directly: read them again when asked; no hand-off to the cache."""
+        self._seats, self._seats_stale = None, True
+
+    @property
+    def state(self) -> Any:
+        """The engine state of the round in play (``match.state["round"]``), parsed once; None if none."""
+        if self._state is _UNREAD:
+            stored = self.match.state.get("round")
+            self._state = self.spec.load(stored) if stored else None
+        return self._state
+
+    def set_state(self, state: Any) -> None:
+        """The round's engine state after a move or a deal (stored with the match at :meth:`save`)."""
+        self._state = state
+        self.match.state = {**self.match.state, "round": self.spec.dump(state)}
+
+    def event(self, *, kind: str, seat: int | None, action: dict, summary: dict, by_bot=False) -> Event:
+        """Append one entry to the match's log (saved with the match: the row is locked)."""
+        match = self.match
+        match.event_seq += 1
+        event = store.insert(Event(match=match, seq=match.event_seq, round_number=match.round_number, seat=seat,
+                                   kind=kind, action=action, summary=summary, by_bot=by_bot))
+        self.events.append(event)
+        return event
+
+    def save(self, *fields: str) -> None:
+        """Store the new version (these fields with it) and publish it once the transaction commits."""
+        match = self.match
+        _bump(match, *fields)
+        events, self.events = self.events, []  # the next save (a second move in one step) has its own
+        if events and self._seats is not None and not self._seats_stale and self._state not in (_UNREAD, None):
+            board = {"seats": list(self._seats), "state": self._state, "events": events}
+            version = match.version
+            transaction.on_commit(lambda: match.version == version and boardcache.successor(match, **board))
+
+
+@contextmanager
+def writing(match_id: int, *, expected_version: Any = ANY_VERSION, now=None) -> Iterator[Write]:
+    """Lock the match (``_locked``), check the version a move was made on, and yield its :class:`Write`.
+
+    The whole block is one transaction: a refusal raised in it changes nothing and publishes nothing.
+    """
+    with transaction.atomic():
+        write = Write(_locked(match_id), now=now)
+        if expected_version is not ANY_VERSION:
+            _check_version(write.match, expected_version)
+        yield write
+
+
 def _lobby_changed(match: Match) -> None:
     realtime.broadcast_on_commit(realtime.LOBBY_GROUP, {"type": "lobby.changed", "id": match.pk})
-
-
-def _append_event(match: Match, *, kind: str, seat: int | None, action: dict, summary: dict, by_bot=False) -> Event:
-    # The match row is locked, and every event is appended here and saved with the match (_bump).
-    match.event_seq += 1
-    return store.insert(Event(
-        match=match,
-        seq=match.event_seq,
-        round_number=match.round_number,
-        seat=seat,
-        kind=kind,
-        action=action,
-        summary=summary,
-        by_bot=by_bot,
-    ))
 
 
 def _rng_for_round(match: Match, number: int) -> tuple[int, random.Random]:
@@ -148,26 +223,21 @@ def _presence_changed(match: Match, seat: Seat, online: bool) -> None:
     )
 
 
-def _schedule(match: Match, spec, state=None, seats=None) -> None:
-    """Set ``match.deadline``: when the next automatic step (bot, timer, next round) is due.
-
-    ``state``: the engine state of ``match.state["round"]`` when the caller has it parsed already;
-    ``seats``: the match's seats when the caller has read them in this transaction.
-    """
+def _schedule(write: Write) -> None:
+    """Set ``match.deadline``: when the next automatic step (bot, timer, next round) is due."""
+    match = write.match
     now = timezone.now()
     match.deadline = None
     if match.status == MatchStatus.BETWEEN_ROUNDS:
         humans = Seat.objects.filter(match=match, user__isnull=False, autopilot=False).exists()
         match.deadline = now + timedelta(seconds=READY_TIMEOUT if humans else settings.RUMMYHUB_BOT_DELAY)
         return
-    if match.status != MatchStatus.PLAYING or not match.state.get("round"):
+    if match.status != MatchStatus.PLAYING or write.state is None:
         return
-    if state is None:
-        state = spec.load(match.state["round"])
-    acting = spec.acting_seats(state)
+    acting = write.spec.acting_seats(write.state)
     if not acting:
         return
-    seat = next((s for s in seats or () if s.index == acting[0]), None) or Seat.objects.get(match=match, index=acting[0])
+    seat = write.seat(acting[0])
     started = match.turn_started_at or now
     if seat.is_bot or seat.autopilot:
         match.deadline = now + timedelta(seconds=settings.RUMMYHUB_BOT_DELAY)

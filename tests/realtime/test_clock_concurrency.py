@@ -209,11 +209,11 @@ def test_two_clocks_never_take_the_same_match_nor_wait_for_each_other(make_user,
     holding, release = threading.Event(), threading.Event()
     real_step = service_clock._step
 
-    def step(match, spec, now):
-        if match.pk == first.pk:
+    def step(write, now):
+        if write.match.pk == first.pk:
             holding.set()
             release.wait(10)
-        return real_step(match, spec, now)
+        return real_step(write, now)
 
     monkeypatch.setattr(service_clock, "_step", step)
     results: dict[str, services.ClockStep | None] = {}

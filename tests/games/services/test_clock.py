@@ -19,7 +19,6 @@ from games import services
 from games.engine.errors import InvalidAction
 from games.models import Match, MatchStatus, Seat
 from games.services import turns, write
-from games.variants import spec_for
 from tests.games.services.support import current_state, started_match
 
 pytestmark = pytest.mark.django_db
@@ -47,11 +46,11 @@ def poison(monkeypatch, match: Match, error: BaseException) -> list[int]:
     attempts: list[int] = []
     real_apply = turns._apply
 
-    def apply(m, *args, **kwargs):
-        if m.pk == match.pk:
-            attempts.append(m.pk)
+    def apply(w, *args, **kwargs):
+        if w.match.pk == match.pk:
+            attempts.append(w.match.pk)
             raise error
-        return real_apply(m, *args, **kwargs)
+        return real_apply(w, *args, **kwargs)
 
     monkeypatch.setattr(turns, "_apply", apply)
     return attempts
@@ -86,10 +85,10 @@ def test_a_score_that_overflows_its_column_in_the_database_is_isolated(tables, m
     poisoned, healthy = tables
     real_apply = turns._apply
 
-    def apply(m, *args, **kwargs):
-        if m.pk == poisoned.pk:  # as a close writing a final total from a huge game_bonus did
-            Seat.objects.filter(match=m).update(final_total=2**70)
-        return real_apply(m, *args, **kwargs)
+    def apply(w, *args, **kwargs):
+        if w.match.pk == poisoned.pk:  # as a close writing a final total from a huge game_bonus did
+            Seat.objects.filter(match=w.match).update(final_total=2**70)
+        return real_apply(w, *args, **kwargs)
 
     monkeypatch.setattr(turns, "_apply", apply)
     assert services.tick_due(now=timezone.now()) == 1
@@ -178,7 +177,7 @@ def test_timer_expiry_plays_compulsory_draws_and_autopilot_after_three(alice, bo
     Match.objects.filter(pk=match.pk).update(turn_timer=30)
     for missed in range(1, 4):
         match.refresh_from_db()
-        write._schedule(match, spec_for(match.variant))
+        write._schedule(write.Write(match))
         match.save(update_fields=["deadline"])
         state = current_state(match)
         mover = state.seat_to_act
