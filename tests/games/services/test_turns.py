@@ -5,15 +5,17 @@ from __future__ import annotations
 
 import importlib
 import threading
+from datetime import timedelta
 
 import pytest
 from django.apps import apps
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from games import services
 from games.engine.errors import IllegalMove, RulesError
-from games.models import Event, Match
+from games.models import Event, Match, Seat
 from tests.games.services.support import current_state, started_match
 
 pytestmark = pytest.mark.django_db
@@ -114,3 +116,21 @@ def test_the_migration_numbers_existing_matches_from_their_newest_event(alice, b
     fill(apps, None)
     assert Match.objects.get(pk=match.pk).event_seq == Event.objects.filter(match=match).count() > 0
     assert Match.objects.get(pk=empty.pk).event_seq == 0
+
+
+def test_a_player_back_from_autopilot_is_waited_for_as_a_human_at_once(alice, bob, settings):
+    """A move of a seat on autopilot ends the autopilot (RULES' house timing: the bot only stands in),
+    and the deadline the same move sets is a human's (the disconnect grace), not the bot delay: the
+    clock must not play the player's next step of the same turn for them."""
+    settings.RUMMYHUB_BOT_DELAY = 0.5
+    match = started_match(alice, bots=0, others=[bob], settings=settings)
+    mover = current_state(match).seat_to_act
+    user = {0: alice, 1: bob}[mover]
+    Seat.objects.filter(match=match, index=mover).update(autopilot=True, missed_turns=3)
+    before = timezone.now()
+    moved = services.turn_submit(match_id=match.pk, user=user, action={"type": "draw"}, expected_version=match.version)
+    assert current_state(match).seat_to_act == mover  # still their turn: up to three draws, then the meld
+    seat = Seat.objects.get(match=match, index=mover)
+    assert not seat.autopilot and seat.missed_turns == 0
+    assert moved.deadline - before >= timedelta(seconds=services.DISCONNECT_GRACE - 1)
+    assert Match.objects.get(pk=match.pk).deadline == moved.deadline
