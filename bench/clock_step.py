@@ -68,7 +68,8 @@ def run(args) -> None:
     from django.utils import timezone
 
     from bench.soak import new_table
-    from games import boardcache, selectors, services
+    from games import boardcache, services
+    from games.board import table as board_table
     from games.models import Match
 
     call_command("migrate", verbosity=0)
@@ -91,7 +92,7 @@ def run(args) -> None:
 
     def push(match_id: int) -> None:
         data = boardcache.board_data_for(match_id)
-        ctx = selectors.table_context(data.match, watcher, data)
+        ctx = board_table.table_context(data, watcher)
         ctx["oob"] = True
         render_to_string("games/table.html#table-board", ctx)
 

@@ -1,4 +1,4 @@
-"""Gin board benchmark: the cost of the per-seat board context (games.gin_table) for random
+"""Gin board benchmark: the cost of the per-seat board context (games.board.gin) for random
 discard-phase views (11 cards: melds, best discard and every knock layout), and of the layout
 enumeration alone on random 10-card hands.
 
@@ -21,8 +21,8 @@ import django
 
 django.setup()
 
+from games.board.gin import _discard_options, _hand_faces, _knock_options, arrangements  # noqa: E402
 from games.engine import gin  # noqa: E402
-from games.gin_table import _discard_options, _hand_faces, _knock_options, arrangements  # noqa: E402
 
 
 def main(quick: bool) -> None:

@@ -206,7 +206,7 @@ def mark_present(env: dict[str, str]) -> None:
 def render_cost(specs: list[TableSpec], n: int = 100) -> str:
     """What one socket push costs on the server, measured in this process on the bench's database.
 
-    The consumer's ``_render`` (Match row, ``selectors.table_context``, the board partial) for one
+    The consumer's ``_render`` (Match row, ``selectors.board_data``, ``board.table.table_context``, the board partial) for one
     seat, timed warm and, as ``database_sync_to_async`` runs it with ``CONN_MAX_AGE = 0``,
     with the connection closed after every call; plus its query count.
     """
@@ -217,6 +217,7 @@ def render_cost(specs: list[TableSpec], n: int = 100) -> str:
     from django.test.utils import CaptureQueriesContext
 
     from games import selectors
+    from games.board import table as board_table
     from games.models import Match
 
     spec = specs[0]
@@ -224,7 +225,7 @@ def render_cost(specs: list[TableSpec], n: int = 100) -> str:
 
     def render():
         match = Match.objects.filter(pk=spec.match_id).first()
-        ctx = selectors.table_context(match, user)
+        ctx = board_table.table_context(selectors.board_data(match), user)
         ctx["oob"] = True
         return render_to_string("games/table.html#table-board", ctx)
 

@@ -3,12 +3,12 @@
 When a table changes, every socket of that table in this process renders its own
 viewer's board.  Without sharing, each render loads the same match row, seats,
 log and round scores and parses the same engine snapshot.  ``board_data_for``
-hands every render of a burst the same :class:`~games.selectors.BoardData`:
+hands every render of a burst the same :class:`~games.board.data.BoardData`:
 the first caller loads it, callers arriving meanwhile wait for that load, later
 ones reuse it while it is fresh.
 
 The data is per match and version, never per viewer (each viewer's projection
-is still made by ``selectors.table_context``), so sharing it shares no secret.
+is still made by ``board.table.table_context``), so sharing it shares no secret.
 A few seat fields change without a version bump (the online dot, the player's
 own hand order); entries therefore live only ``TTL`` seconds, a presence change
 drops the match's entry (:func:`forget`), and a forced render (reconnect,
@@ -28,6 +28,7 @@ import time
 from collections import OrderedDict
 
 from games import selectors, store
+from games.board.data import LOG_LENGTH, BoardData, LogEvent
 from games.models import Match
 
 TTL = 2.0  # seconds an entry serves later pushes of the same version
@@ -35,11 +36,11 @@ KEEP = 120.0  # seconds an entry nobody loaded or used is kept (as the base of t
 MAX_ENTRIES = 1024
 
 _lock = threading.Lock()
-_entries: OrderedDict[int, tuple[float, selectors.BoardData]] = OrderedDict()
+_entries: OrderedDict[int, tuple[float, BoardData]] = OrderedDict()
 _loading: dict[int, threading.Event] = {}
 
 
-def peek(match_id: int, *, min_version: int = -1, created_at=None) -> selectors.BoardData | None:
+def peek(match_id: int, *, min_version: int = -1, created_at=None) -> BoardData | None:
     """The kept data of this match at ``min_version`` or later, if fresh; never loads or waits."""
     with _lock:
         entry = _entries.get(match_id)
@@ -60,7 +61,7 @@ def _usable(entry, min_version: int, created_at) -> bool:
 
 def board_data_for(
     match_id: int, *, min_version: int = -1, fresh: bool = False, created_at=None
-) -> selectors.BoardData | None:
+) -> BoardData | None:
     """This match's board data at ``min_version`` or later (None if the match is gone).
 
     ``created_at`` (the match the caller knows) guards against a reused id: an entry of
@@ -91,7 +92,7 @@ def board_data_for(
         pending.set()
 
 
-def load(match: Match) -> selectors.BoardData:
+def load(match: Match) -> BoardData:
     """Load this match row's board data now and keep it for the pushes that follow.
 
     The newest kept entry of the match, however old, saves reading its log again (events are
@@ -123,17 +124,17 @@ def successor(match: Match, *, seats: list, state, events: list) -> None:
     # The seats' users (their names) are the kept ones: the same people sit there within a round.
     if not selectors.seat_people_from(seats, previous):
         return
-    new = [selectors.LogEvent(e.seq, e.seat, e.summary, e.by_bot) for e in events]
+    new = [LogEvent(e.seq, e.seat, e.summary, e.by_bot) for e in events]
     known = previous.events
     if known and new and [e.seq for e in new] == list(range(known[-1].seq + 1, known[-1].seq + 1 + len(new))):
-        log = (list(known) + new)[-selectors.LOG_LENGTH :]
+        log = (list(known) + new)[-LOG_LENGTH :]
     else:
         log = selectors.log_events(match, previous)
-    remember(selectors.BoardData(match=match, seats=list(seats), state=state, events=log,
+    remember(BoardData(match=match, seats=list(seats), state=state, events=log,
                                  rounds=previous.rounds, rematch=previous.rematch))
 
 
-def remember(data: selectors.BoardData) -> None:
+def remember(data: BoardData) -> None:
     """Keep a fresh load for the pushes that follow."""
     with _lock:
         current = _entries.get(data.match.pk)
@@ -159,7 +160,7 @@ def _drop_idle(now: float) -> None:
         _entries.popitem(last=False)
 
 
-def latest(match_id: int) -> selectors.BoardData | None:
+def latest(match_id: int) -> BoardData | None:
     """The newest data kept for this match, however old (a base for an incremental load)."""
     with _lock:
         entry = _entries.get(match_id)

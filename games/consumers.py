@@ -1,7 +1,7 @@
 """The table socket: one per open table page.
 
 Thin: it checks access, joins the table's group, and on every "table changed"
-message renders *its own viewer's* board (``selectors.table_context``) and
+message renders *its own viewer's* board (``board.table.table_context``) and
 pushes it as an htmx out-of-band swap.  While it is open it also carries the
 page's moves (``{"type": "command", ...}``, checked by ``games.commands`` exactly
 as the HTTP forms are) and a "resync" request; see docs/protocol.md.
@@ -23,6 +23,7 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext, gettext_noop
 
 from games import boardcache, commands, gate, selectors, services
+from games.board import table as board_table
 from games.models import ChatMessage, new_connection_token
 from rummyhub import inputs
 from rummyhub.realtime import LOBBY_GROUP, override_scope_language, table_group
@@ -331,7 +332,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     def _render_data(self, data, error: Exception | None, reply: bool):
         """This viewer's board from loaded data: no database access (it also runs on the event loop)."""
         with override_scope_language(self.scope):
-            ctx = selectors.table_context(data.match, self.user, data)
+            ctx = board_table.table_context(data, self.user)
             ctx["oob"] = True
             ctx["reply"] = reply
             if error is not None:

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import boardcache, commands, selectors, services
+from games.board import table as board_table
 from games.forms import TableCreateForm
 from games.models import Variant
 from games.tournaments.selectors import user_tournament_tables
@@ -64,7 +65,9 @@ def table(request, match_id):
     match = selectors.access_match_for_user(match_id=match_id, user=request.user, invite=invite)
     if invite:
         request.session[f"invite-{match.pk}"] = invite
-    ctx = selectors.table_context(match, request.user)
+    ctx = board_table.table_context(selectors.board_data(match), request.user)
+    if not request.htmx:
+        ctx["chat"] = selectors.chat_messages(match)
     ctx["invite"] = request.session.get(f"invite-{match.pk}", "")
     template = "games/table.html#table-board" if request.htmx else "games/table.html"
     return render(request, template, ctx)
@@ -79,7 +82,7 @@ def _respond(request, match_id, error: Exception | None = None, status: int = 20
             messages.error(request, commands.error_text(error, match.variant))
         return redirect("games:table", match_id=match_id)
     data = boardcache.load(match)  # the pushes of this version to the other sockets here reuse this load
-    ctx = selectors.table_context(match, request.user, data)
+    ctx = board_table.table_context(data, request.user)
     if error is not None:
         ctx["error"] = commands.error_context(error, match.variant)
     return render(request, "games/table.html#table-board", ctx, status=status)

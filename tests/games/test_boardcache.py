@@ -12,6 +12,8 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from games import boardcache, selectors, services
+from games.board import table as board_table
+from games.board.data import BoardData
 from games.engine import bots as engine_bots
 from games.engine import gin
 from games.engine.gin.match import GinMatch
@@ -114,7 +116,7 @@ def test_an_entry_of_another_match_with_the_same_id_never_counts(make_user, coun
     match, _alice, _bob = started(make_user)
     data = boardcache.board_data_for(match.pk)
     stale = Match(pk=match.pk, created_at=match.created_at.replace(year=2000), version=10_000)
-    boardcache.remember(selectors.BoardData(stale, [], None, [], [], None))
+    boardcache.remember(BoardData(stale, [], None, [], [], None))
     assert boardcache.board_data_for(match.pk, created_at=match.created_at).match.created_at == match.created_at
     assert data.version == match.version and len(counted_loads) == 2
 
@@ -145,7 +147,7 @@ def _move(match_id, alice, bob):
 
 
 def _boards(data, users):
-    return [render_to_string("games/table.html#table-board", selectors.table_context(data.match, u, data)) for u in users]
+    return [render_to_string("games/table.html#table-board", board_table.table_context(data, u)) for u in users]
 
 
 def test_a_committed_move_hands_its_board_on_and_every_viewer_sees_what_a_fresh_load_shows(

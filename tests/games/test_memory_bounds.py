@@ -8,13 +8,15 @@ from types import SimpleNamespace
 from django.conf import settings
 from django.utils import timezone
 
-from games import boardcache, selectors
+from games import boardcache
+from games.board import table as board_table
+from games.board.data import BoardData
 from rummyhub import layers
 
 
-def board(match_id: int, version: int = 1) -> selectors.BoardData:
+def board(match_id: int, version: int = 1) -> BoardData:
     match = SimpleNamespace(pk=match_id, version=version, created_at=timezone.now())
-    return selectors.BoardData(match=match, seats=[], state=None, events=[], rounds=[], rematch=None)
+    return BoardData(match=match, seats=[], state=None, events=[], rounds=[], rematch=None)
 
 
 def test_the_board_of_a_match_nobody_watches_is_dropped(monkeypatch):
@@ -41,16 +43,16 @@ def test_the_boards_kept_never_pass_the_cap(monkeypatch):
 
 
 def test_seat_rows_keep_the_newest_up_to_the_cap(monkeypatch):
-    monkeypatch.setattr(selectors, "_SEAT_ROWS", selectors.Kept(3))
+    monkeypatch.setattr(board_table, "_SEAT_ROWS", board_table.Kept(3))
     rendered = []
-    monkeypatch.setattr("games.selectors.render_to_string",
+    monkeypatch.setattr("games.board.table.render_to_string",
                         lambda name, ctx: rendered.append(ctx["s"]) or f"<li>{ctx['s'].score}</li>")
     seats = [SimpleNamespace(index=0, score=score) for score in range(7)]
     for seat in seats:
-        selectors.seat_rows([seat], between_rounds=False)
-    assert len(selectors._SEAT_ROWS) == 3
-    assert [key[-1] for key in selectors._SEAT_ROWS] == [4, 5, 6]  # the oldest went first (not all at once)
-    selectors.seat_rows([seats[6]], between_rounds=False)
+        board_table.seat_rows([seat], between_rounds=False)
+    assert len(board_table._SEAT_ROWS) == 3
+    assert [key[-1] for key in board_table._SEAT_ROWS] == [4, 5, 6]  # the oldest went first (not all at once)
+    board_table.seat_rows([seats[6]], between_rounds=False)
     assert len(rendered) == 7  # a kept row is not rendered again
 
 

@@ -12,6 +12,7 @@ import pytest
 from django.utils import translation
 
 from games import forms, selectors, services
+from games.board import table as board_table
 from games.board import words
 from games.engine import errors, gin, manipulation
 from games.engine.cards import Card
@@ -188,7 +189,7 @@ def test_the_draft_shows_meld_reasons_and_errors_in_the_readers_language(alice, 
     two = [[hand[0].id, hand[1].id]]
     match = services.draft_update(match_id=match.pk, user=mover, table=two, expected_version=match.version)
     monkeypatch.setattr("games.messages.gettext", lambda s: f"[{s}]")
-    ctx = selectors.table_context(Match.objects.get(pk=match.pk), mover)
+    ctx = board_table.table_context(selectors.board_data(Match.objects.get(pk=match.pk)), mover)
     english = melds.MELD_MESSAGES["too_short"] % {"cards": f"{hand[0].pretty()} {hand[1].pretty()}"}
     assert ctx["melds"][0]["reason"] == f"[{english}]"
     assert f"[{english}]" in [e["message"] for e in ctx["draft_errors"]]

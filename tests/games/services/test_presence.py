@@ -16,6 +16,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games import selectors, services, store
+from games.board import table as board_table
 from games.models import Match, MatchStatus, Seat, TableConnection
 from games.variants import spec_for
 from rummyhub import realtime
@@ -173,7 +174,7 @@ def test_a_boards_presence_costs_no_query_per_seat(make_user, settings):
     def load_and_render():
         with CaptureQueriesContext(connection) as queries:
             data = selectors.board_data(Match.objects.get(pk=match.pk))
-            ctx = selectors.table_context(data.match, users[0], data)
+            ctx = board_table.table_context(data, users[0])
         return len(queries), [s.connected for s in ctx["seats"]]
 
     alone, dots = load_and_render()

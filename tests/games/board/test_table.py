@@ -9,7 +9,8 @@ import pytest
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from games import boardcache, selectors, services
+from games import boardcache, services
+from games.board import table as board_table
 from games.models import Match
 
 pytestmark = pytest.mark.django_db
@@ -17,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 def board(match_id, user, *, cached_rows=True):
     data = boardcache.load(Match.objects.get(pk=match_id))
-    ctx = selectors.table_context(data.match, user, data)
+    ctx = board_table.table_context(data, user)
     if not cached_rows:
         ctx["seat_rows"] = None  # the template's own loop over the seats
     return render_to_string("games/table.html#table-board", ctx)
@@ -61,7 +62,7 @@ def test_a_changed_seat_gets_a_new_row_and_each_language_its_own(table):
 def test_an_open_table_renders_its_rows_for_each_viewer(alice, bob):
     match = services.match_create(host=alice, variant="manipulation", seats_count=3)
     data = boardcache.load(Match.objects.get(pk=match.pk))
-    assert selectors.table_context(data.match, bob, data)["seat_rows"] is None
+    assert board_table.table_context(data, bob)["seat_rows"] is None
     assert "Sit here" in board(match.pk, bob) and "Add a bot" in board(match.pk, alice)
 
 
@@ -91,6 +92,6 @@ def test_a_log_entry_for_some_seats_only_is_not_shown_to_the_others(table):
     data = boardcache.load(Match.objects.get(pk=match.pk))
     last = data.events[-1]
     events = [*data.events[:-1], dataclasses.replace(last, summary={**last.summary, "audience": [0]})]
-    for_seat0 = selectors._log(data.match, events, data.seats, 0)
-    for_seat1 = selectors._log(data.match, events, data.seats, 1)
+    for_seat0 = board_table._log(data.match, events, data.seats, 0)
+    for_seat1 = board_table._log(data.match, events, data.seats, 1)
     assert for_seat0.count("<li") == len(events) and for_seat1.count("<li") == len(events) - 1

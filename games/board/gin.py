@@ -300,7 +300,7 @@ def _bonuses(tally: dict[str, Any], seats) -> list[dict[str, Any]]:
 
 
 def gin_context(*, match, view: dict[str, Any], me, state, seats, rounds) -> dict[str, Any]:
-    """One viewer's Gin board; ``rounds``: the match's finished rounds (``selectors.BoardData.rounds``)."""
+    """One viewer's Gin board; ``rounds``: the match's finished rounds (``board.data.BoardData.rounds``)."""
     names = _names(seats)
     my_index = me.index if me else None
     tally = (match.state or {}).get("tally") or {}

@@ -12,11 +12,11 @@ import pytest
 from django.urls import reverse
 
 from games import services
+from games.board.gin import rotation_text
 from games.engine import bots as engine_bots
 from games.engine import gin
 from games.engine.gin import GinMatch
 from games.forms import TableCreateForm
-from games.gin_table import rotation_text
 from games.models import Event, Match, MatchStatus, Seat
 from games.variants import spec_for
 

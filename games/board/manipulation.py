@@ -1,0 +1,101 @@
+"""The Manipulation board's own part: the melds (the viewer's draft, or another's arrangement
+face down), the hand in the viewer's order, what the viewer may do and the prompt."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from games.board import faces
+from games.engine.cards import Card
+from games.messages import refusal_text
+from games.models import Match, MatchStatus, Seat
+
+
+def manipulation_context(*, match: Match, view: dict, me: Seat | None, state, **_parts) -> dict[str, Any]:
+    """The Manipulation board's own part: the melds (the viewer's draft, or another's face down),
+    the hand in the viewer's order, what the viewer may do and the prompt."""
+    my_turn = me is not None and view.get("seat_to_act") == me.index and match.status == MatchStatus.PLAYING
+    actions = {a["type"] for a in view.get("legal_actions", [])}
+    draft, drafting, table_refs, hand_ids, reports = _draft_table(match, view, me)
+    hand = faces.cards_html(faces.sorted_hand(hand_ids, me.hand_order if me else []))
+    draft_report = (match.draft or {}).get("report") if drafting else None
+    return {
+        "melds": _meld_rows(table_refs, reports, drafting),
+        "hand": hand,
+        "my_turn": my_turn,
+        "can_draw": "draw" in actions,
+        "can_meld": "meld" in actions,
+        "can_knock": "knock" in actions,
+        "can_end_turn": "end_turn" in actions,
+        "drafting": drafting,
+        "draft_ok": bool(draft_report and draft_report.get("ok")),
+        "draft_errors": [
+            {"code": e.get("code"), "message": refusal_text(e, "manipulation")}
+            for e in (draft_report or {}).get("errors", [])
+        ],
+        "someone_drafting": draft is not None and not drafting,
+        "prompt": _manipulation_prompt(match, view, my_turn, actions),
+        "stock_count": view.get("stock_count"),
+        "phase": view.get("phase"),
+        "draws": view.get("draws_this_turn", 0),
+        "hand_points": view.get("hand_points"),
+        "knock_limit": state.rules.knock_limit,
+    }
+
+
+def _draft_table(match: Match, view: dict, me: Seat | None):
+    """(draft, the viewer drafts, the melds shown, the hand left, the draft's meld reports).
+
+    The drafting player sees the arrangement with the cards it takes from the hand; the others see
+    it live, with the cards from the player's hand face down ("")."""
+    draft = match.draft if match.draft and match.status == MatchStatus.PLAYING else None
+    hand_ids = list(view.get("hand") or [])
+    table_refs = [list(m) for m in view["table"]]
+    if draft is None:
+        return None, False, table_refs, hand_ids, []
+    if me is not None and draft.get("seat") == me.index:
+        table_refs = [list(m) for m in draft["table"]]
+        placed = {Card.from_code(ref).id for m in table_refs for ref in m}
+        hand_ids = [cid for cid in hand_ids if cid not in placed]
+        return draft, True, table_refs, hand_ids, draft.get("report", {}).get("melds", [])
+    public_ids = {Card.from_code(ref).id for m in view["table"] for ref in m}
+    table_refs = [[ref if Card.from_code(ref).id in public_ids else "" for ref in m] for m in draft["table"]]
+    return draft, False, table_refs, hand_ids, []
+
+
+def _meld_rows(table_refs: list[list[str]], reports: list[dict], drafting: bool) -> list[dict[str, Any]]:
+    melds = []
+    for i, meld in enumerate(table_refs):
+        report = reports[i] if i < len(reports) else {}
+        melds.append({
+            "index": i,
+            "ids": [Card.from_code(ref).id if ref else "" for ref in meld],  # "" = face down
+            "cards_html": faces.cards_html(meld),
+            "valid": report.get("valid", True),
+            "reason": refusal_text(report, "manipulation") if drafting and report.get("reason") else None,
+            "joker_options": [faces.joker_option(code) for code in report.get("joker_options", [])] if drafting else [],
+            "needs_joker": drafting and report.get("code") == "joker_identity_needed",
+            "kind": report.get("kind"),
+        })
+    return melds
+
+
+def _manipulation_prompt(match: Match, view: dict, my_turn: bool, actions: set[str]) -> str:
+    phase, draws = view.get("phase"), view.get("draws_this_turn", 0)
+    if my_turn:
+        if phase == "start":
+            return _("Your turn: draw a card.")
+        if phase == "drawn":
+            return _("Meld (drag cards onto the table) or draw again — draw %(n)d of 3.") % {"n": draws}
+        if phase == "end":
+            if "knock" in actions:
+                return _("Your draws are done. Knock or end your turn.")
+            return _("Your draws are done. End your turn.")
+        if phase == "final":
+            return _("Final lap: meld once more if you can, then end your turn.")
+        return ""
+    if view.get("seat_to_act") is not None and match.status == MatchStatus.PLAYING:
+        return _("Waiting for another player…")
+    return ""

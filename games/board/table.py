@@ -1,0 +1,267 @@
+"""One viewer's board of a table: ``table_context(data, user)``, the only thing a table template
+or socket frame is rendered from (STYLE.md "Project before you render").
+
+It is built from loaded data (``games.board.data.BoardData``; no database) and the engine's
+``player_view`` for the viewer's own seat (or ``spectator_view``), so another seat's hand, the
+stock and the seeds never reach a template.  Each game adds its own part (``GAME_PARTS``, by
+``GameSpec.family``): ``games.board.manipulation`` and ``games.board.gin``.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from django.template.loader import render_to_string
+from django.urls import get_script_prefix, reverse
+from django.utils import timezone
+from django.utils.functional import SimpleLazyObject
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
+
+from games import store
+from games.board import faces, words
+from games.board.data import BoardData, LogEvent
+from games.board.gin import gin_context
+from games.board.manipulation import manipulation_context
+from games.models import READY_TIMEOUT, Match, MatchStatus, Round, Seat
+from games.variants import spec_for
+
+
+class Kept:
+    """Up to ``size`` values by key, the oldest dropped first; safe from several threads.
+
+    For markup and text that never change for their key (a seat row's fields, a log entry) and
+    are asked for again at every push: renders run on the event loop and on worker threads.
+    """
+
+    def __init__(self, size: int):
+        self.size = size
+        self._items: dict = {}
+        self._lock = threading.Lock()
+
+    def get(self, key):
+        return self._items.get(key)
+
+    def put(self, key, value) -> None:
+        with self._lock:
+            while len(self._items) >= self.size:
+                del self._items[next(iter(self._items))]  # the oldest (dicts keep insertion order)
+            self._items[key] = value
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __iter__(self):
+        return iter(list(self._items))
+
+
+# About 0.7 KB a row.  A move makes one or two new rows (a score, a hand count), so the kept rows
+# turn over all the time: the oldest go first, and a few thousand cover the tables in play.
+_SEAT_ROWS = Kept(4096)
+
+
+def seat_rows(seats: list[SeatInfo], *, between_rounds: bool) -> list[SafeString]:
+    """The ``seat-row`` partial of each seat, kept per seat content and language.
+
+    Only for a table that is not open (an open table's rows carry forms with the viewer's CSRF
+    token).  A move changes one or two seats' rows; the others, and the same row seen by the
+    other viewers, are the same markup again, so a board push rarely renders a row at all.
+    The key is every field of the seat (``SeatInfo``), so no field can be left out of it.
+    """
+    lang = get_language()
+    out = []
+    for seat in seats:
+        key = (lang, between_rounds, *vars(seat).values())
+        html = _SEAT_ROWS.get(key)
+        if html is None:
+            html = render_to_string("games/table.html#seat-row", {"s": seat, "between_rounds": between_rounds})
+            _SEAT_ROWS.put(key, html)
+        out.append(html)
+    return out
+
+
+@dataclass
+class SeatInfo:
+    index: int
+    name: str
+    is_bot: bool
+    is_me: bool
+    is_empty: bool
+    connected: bool
+    autopilot: bool
+    hand_count: int | None
+    is_turn: bool
+    is_dealer: bool
+    role: str
+    score: int | None
+    rounds_won: int | None
+    ready: bool
+    final_total: int | None
+    is_winner: bool
+    user_id: int | None
+
+
+@lru_cache(maxsize=4096)
+def _act_url(match_id: int, prefix: str) -> str:
+    """``prefix`` (the script prefix, which ``reverse`` reads itself) is only part of the cache key."""
+    return reverse("games:act", args=[match_id])
+
+
+def table_context(data: BoardData, user) -> dict[str, Any]:
+    """``user``'s board of the version ``data`` holds (a spectator's when they have no seat)."""
+    match = data.match
+    seats = data.seats
+    me = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
+    my_index = me.index if me else None
+    spec = spec_for(match.variant)
+    state = data.state
+    view = spec.view(state, my_index) if state is not None else None
+    tally = match.state.get("tally") or {}
+    now = timezone.now()
+
+    seat_infos = _seat_infos(match, seats, view, my_index, tally, now)
+
+    ctx: dict[str, Any] = {
+        "match": match,
+        "spec": spec,  # the templates draw the game's own parts from it (board_template, board_styles ...)
+        "seats": seat_infos,
+        "me": me,
+        "my_index": my_index,
+        "is_host": user.is_authenticated and match.host_id == user.pk,
+        "view": view,
+        "version": match.version,
+        # Every move button posts here: reversed once per match, not once per button per render.
+        "act_url": _act_url(match.pk, get_script_prefix()),
+        "status": match.status,
+        "is_open": match.status == MatchStatus.OPEN,
+        "is_playing": match.status == MatchStatus.PLAYING,
+        "between_rounds": match.status == MatchStatus.BETWEEN_ROUNDS,
+        "is_finished": match.status == MatchStatus.FINISHED,
+        "can_join": match.status == MatchStatus.OPEN and me is None and any(s.is_empty for s in seats),
+        "has_free_seats": any(s.is_empty for s in seats),
+        "timer": _timer(match, now),
+        "seat_rows": None if match.status == MatchStatus.OPEN else seat_rows(
+            seat_infos, between_rounds=match.status == MatchStatus.BETWEEN_ROUNDS
+        ),
+        "log": _log(match, data.events, seats, my_index),
+    }
+    if view is not None:
+        ctx.update(GAME_PARTS[spec.family](match=match, view=view, me=me, state=state, seats=seats, rounds=data.rounds))
+    # Lazy: the board reads it between rounds and at the end, and the scores panel only when its
+    # cache (kept per count of finished rounds) misses.
+    ctx["round_results"] = SimpleLazyObject(lambda: _round_results(data.rounds, seats))
+    ctx["scores_key"] = f"{len(data.rounds)}:{'|'.join(s.display_name for s in seats)}"
+    if match.status == MatchStatus.FINISHED:
+        ctx["final"] = sorted(seat_infos, key=lambda s: -(s.final_total or 0))
+        ctx["rematch"] = data.rematch
+    return ctx
+
+
+def _seat_infos(match: Match, seats: list[Seat], view: dict | None, my_index: int | None, tally: dict,
+                now) -> list[SeatInfo]:
+    """Each seat as the board shows it to this viewer."""
+    n = len(seats)
+    scores = (tally.get("scores") or [None] * n) if tally else [None] * n
+    won = (tally.get("rounds_won") or tally.get("hands_won") or [None] * n) if tally else [None] * n
+    playing = match.status == MatchStatus.PLAYING
+    return [
+        SeatInfo(
+            index=s.index,
+            name=s.display_name,
+            is_bot=s.is_bot,
+            is_me=s.index == my_index,
+            is_empty=s.is_empty,
+            # The viewer is here: their own socket is connecting as this renders.
+            connected=s.index == my_index or store.is_connected(s, now),
+            autopilot=s.autopilot,
+            hand_count=view["hand_counts"][s.index] if view else None,
+            is_turn=bool(view) and view.get("seat_to_act") == s.index and playing,
+            is_dealer=bool(view) and view.get("dealer") == s.index,
+            role=s.role,
+            score=scores[s.index],
+            rounds_won=won[s.index],
+            ready=s.ready,
+            final_total=s.final_total,
+            is_winner=s.is_winner,
+            user_id=s.user_id,
+        )
+        for s in seats
+    ]
+
+
+def _timer(match: Match, now) -> dict[str, Any] | None:
+    if match.deadline is None or match.status not in (MatchStatus.PLAYING, MatchStatus.BETWEEN_ROUNDS):
+        return None
+    remaining = max(0.0, (match.deadline - now).total_seconds())
+    if match.status == MatchStatus.BETWEEN_ROUNDS:
+        total = READY_TIMEOUT
+    elif match.turn_timer:
+        total = match.turn_timer
+    else:
+        return None  # bots and disconnected players: no bar
+    return {"remaining": round(remaining, 1), "total": total, "fraction": round(remaining / total, 3) if total else 0}
+
+
+# The board's game part for each family (GameSpec.family): what only that game's board shows.
+GAME_PARTS = {"manipulation": manipulation_context, "gin": gin_context}
+
+
+def _round_results(rounds: list[Round], seats: list[Seat]) -> list[dict[str, Any]]:
+    out = []
+    running = [0] * len(seats)
+    last = len(rounds) - 1
+    for number, rnd in enumerate(rounds):
+        scores = {s.seat: s for s in rnd.score_rows}
+        hands = (rnd.outcome or {}).get("hands") or []
+        row = []
+        for seat in seats:
+            sc = scores.get(seat.index)
+            running[seat.index] += sc.score if sc else 0
+            row.append(
+                {
+                    "seat": seat.index,
+                    "hand_points": sc.hand_points if sc else None,
+                    "score": sc.score if sc else 0,
+                    "reasons": [words.reason_text(r) for r in (sc.reasons if sc else [])],
+                    "total": running[seat.index],
+                    "won": seat.index in (rnd.winners or []),
+                    # Hands are revealed once the round is over (B.6); the board shows the last round's.
+                    "hand": [faces.card_face(ref) for ref in hands[seat.index]]
+                    if number == last and seat.index < len(hands) else [],
+                }
+            )
+        out.append({"number": rnd.number, "kind": rnd.result_kind, "kind_text": words.result_text(rnd.result_kind),
+                    "knocker": rnd.knocker, "rows": row, "outcome": rnd.outcome})
+    return out
+
+
+# A log entry's line (``<li>`` with its sentence, escaped) per match, entry, name and language: a
+# board shows the last LOG_LENGTH entries at every push, and all but the newest were worded at the
+# push before.  ~0.3 KB each.
+_LOG_LINES = Kept(8192)
+
+
+def _log(match: Match, events: list[LogEvent], seats: list[Seat], viewer: int | None) -> SafeString:
+    """The last moves as the log list's items; an entry with an ``audience`` is shown only to those seats.
+
+    Joined here rather than looped over in the template: a push words at most the newest entry,
+    and the rest is a join of kept lines.
+    """
+    names = {s.index: s.display_name for s in seats}
+    lang, made = get_language(), match.created_at
+    lines = []
+    for e in events:
+        if "audience" in e.summary and viewer not in e.summary["audience"]:
+            continue
+        name = names.get(e.seat, "")
+        key = (lang, match.pk, made, e.seq, name)
+        line = _LOG_LINES.get(key)
+        if line is None:
+            line = format_html('<li data-seq="{}">{}</li>', e.seq, words.event_sentence(e.summary, name))
+            _LOG_LINES.put(key, line)
+        lines.append(line)
+    return mark_safe("".join(lines))  # every line was built by format_html
