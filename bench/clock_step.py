@@ -68,8 +68,9 @@ def run(args) -> None:
     from django.utils import timezone
 
     from bench.soak import new_table
-    from games import boardcache, services
+    from games import services
     from games.board import table as board_table
+    from games.live import boardcache
     from games.models import Match
 
     call_command("migrate", verbosity=0)

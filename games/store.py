@@ -10,7 +10,7 @@ values into parameters with the fields' own methods (``pre_save``, ``get_db_prep
 row is written exactly as ``Model.save`` writes it.  Rows are read back through ``Model.raw``,
 which applies the fields' converters (JSON, dates) as a queryset does.
 
-The board loads of the other processes (``games.boardcache``) read through the same helpers.
+The board loads of the other processes (``games.live.boardcache``) read through the same helpers.
 
 What they leave out, on purpose: model signals (no receiver exists for these models; a test
 keeps it so) and multi-database routing (the project has one database).

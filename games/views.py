@@ -10,9 +10,10 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games import boardcache, commands, selectors, services
+from games import commands, selectors, services
 from games.board import table as board_table
 from games.forms import TableCreateForm
+from games.live import boardcache
 from games.models import Variant
 from games.tournaments.selectors import user_tournament_tables
 from rummyhub import inputs

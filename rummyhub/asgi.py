@@ -11,7 +11,7 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
-from games.clock import ClockMiddleware  # noqa: E402
+from games.live.clock import ClockMiddleware  # noqa: E402
 from rummyhub import gctune  # noqa: E402
 from rummyhub.origin import SameOriginValidator  # noqa: E402
 from rummyhub.routing import websocket_urlpatterns  # noqa: E402

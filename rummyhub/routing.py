@@ -3,7 +3,7 @@
 from django.urls import path
 
 from accounts.consumers import PresenceConsumer
-from games.consumers import LobbyConsumer, TableConsumer
+from games.live.consumers import LobbyConsumer, TableConsumer
 from games.tournaments.consumers import TournamentConsumer
 
 websocket_urlpatterns = [

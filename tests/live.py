@@ -11,7 +11,13 @@ from __future__ import annotations
 import os
 from concurrent.futures import ThreadPoolExecutor
 
+from asgiref.sync import SyncToAsync
 from daphne.testing import BaseDaphneTestingInstance
+from django.conf import settings
+from django.db import connections
+from django.test import Client
+
+from rummyhub.asgi import application
 
 
 class LiveDaphne(BaseDaphneTestingInstance):
@@ -22,15 +28,9 @@ class LiveDaphne(BaseDaphneTestingInstance):
         self.settings_overrides = settings_overrides or {}
 
     def get_application(self):
-        from rummyhub.asgi import application
-
         return application
 
     def process_setup(self):
-        from asgiref.sync import SyncToAsync
-        from django.conf import settings
-        from django.db import connections
-
         SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
         _drop_connections(connections)
         for alias in connections:
@@ -45,8 +45,6 @@ class LiveDaphne(BaseDaphneTestingInstance):
         os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
     def __enter__(self):
-        from django.db import connections
-
         _drop_connections(connections)  # the child must not share the parent's sockets
         super().__enter__()
         self.url = f"http://{self.host}:{self.port}"
@@ -64,9 +62,6 @@ def _drop_connections(connections) -> None:
 
 def session_cookie_for(user) -> str:
     """A ``sessionid`` value for a logged-in ``user`` (made through Django's test client)."""
-    from django.conf import settings
-    from django.test import Client
-
     client = Client()
     client.force_login(user)
     return client.cookies[settings.SESSION_COOKIE_NAME].value

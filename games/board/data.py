@@ -14,7 +14,7 @@ class BoardData:
     """Everything a table board is rendered from, loaded once for one version of one match.
 
     Shared read-only by every viewer's render of that version (the socket pushes of one
-    process reuse it, see ``games.boardcache``); each viewer's own projection is made from it
+    process reuse it, see ``games.live.boardcache``); each viewer's own projection is made from it
     by :func:`table_context`, so sharing it shares no secret.
     """
 

@@ -319,14 +319,12 @@ def gin_context(*, match, view: dict[str, Any], me, state, seats, rounds) -> dic
     # The knock layout editor: only in the knocker's own board, only on his turn (C.6.2).
     editor = _knock_editor(match.draft, view, my_index, order) if my_turn and "knock" in actions else None
     role_draw = _role_draw(view.get("role_draw") or tally.get("role_draw"), names) if three else None
-    first_upcard = view.get("first_upcard")
     return {
         "my_turn": my_turn,
         "can_meld": False,
         "stock_count": view.get("stock_count"),
         "gin": {
             "three": three,
-            "variant": match.variant,
             "phase": phase,
             "over": over,
             "role": role,
@@ -340,16 +338,7 @@ def gin_context(*, match, view: dict[str, Any], me, state, seats, rounds) -> dic
             **_gin_actions(view, actions, editor),
             "discard_options": discards,
             "best_discard": min((o["deadwood"] for o in discards), default=None),
-            "discard_top": card_face(view["discard_top"]) if view.get("discard_top") else None,
-            "discard_count": len(view.get("discard") or []),
-            "stock_count": view.get("stock_count"),
-            "taken": view.get("taken"),
-            "drawn": view.get("drawn"),
-            "oklahoma": view.get("oklahoma"),
-            "first_upcard": card_face(first_upcard) if first_upcard and view.get("oklahoma") else None,
-            "knock_limit": view.get("knock_limit"),
-            "gin_only": view.get("gin_only"),
-            "multiplier": view.get("multiplier") or 1,
+            **_piles(view),
             "can_suggest": bool(view.get("can_suggest")) and playing,
             "captain_name": names.get(roles.get("captain")) if roles else None,
             "suggestions": suggestions,
@@ -359,13 +348,39 @@ def gin_context(*, match, view: dict[str, Any], me, state, seats, rounds) -> dic
             # open (and animated) while the first hand has not started: the draw "as it happens"
             "show_role_draw": bool(role_draw) and match.round_number <= 1 and view.get("turn") == 0
             and phase == "upcard",
-            "rotation": _rotation(match, view, rounds, names) if three else None,
-            "result": _result(view["result"], names, view.get("rules") or {}) if over and view.get("result") else None,
-            "hollywood": _hollywood(tally, seats, view.get("rules")),
-            "bonuses": _bonuses(tally, seats) if match.status == MatchStatus.FINISHED else [],
-            "end_bonuses": (view.get("rules") or {}).get("end_bonuses"),
-            "target": tally.get("rules", {}).get("game_target"),
+            **_scores(match, view, rounds, seats, names, tally),
         },
+    }
+
+
+def _piles(view: dict) -> dict[str, Any]:
+    """The stock and the discard pile, what was taken or drawn, and the hand's limits (C.3-C.6)."""
+    first_upcard = view.get("first_upcard")
+    return {
+        "discard_top": card_face(view["discard_top"]) if view.get("discard_top") else None,
+        "discard_count": len(view.get("discard") or []),
+        "stock_count": view.get("stock_count"),
+        "taken": view.get("taken"),
+        "drawn": view.get("drawn"),
+        "oklahoma": view.get("oklahoma"),
+        "first_upcard": card_face(first_upcard) if first_upcard and view.get("oklahoma") else None,
+        "knock_limit": view.get("knock_limit"),
+        "gin_only": view.get("gin_only"),
+        "multiplier": view.get("multiplier") or 1,
+    }
+
+
+def _scores(match, view: dict, rounds, seats, names: dict[int, str], tally: dict) -> dict[str, Any]:
+    """The hand's result, the roles' rotation, the Hollywood lines and the match's end bonuses."""
+    rules = view.get("rules") or {}
+    over = view.get("phase") == "over"
+    return {
+        "rotation": _rotation(match, view, rounds, names) if view.get("n_seats") == 3 else None,
+        "result": _result(view["result"], names, rules) if over and view.get("result") else None,
+        "hollywood": _hollywood(tally, seats, view.get("rules")),
+        "bonuses": _bonuses(tally, seats) if match.status == MatchStatus.FINISHED else [],
+        "end_bonuses": rules.get("end_bonuses"),
+        "target": tally.get("rules", {}).get("game_target"),
     }
 
 

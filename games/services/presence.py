@@ -84,7 +84,7 @@ def table_connections_seen(tokens) -> set[str]:
     """Mark these table sockets' rows as seen now; returns the tokens that have no row.
 
     The open sockets of a process send their heartbeat together through this (see
-    ``games.consumers.Heartbeats``): one UPDATE per SEEN_BATCH sockets, and a read only when
+    ``games.live.consumers.Heartbeats``): one UPDATE per SEEN_BATCH sockets, and a read only when
     some row was missing (the sweep took it while its process stalled: the caller opens it again).
     """
     tokens = sorted(set(tokens))

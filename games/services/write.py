@@ -16,7 +16,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import boardcache, gate, store
+from games import store
+from games.live import boardcache, gate
 from games.models import (
     DISCONNECT_GRACE,
     READY_TIMEOUT,

@@ -13,10 +13,11 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
-from games import consumers, services
+from games import services
 from games.engine import bots as engine_bots
 from games.engine import gin
 from games.engine.gin import GinMatch
+from games.live import consumers
 from games.models import Match, MatchStatus
 from games.variants import spec_for
 from tests.browser.conftest import ARTIFACTS

@@ -7,7 +7,7 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from games.history.selectors import replay_index
+from games.history.selectors import replay_index, replay_step
 from games.history.services import rating_update_for_match
 from games.models import MatchStatus
 from rummyhub import realtime
@@ -72,7 +72,6 @@ def test_history_match_page_replay(page, live_daphne, artifacts, make_user, sett
     # Find a step where somebody melded, to show the highlighted cards.
     index = replay_index(match)
     total = sum(1 + n for _r, n in index)
-    from games.history.selectors import replay_step
 
     meld_step = next(s for s in range(total) if "melded" in replay_step(match=match, step=s)["text"])
     page.goto(f"{live_daphne.url}/matches/{match.pk}/replay/?step={meld_step}")

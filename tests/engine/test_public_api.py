@@ -5,6 +5,7 @@ import importlib
 import pytest
 
 import games.engine
+from games.engine import best_play, classify, deadwood, parse_cards
 
 SECTION_3 = [
     ("games.engine.cards", "parse_cards"),
@@ -36,7 +37,6 @@ def test_the_package_exports_what_it_lists():
 
 
 def test_section_3_examples():
-    from games.engine import best_play, classify, deadwood, parse_cards
 
     assert [str(c) for c in parse_cards("AS TD JK")] == ["AS", "TD", "JK"]
     assert classify(["5S", "6S", "JK=7S"]) == "sequence" and classify(["5S", "5H", "JK"]) == "group"

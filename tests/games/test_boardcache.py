@@ -1,4 +1,4 @@
-"""The per-process board data cache behind the socket pushes (games/boardcache.py)."""
+"""The per-process board data cache behind the socket pushes (games/live/boardcache.py)."""
 
 from __future__ import annotations
 
@@ -11,12 +11,13 @@ from django.contrib.auth.models import AnonymousUser
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from games import boardcache, selectors, services
+from games import selectors, services
 from games.board import table as board_table
 from games.board.data import BoardData
 from games.engine import bots as engine_bots
 from games.engine import gin
 from games.engine.gin.match import GinMatch
+from games.live import boardcache
 from games.models import Match, Round
 from games.variants import spec_for
 

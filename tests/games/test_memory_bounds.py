@@ -8,9 +8,9 @@ from types import SimpleNamespace
 from django.conf import settings
 from django.utils import timezone
 
-from games import boardcache
 from games.board import table as board_table
 from games.board.data import BoardData
+from games.live import boardcache
 from rummyhub import layers
 
 

@@ -1,6 +1,6 @@
 """A clock that keeps up: up to K steps at once per process, claimed so no two processes take the same match.
 
-``games.clock.Clock`` runs ``services.clock_step`` (claim the most overdue unlocked match, step it)
+``games.live.clock.Clock`` runs ``services.clock_step`` (claim the most overdue unlocked match, step it)
 on its own small thread pool; a slow step holds one worker, never the others.  On PostgreSQL the
 claim is ``SELECT ... FOR UPDATE SKIP LOCKED``: a second process (or worker) takes the next due
 match instead of waiting for the locked one.
@@ -14,10 +14,12 @@ import time
 from datetime import timedelta
 
 import pytest
+from channels.db import database_sync_to_async
 from django.db import connection
 from django.utils import timezone
 
-from games import clock, services
+from games import services
+from games.live import clock
 from games.models import Match, Seat
 from games.services import clock as service_clock
 
@@ -169,7 +171,6 @@ def bot_table(host, *, late: float) -> Match:
 
 @pytest.mark.django_db(transaction=True)
 async def test_the_clock_plays_every_bot_table(make_user, settings):
-    from channels.db import database_sync_to_async
 
     settings.RUMMYHUB_BOT_DELAY = 0
     settings.RUMMYHUB_FIXED_SEED = "7"

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.utils import timezone
 
+from accounts.models import Presence
 from rummyhub.asgi import application
 from tests.live import session_cookie_for
 
@@ -70,11 +74,8 @@ async def test_same_user_twice_counts_once(make_user):
 
 
 async def test_stale_rows_of_a_crashed_server_stop_counting(make_user):
-    from datetime import timedelta
 
-    from django.utils import timezone
 
-    from accounts.models import Presence
 
     ghost = await database_sync_to_async(make_user)("ghost")
     await database_sync_to_async(Presence.objects.create)(

@@ -11,7 +11,10 @@ import json
 
 import pytest
 from channels.db import database_sync_to_async
+from django.db import OperationalError
 
+from games import services
+from games.live import consumers
 from games.models import Match, Seat
 from games.variants import spec_for
 from tests.live import session_cookie_for
@@ -160,7 +163,6 @@ async def test_malformed_commands_are_refused_and_change_nothing(make_user, sett
 
 
 async def test_a_flood_of_commands_is_cut_off_and_runs_at_most_the_burst(make_user, settings):
-    from games import consumers
 
     match, sockets = await open_table(make_user, settings)
     waiting = 1 - await seat_to_act(match.pk)
@@ -183,7 +185,6 @@ async def test_a_flood_of_commands_is_cut_off_and_runs_at_most_the_burst(make_us
 
 async def test_a_flood_of_resyncs_is_cut_off_too(make_user, settings):
     """Each resync is a fresh load from the database: a flood of them is limited like commands."""
-    from games import consumers
 
     _match, sockets = await open_table(make_user, settings)
     flood = consumers.COMMAND_BURST + 10
@@ -200,9 +201,7 @@ async def test_a_move_that_fails_on_the_server_gets_an_error_and_the_socket_stay
                                                                                     monkeypatch):
     """Not a refusal but a fault (here the database refusing the write): the mover is told nothing
     changed, nobody else hears anything, and the same socket then carries the move."""
-    from django.db import OperationalError
 
-    from games import services
 
     match, sockets = await open_table(make_user, settings)
     mover = await seat_to_act(match.pk)

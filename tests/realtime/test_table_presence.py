@@ -21,7 +21,8 @@ from channels.testing import WebsocketCommunicator
 from django.utils import timezone
 from websockets.sync.client import connect as ws_connect
 
-from games import consumers, services, store
+from games import services, store
+from games.live import consumers
 from games.models import Match, Seat, TableConnection
 from games.variants import spec_for
 from rummyhub import realtime

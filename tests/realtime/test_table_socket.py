@@ -8,16 +8,19 @@ state"): their own hand, the table, and nothing of another hand or the stock.
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.utils import timezone
 
 from games import services
 from games.engine import bots as engine_bots
 from games.engine.cards import Card
-from games.models import Match, MatchStatus
+from games.live.heartbeats import heartbeats
+from games.models import Match, MatchStatus, TableConnection
 from games.variants import spec_for
 from rummyhub.asgi import application
 from tests.live import session_cookie_for
@@ -216,12 +219,8 @@ async def test_connecting_changes_only_the_online_dot_and_a_current_page_gets_no
 
 
 async def test_one_heartbeat_write_marks_every_open_socket_row_and_no_other(make_user, settings):
-    from datetime import timedelta
 
-    from django.utils import timezone
 
-    from games.consumers import heartbeats
-    from games.models import TableConnection
 
     match, players, carol = await database_sync_to_async(setup_table)(make_user, settings)
     # carol sits at another table, where a socket of hers is open in another process

@@ -17,7 +17,8 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 from django.urls import reverse
 
-from games import consumers, services
+from games import services
+from games.live import consumers
 from games.models import ChatMessage, Event, Match, Seat
 from rummyhub.asgi import application
 from tests.live import session_cookie_for

@@ -1,5 +1,7 @@
 """Melds and deadwood (RULES C.1): exact minimum, checked against a brute-force partition search."""
 
+import gc
+import random
 from itertools import combinations
 
 import pytest
@@ -136,7 +138,6 @@ def test_rank_dp_agrees_with_memo_search(cards):
 
 @pytest.mark.parametrize("n", [23, 30, 40, 52])
 def test_large_hands_any_size(n):
-    import random
 
     codes = random.Random(n).sample(ALL, n)
     dw = gin.deadwood(codes)
@@ -150,8 +151,6 @@ def test_large_hands_any_size(n):
 def test_deadwood_and_layouts_leave_no_cyclic_garbage():
     """The meld searches keep no reference cycle behind (a server computes them for every board push:
     cycles would pile up until a full collection, which stops every thread of the process)."""
-    import gc
-    import random
 
     rng = random.Random(5)
     hands = [rng.sample(gin.IDS, 10) for _ in range(50)]

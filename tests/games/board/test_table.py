@@ -9,8 +9,9 @@ import pytest
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from games import boardcache, services
+from games import services
 from games.board import table as board_table
+from games.live import boardcache
 from games.models import Match
 
 pytestmark = pytest.mark.django_db
