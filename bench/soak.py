@@ -9,7 +9,7 @@ would: every step renders and pushes its board, which is where per-match memory 
 Printed every minute: the daphne process's RSS (VmRSS from /proc), the clock steps taken and the
 moves applied (action events) that minute, the clock's lateness (when the step was taken minus
 its deadline; every step writes a line to ``RUMMYHUB_CLOCK_TRACE``, read here) p50/p99/max,
-the longest gap between two steps, and the tables replaced.  At the end: the overall lateness,
+the longest gap between two steps and when it ended (UTC, to set beside the database log), and the tables replaced.  At the end: the overall lateness,
 the stalls (minutes without a move, gaps over 5 s), the RSS slope of the second half (MB/min,
 least squares over 5-second samples) and the last minute against the first (the baseline).
 
@@ -336,6 +336,7 @@ class Minute:
     late: list[float] = field(default_factory=list)
     outcomes: Counter = field(default_factory=Counter)
     max_gap: float = 0.0
+    max_gap_at: float = 0.0  # unix time of the step that ended the longest gap
 
 
 class Trace:
@@ -369,7 +370,8 @@ class Trace:
             minute.outcomes[outcome] += 1
             if self.last_step is not None:
                 gap = at - self.last_step
-                minute.max_gap = max(minute.max_gap, gap)
+                if gap > minute.max_gap:
+                    minute.max_gap, minute.max_gap_at = gap, at
                 if gap > GAP_STALL:
                     self.gaps.append(gap)
             self.last_step = at if self.last_step is None else max(self.last_step, at)
@@ -490,7 +492,7 @@ async def run(args, slots: list[Slot], session: str, env: dict[str, str], trace_
           f"{', '.join(str(s.proc.pid) for s in servers)}, RSS at start "
           f"{' + '.join(f'{s.samples[0][1]:.0f}' for s in servers)} MB, load average {os.getloadavg()[0]:.2f}", flush=True)
     print(f"{'min':>3} {'RSS MB':>7} {'steps':>6} {'moves':>6} {'late p50':>8} {'p99 ms':>8} {'max ms':>8} "
-          f"{'max gap s':>9} {'failed':>6} {'new tables':>10} {'frames':>7}"
+          f"{'max gap s':>9} {'gap ended':>9} {'failed':>6} {'new tables':>10} {'frames':>7}"
           + ("  steps by process, RSS by process" if len(servers) > 1 else ""), flush=True)
     minutes = []
     tm_offset = 0
@@ -523,10 +525,12 @@ async def run(args, slots: list[Slot], session: str, env: dict[str, str], trace_
                max(minute.late, default=float("nan")), minute.max_gap,
                minute.outcomes["failed"] + minute.outcomes["held"], replaced, frames["frames"] - frames0)
         rows.append(row)
+        gap_ended = (datetime.datetime.fromtimestamp(minute.max_gap_at, datetime.UTC).strftime("%H:%M:%S")
+                     if minute.max_gap_at else "-")  # UTC, to set beside the database's log
         extra = (f"  {' / '.join(str(n) for n in by_proc)}, {' / '.join(f'{s.samples[-1][1]:.0f}' for s in servers)}"
                  if len(servers) > 1 else "")
         print(f"{m:>3} {row[1]:>7.1f} {row[2]:>6} {row[3]:>6} {fmt(row[4])} {fmt(row[5])} {fmt(row[6])} "
-              f"{row[7]:>9.1f} {row[8]:>6} {row[9]:>10} {row[10]:>7}{extra}", flush=True)
+              f"{row[7]:>9.1f} {gap_ended:>9} {row[8]:>6} {row[9]:>10} {row[10]:>7}{extra}", flush=True)
         if args.tracemalloc or args.memstats:
             tm_offset = print_tracemalloc(Path(env["SOAK_TRACEMALLOC"]), tm_offset)
     for server in servers:

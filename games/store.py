@@ -236,3 +236,33 @@ def user_here(match_id: int, user_id: int, now=None) -> bool:
     return TableConnection.objects.filter(
         match_id=match_id, user_id=user_id, last_seen__gte=presence_cutoff(now)
     ).exists()
+
+
+# ------------------------------------------------------------------ upkeep
+
+# The rows every move rewrites: a match row per move (its indexed deadline changes, so no update is
+# "HOT" and every one leaves a dead row version and index entries behind), its seats, the table
+# sockets' rows every heartbeat.  Left unvacuumed, a claim's index scan walks every dead entry.
+HOT_TABLES = (Match, Seat, TableConnection)
+
+
+def autovacuum_is_on() -> bool:
+    """Whether PostgreSQL's autovacuum daemon runs (``SHOW autovacuum``); other databases: True."""
+    if connection.vendor != "postgresql":
+        return True
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW autovacuum")
+        return cursor.fetchone()[0] == "on"
+
+
+def vacuum_hot_tables() -> None:
+    """``VACUUM (SKIP_LOCKED)`` the tables every move rewrites (PostgreSQL; outside a transaction).
+
+    For a server whose autovacuum is off (``games.live.clock`` calls it then): a table another
+    session is vacuuming is skipped, so several processes doing this never wait for each other.
+    """
+    if connection.vendor != "postgresql":
+        return
+    names = ", ".join(_qn(model._meta.db_table) for model in HOT_TABLES)
+    with connection.cursor() as cursor:
+        cursor.execute(f"VACUUM (SKIP_LOCKED) {names}")

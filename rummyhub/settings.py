@@ -325,5 +325,8 @@ RUMMYHUB_CLOCK_TRACE = os.environ.get("RUMMYHUB_CLOCK_TRACE", "")
 # RUMMYHUB_PRESENCE_TIMEOUT seconds is offline (a killed server's players go offline by themselves).
 RUMMYHUB_HEARTBEAT = float(os.environ.get("RUMMYHUB_HEARTBEAT", "30"))
 RUMMYHUB_PRESENCE_TIMEOUT = float(os.environ.get("RUMMYHUB_PRESENCE_TIMEOUT", "60"))
+# On a PostgreSQL whose autovacuum is off, each process vacuums the rows every move rewrites this
+# often (seconds; games.live.clock.vacuum_if_needed).
+RUMMYHUB_VACUUM_EVERY = float(os.environ.get("RUMMYHUB_VACUUM_EVERY", "30"))
 # Fixed shuffle seed for tests and demos; empty means a fresh random seed per round.
 RUMMYHUB_FIXED_SEED = os.environ.get("RUMMYHUB_FIXED_SEED", "")

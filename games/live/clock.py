@@ -27,7 +27,7 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.db import connection
 
-from games import services
+from games import services, store
 
 log = logging.getLogger(__name__)
 
@@ -152,45 +152,74 @@ SQLITE_PAUSE = 0.05
 async def run_clock(interval: float) -> None:
     clock = Clock(workers=worker_count(), interval=interval, trace=getattr(settings, "RUMMYHUB_CLOCK_TRACE", ""),
                   pause=SQLITE_PAUSE if connection.vendor == "sqlite" else 0.0)
-    presence = PresenceSweep()
+    # Besides the automatic steps, each on a task of its own (the loop never waits for them):
+    # lapsed table-socket rows are swept about every RUMMYHUB_HEARTBEAT seconds, and on a
+    # PostgreSQL whose autovacuum is off the rows every move rewrites are vacuumed.
+    upkeep = [Periodic("presence sweep", services.presence_sweep, lambda: settings.RUMMYHUB_HEARTBEAT),
+              Periodic("vacuum", vacuum_if_needed, lambda: settings.RUMMYHUB_VACUUM_EVERY)]
     try:
         while True:
             clock.wake()
             clock.flush()
-            # Presence, a step of its own (not one of the Clock's): lapsed table-socket rows are
-            # swept about every RUMMYHUB_HEARTBEAT seconds.
-            presence.start_if_due()
+            for job in upkeep:
+                job.start_if_due()
             await asyncio.sleep(interval)
     finally:
         await clock.aclose()
 
 
-class PresenceSweep:
-    """``services.presence_sweep`` about every ``RUMMYHUB_HEARTBEAT`` seconds, never two at once.
+class Periodic:
+    """``job`` about every ``every()`` seconds, on a worker thread, never two at once.
 
-    The sweep deletes the rows of table sockets that no heartbeat refreshes any more (their
-    server died), so those players go offline and their disconnect grace starts although
-    nothing closed their sockets.  It runs in a task of its own: the clock's loop never waits
-    for it, and it is independent of the automatic steps.  Every process sweeps; the rows are
-    re-read under each match's lock, so two processes never act on one row twice.
+    The presence sweep (``services.presence_sweep``) deletes the rows of table sockets that no
+    heartbeat refreshes any more (their server died), so those players go offline and their
+    disconnect grace starts although nothing closed their sockets.  Every process sweeps; the
+    rows are re-read under each match's lock, so two processes never act on one row twice.
+    A failure is logged; the next run tries again.
     """
 
-    def __init__(self):
-        self.due = 0.0  # time.monotonic() of the next sweep: the first tick sweeps
+    def __init__(self, name: str, job, every):
+        self.name = name
+        self.job = job
+        self.every = every
+        self.due = 0.0  # time.monotonic() of the next run: the first tick runs it
         self.task: asyncio.Task | None = None
 
     def start_if_due(self) -> None:
         now = time.monotonic()
         if now < self.due or (self.task is not None and not self.task.done()):
             return
-        self.due = now + settings.RUMMYHUB_HEARTBEAT
-        self.task = asyncio.get_running_loop().create_task(self._sweep())
+        self.due = now + self.every()
+        self.task = asyncio.get_running_loop().create_task(self._run())
 
-    async def _sweep(self) -> None:
+    async def _run(self) -> None:
         try:
-            await database_sync_to_async(services.presence_sweep, thread_sensitive=False)()
+            await database_sync_to_async(self.job, thread_sensitive=False)()
         except Exception:  # the next one tries again
-            log.exception("presence sweep failed")
+            log.exception("%s failed", self.name)
+
+
+_autovacuum: dict[str, bool] = {}  # the server's answer, asked once per process
+
+
+def vacuum_if_needed() -> bool:
+    """Vacuum the rows every move rewrites if the server's autovacuum is off; True if it did.
+
+    With autovacuum off (a setting some PostgreSQL servers ship with), the match table keeps every
+    dead row version a move leaves: at 100 bot tables ~8,000 a minute, and each claim's index
+    scan walks them all, so a process's steps per minute fell by a quarter in five minutes
+    (bench/README.md, "Autovacuum off").  The migration 0008 asks autovacuum to vacuum these
+    tables early; this covers a server where it never runs.
+    """
+    if "on" not in _autovacuum:
+        _autovacuum["on"] = store.autovacuum_is_on()
+        if not _autovacuum["on"]:
+            log.warning("PostgreSQL's autovacuum is off: this process vacuums %s every %g s",
+                        ", ".join(m._meta.db_table for m in store.HOT_TABLES), settings.RUMMYHUB_VACUUM_EVERY)
+    if _autovacuum["on"]:
+        return False
+    store.vacuum_hot_tables()
+    return True
 
 
 class ClockMiddleware:

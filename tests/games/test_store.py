@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from datetime import timedelta
 
 import pytest
@@ -11,6 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games import services, store
+from games.live import clock as live_clock
 from games.models import Event, Match, MatchStatus, Seat
 from games.services import write
 
@@ -106,3 +108,64 @@ def test_no_save_signal_is_skipped():
     """store sends no model signals: that is only right while nobody listens to these models."""
     for model in (Match, Seat, Event):
         assert not pre_save.has_listeners(model) and not post_save.has_listeners(model), model
+
+
+# ------------------------------------------------------------------ upkeep
+
+postgres_only = pytest.mark.skipif(connection.vendor != "postgresql", reason="autovacuum and VACUUM are PostgreSQL's")
+
+
+def dead_rows(table: str, at_least: int, timeout: float = 5.0) -> int:
+    """The table's dead row versions as the statistics show them, once they show ``at_least``
+    (each backend reports its counts a moment after its transaction)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_stat_force_next_flush()")
+            cursor.execute("SELECT pg_stat_clear_snapshot()")
+            cursor.execute("SELECT n_dead_tup FROM pg_stat_user_tables WHERE relname = %s", [table])
+            dead = cursor.fetchone()[0]
+        if dead >= at_least or time.monotonic() > deadline:
+            return dead
+        time.sleep(0.1)
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+def test_vacuum_of_the_hot_tables_clears_the_dead_rows_every_move_leaves(match):
+    for n in range(300):  # as 300 moves do: each a new version of the row, its deadline changed
+        Match.objects.filter(pk=match.pk).update(deadline=timezone.now() + timedelta(seconds=n))
+    assert dead_rows("games_match", at_least=300) >= 300
+    store.vacuum_hot_tables()
+    assert dead_rows("games_match", at_least=0) == 0
+
+
+@postgres_only
+def test_the_hot_tables_are_vacuumed_early_by_autovacuum():
+    """Migration 0008: a fixed threshold of dead rows, not 20 % of the table."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT relname, reloptions FROM pg_class WHERE relname = ANY(%s)",
+                       [[m._meta.db_table for m in store.HOT_TABLES]])
+        options = dict(cursor.fetchall())
+    assert set(options) == {"games_match", "games_seat", "games_tableconnection"}
+    for table, opts in options.items():
+        assert {"autovacuum_vacuum_scale_factor=0", "autovacuum_vacuum_threshold=1000"} <= set(opts), table
+
+
+@pytest.mark.parametrize("autovacuum", [True, False])
+def test_the_clock_vacuums_only_where_autovacuum_does_not(monkeypatch, autovacuum):
+    vacuums = []
+    monkeypatch.setattr(live_clock, "_autovacuum", {})
+    monkeypatch.setattr(store, "autovacuum_is_on", lambda: autovacuum)
+    monkeypatch.setattr(store, "vacuum_hot_tables", lambda: vacuums.append(1))
+    assert [live_clock.vacuum_if_needed() for _ in range(3)] == [not autovacuum] * 3
+    assert len(vacuums) == (0 if autovacuum else 3)
+
+
+def test_autovacuum_is_on_is_what_the_server_says():
+    if connection.vendor != "postgresql":
+        assert store.autovacuum_is_on() is True
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW autovacuum")
+        assert store.autovacuum_is_on() is (cursor.fetchone()[0] == "on")
