@@ -10,6 +10,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 
 from accounts import presence
+from rummyhub import realtime
 from rummyhub.realtime import PRESENCE_GROUP, override_scope_language
 
 
@@ -24,7 +25,7 @@ class PresenceConsumer(AsyncWebsocketConsumer):
         await self.accept()
         await self.channel_layer.group_add(PRESENCE_GROUP, self.channel_name)
         count = await database_sync_to_async(presence.presence_open)(user=user, channel_name=self.channel_name)
-        await self.channel_layer.group_send(PRESENCE_GROUP, {"type": "presence.changed", "count": count})
+        await realtime.send(PRESENCE_GROUP, {"type": "presence.changed", "count": count})
         self._heartbeat = asyncio.create_task(self._beat())
 
     async def disconnect(self, code):
@@ -36,7 +37,7 @@ class PresenceConsumer(AsyncWebsocketConsumer):
             await task
         await self.channel_layer.group_discard(PRESENCE_GROUP, self.channel_name)
         count = await database_sync_to_async(presence.presence_close)(channel_name=self.channel_name)
-        await self.channel_layer.group_send(PRESENCE_GROUP, {"type": "presence.changed", "count": count})
+        await realtime.send(PRESENCE_GROUP, {"type": "presence.changed", "count": count})
 
     async def receive(self, text_data=None, bytes_data=None):
         # Nothing to receive on this socket; any message just refreshes the row.

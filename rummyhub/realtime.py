@@ -68,6 +68,13 @@ def send_now(group: str, message: dict[str, Any]) -> None:
     worker.join()
 
 
+async def send(group: str, message: dict[str, Any]) -> None:
+    """Send to a group from a consumer (async code, no transaction to wait for)."""
+    layer = get_channel_layer()
+    if layer is not None:
+        await layer.group_send(group, message)
+
+
 def _report_failure(group: str, sent: concurrent.futures.Future) -> None:
     if not sent.cancelled() and sent.exception() is not None:
         logger.error("broadcast to %s failed", group, exc_info=sent.exception())
