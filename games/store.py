@@ -34,6 +34,45 @@ def _qn(name: str) -> str:
 
 
 @cache
+def _read_plan(model: type[models.Model], names: tuple[str, ...], vendor: str):
+    """The attnames of these fields and, per field, the converters the ORM applies to a value read
+    (the backend's and the field's own, e.g. JSONField's decoding, SQLite's datetimes)."""
+    fields = [model._meta.get_field(name) for name in names]
+    plan = []
+    for i, field in enumerate(fields):
+        col = field.get_col(model._meta.db_table)
+        converters = connection.ops.get_db_converters(col) + field.get_db_converters(connection)
+        if converters:
+            plan.append((i, col, tuple(converters)))
+    return tuple(f.attname for f in fields), tuple(plan)
+
+
+def _read(model: type[models.Model], sql: str, params, names: tuple[str, ...], extra: tuple[str, ...] = ()) -> list:
+    """``model.objects.raw(sql, params)`` for a statement selecting ``names`` (then ``extra``
+    annotations, set as read): the same instances, without a RawQuerySet's per-query set-up."""
+    attnames, plan = _read_plan(model, names, connection.vendor)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    out = []
+    n = len(names)
+    for row in rows:
+        values = list(row[:n])
+        for i, col, converters in plan:
+            for convert in converters:
+                values[i] = convert(values[i], col, connection)
+        obj = model.from_db(connection.alias, attnames, values)
+        for name, value in zip(extra, row[n:], strict=True):
+            setattr(obj, name, value)
+        out.append(obj)
+    return out
+
+
+def _all(model: type[models.Model]) -> tuple[str, ...]:
+    return tuple(f.name for f in model._meta.concrete_fields)
+
+
+@cache
 def _select_sql(model: type[models.Model], where: str, vendor: str) -> str:
     meta = model._meta
     columns = ", ".join(_qn(f.column) for f in meta.concrete_fields)
@@ -73,7 +112,7 @@ def locked_match(match_id: int, *, lock_timeout: float | None = None) -> Match |
     if bounded:
         wait = f"{max(1, round(lock_timeout * 1000))}ms"
         params += [wait, wait]
-    rows = list(Match.objects.raw(_locked_match_sql(bounded, connection.vendor), params))
+    rows = _read(Match, _locked_match_sql(bounded, connection.vendor), params, _all(Match))
     return rows[0] if rows else None
 
 
@@ -96,13 +135,13 @@ def claim_due(now, statuses: tuple[str, str], exclude=()) -> Match | None:
     .order_by("deadline").select_for_update(skip_locked=True).first()`` (the caller is in a transaction)."""
     exclude = list(exclude)
     when = Match._meta.get_field("deadline").get_db_prep_value(now, connection)
-    rows = list(Match.objects.raw(_claim_sql(len(exclude), connection.vendor), [when, *statuses, *exclude]))
+    rows = _read(Match, _claim_sql(len(exclude), connection.vendor), [when, *statuses, *exclude], _all(Match))
     return rows[0] if rows else None
 
 
 def match_row(match_id: int) -> Match | None:
     """``Match.objects.filter(pk=match_id).first()``, unlocked (a board's load)."""
-    rows = list(Match.objects.raw(_select_sql(Match, "id", connection.vendor), [match_id]))
+    rows = _read(Match, _select_sql(Match, "id", connection.vendor), [match_id], _all(Match))
     return rows[0] if rows else None
 
 
@@ -120,17 +159,20 @@ def _version_sql(vendor: str) -> str:
     return f"SELECT {_qn(meta.get_field('version').column)} FROM {_qn(meta.db_table)} WHERE {_qn(meta.pk.column)} = %s"
 
 
+EVENTS_AFTER_FIELDS = ("id", "seq", "seat", "summary", "by_bot")
+
+
 @cache
 def _events_after_sql(vendor: str) -> str:
     meta = Event._meta
-    columns = ", ".join(_qn(meta.get_field(name).column) for name in ("id", "seq", "seat", "summary", "by_bot"))
+    columns = ", ".join(_qn(meta.get_field(name).column) for name in EVENTS_AFTER_FIELDS)
     match, seq = _qn(meta.get_field("match").column), _qn(meta.get_field("seq").column)
     return f"SELECT {columns} FROM {_qn(meta.db_table)} WHERE {match} = %s AND {seq} > %s ORDER BY {seq}"
 
 
 def events_after(match_id: int, seq: int) -> list[Event]:
     """The match's events after ``seq``, in order, with only seq, seat, summary and by_bot loaded."""
-    return list(Event.objects.raw(_events_after_sql(connection.vendor), [match_id, seq]))
+    return _read(Event, _events_after_sql(connection.vendor), [match_id, seq], EVENTS_AFTER_FIELDS)
 
 
 @cache
@@ -153,7 +195,7 @@ def seats_of(match_id: int, *, online_since) -> list[Seat]:
     """``seats_with_presence(Seat.objects.filter(match_id=match_id)).order_by("index")``:
     each seat with ``online``, whether its user has a table socket seen at or after ``online_since``."""
     since = TableConnection._meta.get_field("last_seen").get_db_prep_value(online_since, connection)
-    return list(Seat.objects.raw(_seats_sql(connection.vendor), [since, match_id]))
+    return _read(Seat, _seats_sql(connection.vendor), [since, match_id], _all(Seat), extra=("online",))
 
 
 @cache
@@ -256,7 +298,7 @@ def autovacuum_is_on() -> bool:
 
 
 def vacuum_hot_tables() -> None:
-    """``VACUUM (SKIP_LOCKED)`` the tables every move rewrites (PostgreSQL; outside a transaction).
+    """``VACUUM`` the tables every move rewrites (PostgreSQL; outside a transaction).
 
     For a server whose autovacuum is off (``games.live.clock`` calls it then): a table another
     session is vacuuming is skipped, so several processes doing this never wait for each other.
@@ -265,4 +307,6 @@ def vacuum_hot_tables() -> None:
         return
     names = ", ".join(_qn(model._meta.db_table) for model in HOT_TABLES)
     with connection.cursor() as cursor:
-        cursor.execute(f"VACUUM (SKIP_LOCKED) {names}")
+        # TRUNCATE false: never the exclusive lock that cutting empty pages off the end needs (every
+        # claim and move would wait behind it); the pages are reused by the next row versions.
+        cursor.execute(f"VACUUM (SKIP_LOCKED, TRUNCATE false) {names}")

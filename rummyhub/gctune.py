@@ -21,10 +21,15 @@ cycles that made most of the garbage (the Gin meld search's recursive closures, 
 from __future__ import annotations
 
 import gc
+import logging
 import threading
+import time
+
+log = logging.getLogger(__name__)
 
 THRESHOLDS = (5000, 10, 1_000_000)  # the third: never, in practice (FULL_EVERY does it)
 FULL_EVERY = 300.0  # seconds
+SLOW_FULL_MS = 200.0  # a full collection at least this long is logged as a warning
 
 _collector: threading.Thread | None = None
 _stop = threading.Event()
@@ -53,4 +58,9 @@ def stop() -> None:
 
 def _collect_every(seconds: float) -> None:
     while not _stop.wait(seconds):
-        gc.collect()
+        started = time.perf_counter()
+        freed = gc.collect()
+        ms = (time.perf_counter() - started) * 1000
+        # Every thread of the process waited meanwhile: a long one is worth a line in the log.
+        log.log(logging.WARNING if ms >= SLOW_FULL_MS else logging.INFO,
+                "full collection: %d objects freed, every thread stopped %.0f ms", freed, ms)

@@ -168,6 +168,9 @@ async def run_clock(interval: float) -> None:
         await clock.aclose()
 
 
+SLOW_JOB = 1.0  # seconds: a periodic job this slow is logged
+
+
 class Periodic:
     """``job`` about every ``every()`` seconds, on a worker thread, never two at once.
 
@@ -193,10 +196,14 @@ class Periodic:
         self.task = asyncio.get_running_loop().create_task(self._run())
 
     async def _run(self) -> None:
+        started = time.monotonic()
         try:
             await database_sync_to_async(self.job, thread_sensitive=False)()
         except Exception:  # the next one tries again
             log.exception("%s failed", self.name)
+        took = time.monotonic() - started
+        if took >= SLOW_JOB:
+            log.warning("%s took %.1f s", self.name, took)
 
 
 _autovacuum: dict[str, bool] = {}  # the server's answer, asked once per process

@@ -149,7 +149,8 @@ def test_the_hot_tables_are_vacuumed_early_by_autovacuum():
         options = dict(cursor.fetchall())
     assert set(options) == {"games_match", "games_seat", "games_tableconnection"}
     for table, opts in options.items():
-        assert {"autovacuum_vacuum_scale_factor=0", "autovacuum_vacuum_threshold=1000"} <= set(opts), table
+        assert {"autovacuum_vacuum_scale_factor=0", "autovacuum_vacuum_threshold=1000", "vacuum_truncate=false"} <= set(
+            opts), table
 
 
 @pytest.mark.parametrize("autovacuum", [True, False])
