@@ -32,9 +32,11 @@ play) and ``bots`` sit on top.  This module re-exports the state machine's names
 from ..text import MANIPULATION_MESSAGES as MESSAGES
 from .rules import _BOOLS, _ENUMS, GAME, OPTION_DEFAULTS, OPTION_RANGES, ManipulationRules
 from .scoring import (
+    EndBonuses,
     MatchTally,
     RoundResult,
     is_match_over,
+    manipulation_end_bonuses,
     manipulation_final_totals,
     manipulation_is_match_over,
     manipulation_match_winners,
@@ -102,6 +104,8 @@ __all__ = [
     "is_match_over",
     "is_over",
     "legal_actions",
+    "EndBonuses",
+    "manipulation_end_bonuses",
     "manipulation_final_totals",
     "manipulation_is_match_over",
     "manipulation_match_winners",

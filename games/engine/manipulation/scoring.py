@@ -139,8 +139,18 @@ def manipulation_round_scores(
     return list(manipulation_round_result(hand_points, knocker, went_out, rules).scores)
 
 
-def manipulation_final_totals(scores: Sequence[int], rounds_won: Sequence[int], rules: object = None) -> list[int]:
-    """Totals after the end-of-game bonuses (RULES B.8.2–B.8.3).
+@dataclass(frozen=True, slots=True)
+class EndBonuses:
+    """One seat's end-of-game bonuses (RULES B.8.2-B.8.3): ``game`` for reaching the target,
+    ``rounds`` for the rounds won (``rounds_won`` of them)."""
+
+    game: int
+    rounds: int
+    rounds_won: int
+
+
+def manipulation_end_bonuses(scores: Sequence[int], rounds_won: Sequence[int], rules: object = None) -> list[EndBonuses]:
+    """Each seat's end-of-game bonuses (B.8.2-B.8.3).
 
     Every player with ``score >= game_target`` gets ``game_bonus``; every other
     player (option ``round_won_bonus_to = all``: every player) gets
@@ -149,16 +159,20 @@ def manipulation_final_totals(scores: Sequence[int], rounds_won: Sequence[int], 
     r = _rules(rules)
     if len(scores) != len(rounds_won):
         raise InvalidAction("scores and rounds_won must have one entry per seat.", code="bad_scores")
-    totals = []
+    out = []
     for s, w in zip(scores, rounds_won, strict=True):
-        t = s
         reached = s >= r.game_target
-        if reached:
-            t += r.game_bonus
-        if not reached or r.round_won_bonus_to == "all":
-            t += r.round_won_bonus * w
-        totals.append(t)
-    return totals
+        out.append(EndBonuses(game=r.game_bonus if reached else 0,
+                              rounds=r.round_won_bonus * w if not reached or r.round_won_bonus_to == "all" else 0,
+                              rounds_won=w))
+    return out
+
+
+def manipulation_final_totals(scores: Sequence[int], rounds_won: Sequence[int], rules: object = None) -> list[int]:
+    """Totals after the end-of-game bonuses (RULES B.8.2–B.8.3): the scores plus
+    :func:`manipulation_end_bonuses`."""
+    return [s + b.game + b.rounds for s, b in zip(scores, manipulation_end_bonuses(scores, rounds_won, rules),
+                                                   strict=True)]
 
 
 def manipulation_is_match_over(scores: Sequence[int], rules: object = None) -> bool:

@@ -11,8 +11,8 @@ from django.db.models import Prefetch
 from django.utils.translation import gettext as _
 
 from games.board import words
-from games.engine import scoring
 from games.engine.gin import GinMatch
+from games.engine.manipulation import manipulation_end_bonuses
 from games.history import display
 from games.history.charts import COLOURS, SHAPES, cumulative_chart, marker_svg
 from games.history.models import RatedMatch
@@ -147,18 +147,16 @@ def _bonus_row(seat: SeatRow, score: int, parts: list[str], total: int) -> dict[
 def _manipulation_bonuses(match: Match, seats: list[SeatRow], scores: list[int], won: list[int]) -> list[dict[str, Any]]:
     """Manipulation (RULES B.8): the game bonus for reaching the target, the bonus per round won."""
     rules = spec_for(match.variant).rules(match.options, match.seats_count)
-    totals = scoring.manipulation_final_totals(scores, won, rules)
+    bonuses = manipulation_end_bonuses(scores, won, rules)
     out = []
     for seat in seats:
-        i = seat.index
-        game = scoring.manipulation_final_totals([scores[i]], [0], rules)[0] - scores[i]
-        rounds_part = totals[i] - scores[i] - game
+        i, b = seat.index, bonuses[seat.index]
         parts = []
-        if game:
-            parts.append(words.bonus_text("game_reached", game, target=rules.game_target))
-        if rounds_part:
-            parts.append(words.bonus_text("rounds_won", rounds_part, count=won[i], each=rules.round_won_bonus))
-        out.append(_bonus_row(seat, scores[i], parts, totals[i]))
+        if b.game:
+            parts.append(words.bonus_text("game_reached", b.game, target=rules.game_target))
+        if b.rounds:
+            parts.append(words.bonus_text("rounds_won", b.rounds, count=b.rounds_won, each=rules.round_won_bonus))
+        out.append(_bonus_row(seat, scores[i], parts, scores[i] + b.game + b.rounds))
     return out
 
 

@@ -7,6 +7,7 @@ from games.engine.manipulation import ManipulationRules
 from games.engine.manipulation.scoring import (
     MatchTally,
     is_match_over,
+    manipulation_end_bonuses,
     manipulation_final_totals,
     manipulation_match_winners,
     manipulation_next_dealer,
@@ -141,3 +142,14 @@ def test_tally_roundtrip_and_next_dealer():
     assert MatchTally.from_dict(tally.to_dict()) == tally
     assert tally.next_dealer() == 0
     assert MatchTally.start(3).next_dealer() is None
+
+
+def test_end_bonuses_are_the_parts_of_the_final_totals():
+    """B.8.2-B.8.3: the game bonus for reaching the target, the round bonus for the others (or, with
+    ``round_won_bonus_to = all``, for everyone); the final totals are the scores plus these parts."""
+    rules = ManipulationRules(game_target=100, game_bonus=50, round_won_bonus=10)
+    bonuses = manipulation_end_bonuses([101, 99, 40], [1, 2, 0], rules)
+    assert [(b.game, b.rounds, b.rounds_won) for b in bonuses] == [(50, 0, 1), (0, 20, 2), (0, 0, 0)]
+    assert manipulation_final_totals([101, 99, 40], [1, 2, 0], rules) == [151, 119, 40]
+    everyone = ManipulationRules(game_target=100, game_bonus=50, round_won_bonus=10, round_won_bonus_to="all")
+    assert [(b.game, b.rounds) for b in manipulation_end_bonuses([101, 99], [1, 2], everyone)] == [(50, 10), (0, 20)]
