@@ -154,9 +154,11 @@ def test_live_match_page_shows_finished_rounds_only_and_no_hand(client, alice, s
     assert rnd.finished_at is None
     # No card of the round in play appears anywhere (card labels such as "7 of hearts").
 
+    # The page draws no cards of a round in play at all: no card's name, id or code in any form.
     for hand in state.hands:
         for card in hand:
-            assert f'title="{card_face(card.id)["label"]}"' not in html
+            face = card_face(card.id)
+            assert face["label"] not in html and f'"{card.id}"' not in html and f'data-ref="{face["ref"]}"' not in html
     replay = client.get(f"/matches/{live.pk}/replay/")
     assert replay.status_code == 200 and "available when the match ends" in replay.content.decode()
     assert "replay-step" not in replay.content.decode()
