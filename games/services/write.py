@@ -132,8 +132,9 @@ class Write:
             self._seats = store.seats_of(self.match.pk, online_since=store.presence_cutoff(self.now))
         return self._seats
 
-    def seat(self, index: int) -> Seat:
-        return next(s for s in self.seats if s.index == index)
+    def seat(self, index: int) -> Seat | None:
+        """The seat at ``index`` (None if the match has none there)."""
+        return next((s for s in self.seats if s.index == index), None)
 
     def update_seat(self, seat: Seat, **fields) -> None:
         """Write these fields of one seat row, and keep the held seat the same."""
@@ -239,6 +240,8 @@ def _schedule(write: Write) -> None:
     if not acting:
         return
     seat = write.seat(acting[0])
+    if seat is None:
+        return
     started = match.turn_started_at or now
     if seat.is_bot or seat.autopilot:
         match.deadline = now + timedelta(seconds=settings.RUMMYHUB_BOT_DELAY)
