@@ -17,7 +17,10 @@ from games.variants import GIN_VARIANTS, spec_for
 MANIPULATION_OPTION_LABELS: dict[str, tuple[Any, Any]] = {
     "jokers": (_("Jokers"), _("Default: 1 for two players, 2 for three to five.")),
     "hand_size": (_("Cards dealt"), ""),
-    "max_draws_per_turn": (_("Most draws per turn"), ""),
+    # RULES B.5 / E.1 (the engine's meld_step_follows): with 1, the draw is followed by the meld step.
+    "max_draws_per_turn": (_("Most draws per turn"), _(
+        "1: draw one card, then you may meld. 2 or 3: draw, then meld or draw again; "
+        "no meld after the last draw.")),
     "must_draw_if_no_meld": (_("Draw again when you do not meld"), ""),
     "knock_limit": (_("Knock with at most (points)"), ""),
     "knock_timing": (_("When you may knock"), ""),

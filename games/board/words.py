@@ -124,6 +124,17 @@ def event_sentence(summary: dict[str, Any] | None, name: str, action: dict[str, 
     return _("%(name)s: %(code)s") % {"name": name, "code": str(code).replace("_", " ")}
 
 
+def drawn_prompt(draws: int, max_draws: int, can_draw: bool) -> str:
+    """The Manipulation prompt between a draw and the meld step, with the table's own "Most draws per
+    turn" (RULES B.5, E.1): "draw 1 of 2" at a table of 2.  ``can_draw`` is the engine's answer (no
+    further draw with 1 draw per turn, after the last one, or from an empty stock): then the choice is
+    meld or end the turn."""
+    if can_draw:
+        return _("Meld (drag cards onto the table) or draw again — draw %(n)d of %(max)d.") % {
+            "n": draws, "max": max_draws}
+    return _("Meld (drag cards onto the table) or end your turn.")
+
+
 def options_text(variant: str, options: dict[str, Any]) -> list[tuple[str, Any]]:
     """A match's house rules as (label, value) in the reader's language, in the lobby form's order.
 

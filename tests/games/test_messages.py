@@ -193,3 +193,38 @@ def test_the_draft_shows_meld_reasons_and_errors_in_the_readers_language(alice, 
     english = melds.MELD_MESSAGES["too_short"] % {"cards": f"{hand[0].pretty()} {hand[1].pretty()}"}
     assert ctx["melds"][0]["reason"] == f"[{english}]"
     assert f"[{english}]" in [e["message"] for e in ctx["draft_errors"]]
+
+
+def test_the_drawn_prompt_names_the_tables_own_most_draws(monkeypatch):
+    """RULES B.5 / E.1 "Most draws per turn": "draw 1 of N" with the table's N; no draw left → meld or end."""
+    assert words.drawn_prompt(1, 2, True).endswith("draw 1 of 2.")
+    assert words.drawn_prompt(2, 3, True).endswith("draw 2 of 3.")
+    assert words.drawn_prompt(1, 1, False) == "Meld (drag cards onto the table) or end your turn."
+    monkeypatch.setattr("games.board.words._", lambda s: f"[{s}]")
+    assert words.drawn_prompt(1, 1, False).startswith("[")
+
+
+def test_the_lobby_form_explains_most_draws_per_turn():
+    help_text = str(forms.TableCreateForm().fields["opt_max_draws_per_turn"].help_text)
+    assert "1: draw one card, then you may meld." in help_text and "From 1 to 3." in help_text
+
+
+@pytest.mark.django_db
+@pytest.mark.xfail(strict=True, reason="games/board/manipulation.py (the table restructuring's file) still says "
+                   "'draw %(n)d of 3': its _manipulation_prompt should say words.drawn_prompt(draws, "
+                   "view['rules']['max_draws_per_turn'], 'draw' in actions); remove this mark then")
+@pytest.mark.parametrize("most, prompt", [
+    (2, "Meld (drag cards onto the table) or draw again — draw 1 of 2."),
+    (1, "Meld (drag cards onto the table) or end your turn."),
+])
+def test_the_board_prompt_after_a_draw_follows_most_draws_per_turn(alice, bob, settings, most, prompt):
+    settings.RUMMYHUB_FIXED_SEED = "3"
+    match = services.match_create(host=alice, variant="manipulation", seats_count=2,
+                                  options={"max_draws_per_turn": most})
+    services.seat_join(match_id=match.pk, user=bob)
+    services.match_start(match_id=match.pk, user=alice)
+    match = Match.objects.get(pk=match.pk)
+    mover = [alice, bob][match.state["round"]["seat_to_act"]]
+    match = services.turn_submit(match_id=match.pk, user=mover, action={"type": "draw"}, expected_version=match.version)
+    ctx = board_table.table_context(selectors.board_data(Match.objects.get(pk=match.pk)), mover)
+    assert ctx["prompt"] == prompt

@@ -7,6 +7,7 @@ from typing import Any
 
 from ..cards import hand_points
 from ..errors import IllegalMove, InvalidAction
+from .rules import ManipulationRules
 from .scoring import RoundResult, manipulation_next_dealer, manipulation_round_result
 from .state import (
     Action,
@@ -56,9 +57,21 @@ def can_knock(state: ManipulationState, seat: int) -> bool:
     return _knock_moment(state) and hand_value(state, seat) <= state.rules.knock_limit
 
 
+def meld_step_follows(rules: ManipulationRules, draws: int) -> bool:
+    """May a meld step follow the turn's ``draws``-th draw?  ("Most draws per turn", E.1.)
+
+    RULES B.5 with N = ``max_draws_per_turn``: draw, then meld or draw again, ..., and the last draw
+    ends the drawing with no meld after it (B.5: "no meld allowed after draw #3").  That last draw is
+    what declining the meld after draw N-1 costs, so with N = 1 there is nothing to decline: one
+    draw, then the player may meld (or end the turn), as a player choosing "1" expects of a rummy
+    turn.  So: a meld after draw k iff k < N, or N = 1.  Every allowed value (1-3) is playable."""
+    n = rules.max_draws_per_turn
+    return draws < n or n == 1
+
+
 def _can_meld(state: ManipulationState) -> bool:
     if state.phase == "drawn":
-        return state.draws < state.rules.max_draws_per_turn and not state.melded
+        return not state.melded and meld_step_follows(state.rules, state.draws)
     return state.phase == "final" and not state.melded
 
 
@@ -197,7 +210,7 @@ def _draw(state: ManipulationState, seat: int) -> ManipulationState:
         stock=stock,
         draws=draws,
         last_action=(seat, Draw.type),
-        phase="end" if draws >= state.rules.max_draws_per_turn else "drawn",
+        phase="drawn" if meld_step_follows(state.rules, draws) else "end",
         last_drawer=seat if not stock else state.last_drawer,
     )
     return _settle(new)

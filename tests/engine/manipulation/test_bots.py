@@ -37,6 +37,18 @@ def test_basic_draws_when_nothing_to_lay():
     assert bots.choose_action(s, 0, "greedy") == {"type": "draw"}
 
 
+@pytest.mark.parametrize("policy", ["basic", "greedy"])
+def test_with_one_draw_per_turn_a_bot_draws_then_melds(policy):
+    # E.1 max_draws_per_turn = 1: one draw, then the meld step (B.5 with no second draw)
+    rules = game.ManipulationRules(max_draws_per_turn=1)
+    s = state_with(["7H.0 8H.0 9H.0 KD.0", "KC.0"], phase="start", draws=0, rules=rules)
+    s = game.apply(s, 0, bots.choose_action(s, 0, policy))
+    assert s.seat_to_act == 0
+    action = bots.choose_action(s, 0, policy)
+    assert action["type"] == "meld"
+    assert game.apply(s, 0, action).table
+
+
 def test_greedy_meld_is_legal():
     s = state_with(["7H.0 8H.0 9H.0 9S.0 9D.0 4C.0", "KC.0"], table=["5C.0 6C.0 7C.0"])
     action = bots.greedy_meld(s, 0)

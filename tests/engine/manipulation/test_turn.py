@@ -8,6 +8,7 @@ from games.engine import manipulation as game
 from games.engine.cards import make_deck
 from games.engine.errors import IllegalMove, InvalidAction
 from games.engine.manipulation import ManipulationRules, ManipulationState
+from games.engine.manipulation.state import replace_state
 
 from .helpers import make_state
 
@@ -281,11 +282,91 @@ def test_must_draw_if_no_meld_false_allows_ending_turn():
     assert game.apply(s, 0, {"type": "end_turn"}).seat_to_act == 1
 
 
-def test_max_draws_option():
-    rules = ManipulationRules(max_draws_per_turn=1)
-    s = make_state(["AS.0 KH.0 3C.0", "KC.1 AD.0 2S.1"], stock="2S.0 4S.0 5S.0", phase="start", draws=0, rules=rules)
+# ---------------------------------------------------------------- "Most draws per turn" (E.1 max_draws_per_turn)
+# B.5 with N = max_draws_per_turn: draw, then meld or draw again, ..., the last draw (N ≥ 2) ends the
+# drawing with no meld after it.  N = 1: one draw, then the player may meld (or end the turn).
+
+
+def _types(s, seat=0):
+    return {a["type"] for a in game.legal_actions(s, seat)}
+
+
+def _start(n, hand="7H.0 8H.0 9H.0 KC.0 KD.0", **kw):
+    rules = ManipulationRules(max_draws_per_turn=n, **kw)
+    return make_state([hand, "KC.1 QD.0 QS.0"], stock="2S.0 4S.0 5S.0 6D.0", phase="start", draws=0, rules=rules)
+
+
+def test_max_draws_one_draw_then_meld_or_end_the_turn():
+    s = game.apply(_start(1), 0, {"type": "draw"})
+    assert s.seat_to_act == 0 and s.phase == "drawn" and s.draws == 1
+    assert _types(s) == {"meld", "end_turn"}
+    with pytest.raises(IllegalMove) as e:
+        game.apply(s, 0, {"type": "draw"})
+    assert e.value.code == "no_more_draws"
+    melded = game.apply(s, 0, meld("7H.0 8H.0 9H.0"))
+    assert table_codes(melded) == [["7H.0", "8H.0", "9H.0"]]
+    assert melded.seat_to_act == 1  # 22 points left: no knock, the turn passes on
+    ended = game.apply(s, 0, {"type": "end_turn"})
+    assert ended.seat_to_act == 1 and ended.table == ()
+
+
+def test_max_draws_one_may_knock_after_the_draw():
+    s = game.apply(_start(1, hand="AS.0 AH.0"), 0, {"type": "draw"})  # A, A, 2♠: 4 points
+    assert _types(s) == {"meld", "knock", "end_turn"}
+
+
+def test_max_draws_two_meld_after_the_first_draw_not_after_the_last():
+    s = game.apply(_start(2), 0, {"type": "draw"})
+    assert s.phase == "drawn" and _types(s) == {"draw", "meld"}
+    with pytest.raises(IllegalMove) as e:
+        game.apply(s, 0, {"type": "end_turn"})
+    assert e.value.code == "must_draw_or_meld"
+    assert game.apply(s, 0, meld("7H.0 8H.0 9H.0")).seat_to_act == 1
     s = game.apply(s, 0, {"type": "draw"})
+    assert s.seat_to_act == 1 and len(s.hands[0]) == 7  # the last draw ends the turn (no knock: 30 pts)
+
+
+def test_max_draws_two_no_meld_after_the_last_draw():
+    s = _start(2, hand="AS.0 AH.0 AD.0", knock_limit=10)
+    s = game.apply(game.apply(s, 0, {"type": "draw"}), 0, {"type": "draw"})  # A A A 2♠ 4♠: 9 points
+    assert s.phase == "end" and _types(s) == {"knock", "end_turn"}
+    with pytest.raises(IllegalMove) as e:
+        game.apply(s, 0, meld("AS.0 AH.0 AD.0"))
+    assert e.value.code == "no_meld_after_last_draw"
+
+
+@pytest.mark.parametrize("n", [1, 2, 3])
+def test_every_max_draws_value_lets_a_player_meld(n):
+    s = _start(n)
+    for _ in range(n):
+        s = game.apply(s, 0, {"type": "draw"})
+        if "meld" in _types(s):
+            break
+    else:
+        pytest.fail(f"max_draws_per_turn={n}: no meld step in the turn")
+    assert game.apply(s, 0, meld("7H.0 8H.0 9H.0")).table
+
+
+@pytest.mark.parametrize("n", [1, 2, 3])
+def test_timeout_actions_end_the_turn_for_every_max_draws(n):
+    s = _start(n)
+    acts = game.timeout_actions(s, 0)
+    assert acts == [{"type": "draw"}] * n + ([{"type": "end_turn"}] if n == 1 else [])
+    for a in acts:
+        s = game.apply(s, 0, a)
     assert s.seat_to_act == 1
+
+
+def test_a_stored_max_draws_one_state_loads_and_plays():
+    # A match stored with 1 (before N = 1 allowed a meld): its rules and a state at the end of a
+    # knocking turn load, and the next turn follows the rule.
+    s = game.apply(_start(1, hand="AS.0 AH.0"), 0, {"type": "draw"})
+    old = replace_state(s, phase="end").to_dict()  # what the old engine stored for a knock-able hand
+    loaded = ManipulationState.from_dict(old)
+    assert loaded.rules.max_draws_per_turn == 1 and _types(loaded) == {"knock", "end_turn"}
+    nxt = game.apply(loaded, 0, {"type": "end_turn"})
+    nxt = game.apply(nxt, 1, {"type": "draw"})
+    assert nxt.seat_to_act == 1 and "meld" in _types(nxt, 1)
 
 
 def test_going_out_ends_round():

@@ -16,6 +16,7 @@ from django.utils import timezone
 from games import services
 from games.engine.errors import IllegalMove, RulesError
 from games.models import Event, Match, Seat
+from games.variants import spec_for
 from tests.games.services.support import current_state, started_match
 
 pytestmark = pytest.mark.django_db
@@ -134,3 +135,22 @@ def test_a_player_back_from_autopilot_is_waited_for_as_a_human_at_once(alice, bo
     assert not seat.autopilot and seat.missed_turns == 0
     assert moved.deadline - before >= timedelta(seconds=services.DISCONNECT_GRACE - 1)
     assert Match.objects.get(pk=match.pk).deadline == moved.deadline
+
+
+@pytest.mark.parametrize("most", [1, 2, 3])
+def test_every_most_draws_per_turn_leaves_a_meld_step_after_the_first_draw(alice, bob, settings, most):
+    # House rule "Most draws per turn" (RULES E.1 max_draws_per_turn, B.5): with 1 the draw is
+    # followed by the meld step (the turn used to pass at once, so nobody could ever meld).
+    match = started_match(alice, bots=0, others=[bob], settings=settings, max_draws_per_turn=most)
+    mover = current_state(match).seat_to_act
+    user = alice if mover == 0 else bob
+    services.turn_submit(match_id=match.pk, user=user, action={"type": "draw"}, expected_version=match.version)
+    match.refresh_from_db()
+    state = current_state(match)
+    legal = {a["type"] for a in spec_for(match.variant).view(state, mover)["legal_actions"]}
+    assert state.seat_to_act == mover and "meld" in legal
+    assert ("draw" in legal) == (most > 1) and ("end_turn" in legal) == (most == 1)
+    if most == 1:
+        services.turn_submit(match_id=match.pk, user=user, action={"type": "end_turn"},
+                             expected_version=match.version)
+        assert current_state(match).seat_to_act == 1 - mover
