@@ -340,6 +340,7 @@ def gin_context(*, match, view: dict[str, Any], me, state, seats, rounds) -> dic
             "best_discard": min((o["deadwood"] for o in discards), default=None),
             **_piles(view),
             "can_suggest": bool(view.get("can_suggest")) and playing,
+            **_suggest_buttons(view),
             "captain_name": names.get(roles.get("captain")) if roles else None,
             "suggestions": suggestions,
             "latest_suggestion": latest,
@@ -399,6 +400,28 @@ def _seat_roles(view: dict, seats, my_index: int | None, playing: bool, tally: d
                     "score": (tally.get("scores") or [0] * n)[s.index],
                     "won": (tally.get("hands_won") or [0] * n)[s.index]})
     return out
+
+
+def _suggest_buttons(view: dict) -> dict[str, Any]:
+    """The advisor's suggestion buttons: only what the engine lets him suggest now (``suggestible``:
+    no "take the discard" while the pile is empty, say).  ``suggest_buttons``: the moves naming no
+    card, each with its ``sug`` (the form's JSON) and ``label``; ``can_suggest_discard``: the select of
+    the captain's cards."""
+    allowed = view.get("suggestible") or []
+    labels = {
+        "take_upcard": _("Suggest: take the upcard"),
+        "pass_upcard": _("Suggest: pass"),
+        "draw_discard": _("Suggest: take the discard"),
+        "draw_stock": _("Suggest: draw from the stock"),
+        "knock": _("Suggest: knock"),
+    }
+    return {
+        "suggest_buttons": [
+            {"action": kind, "sug": json.dumps({"action": kind}), "label": labels[kind]}
+            for kind in allowed if kind in labels
+        ],
+        "can_suggest_discard": "discard" in allowed,
+    }
 
 
 def _suggestions(view: dict, names: dict[int, str]) -> list[dict[str, Any]]:

@@ -125,6 +125,7 @@ GIN_MESSAGES: dict[str, str] = {
     "not_advisor": N_("Only the advisor can send suggestions."),
     "advice_disabled": N_("Advice from the advisor is switched off at this table."),
     "bad_suggestion": N_("That suggestion names a card the captain does not hold."),
+    "discard_pile_empty": N_("The discard pile is empty: there is no card to take from it."),
     "upcard_decision": N_("First take the upcard or pass it."),
     "must_draw": N_("Take a card first: draw from the stock or take the top discard."),
     "must_draw_stock": N_("Both players passed the upcard: start by drawing from the stock."),

@@ -445,6 +445,10 @@ def _checked_suggestion(state: GinState, text: str) -> str:
     decides on the upcard), so the move need not be legal this instant; it must be one the captain's
     own cards allow."""
     sug = json.loads(text)
+    if sug["action"] == "draw_discard":
+        refusal = _no_discard_to_take(state)
+        if refusal is not None:
+            raise illegal(refusal)
     hm = hand_mask(state.hands[state.nondealer])
     if "card" in sug:
         card = card_index(sug["card"])
@@ -454,6 +458,31 @@ def _checked_suggestion(state: GinState, text: str) -> str:
     if sug["action"] == "knock" and deadwood_mask(hm) == 0:
         sug["gin"] = True
     return json.dumps(sug, sort_keys=True)
+
+
+def _no_discard_to_take(state: GinState) -> str | None:
+    """Why "take the top discard" is no advice now, or None: the pile is empty (the captain has just
+    taken its only card, C.5.4: only the top discard is available), or both players refused the
+    upcard and the captain starts from the stock (C.4.4)."""
+    if not state.discard:
+        return "discard_pile_empty"
+    if state.stock_only:
+        return "must_draw_stock"
+    return None
+
+
+def suggestible(state: GinState) -> list[str]:
+    """The captain's moves the advisor may suggest now, in the order the board offers them: the
+    upcard's choice at the start of the hand, otherwise the draw (the discard only while there is
+    one to take), then a discard (of a card the captain holds) and a knock.  Empty when there is no
+    advisor, advice is off, or the hand is over; :func:`apply` refuses the draws left out."""
+    if state.advisor is None or state.phase == "over" or not state.rules.advisor_can_advise:
+        return []
+    if state.phase in ("upcard", "upcard_dealer"):
+        draws = ["take_upcard", "pass_upcard"]
+    else:
+        draws = ["draw_stock"] + ([] if _no_discard_to_take(state) else ["draw_discard"])
+    return [*draws, "discard", "knock"]
 
 
 def legal_actions(state: GinState, seat: int) -> list[dict[str, Any]]:

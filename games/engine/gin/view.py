@@ -7,7 +7,7 @@ from typing import Any
 
 from ..errors import InvalidAction
 from .deadwood import deadwood_mask
-from .hand import legal_actions, outcome, well_formed_suggestion
+from .hand import legal_actions, outcome, suggestible, well_formed_suggestion
 from .masks import IDS, hand_mask
 from .state import GinState
 
@@ -96,6 +96,7 @@ def player_view(state: GinState, seat: int) -> dict[str, Any]:
         cap = state.hands[state.nondealer]
         d["captain_hand"] = [IDS[c] for c in cap]
         d["captain_deadwood"] = deadwood_mask(hand_mask(cap))
+        d["suggestible"] = suggestible(state)
     return d
 
 

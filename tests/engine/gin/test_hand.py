@@ -265,6 +265,43 @@ def test_a_suggestion_must_name_a_card_of_the_captain():
     assert gin.player_view(s2, CAPTAIN)["suggestions"][-1]["suggestion"] == {"action": "discard", "card": own}
 
 
+def _suggest(action):
+    return {"type": "suggest", "suggestion": {"action": action}}
+
+
+def test_no_take_the_discard_suggestion_while_the_pile_is_empty():
+    # RULES C.5.1/C.5.4: only the top discard can be taken.  The captain took the upcard, the only
+    # discard: until he discards there is nothing to take, so the advisor may not suggest it.
+    s = apply(three(), CAPTAIN, {"type": "take_upcard"})
+    assert s.discard == () and s.phase == "discard"
+    e = refuse(s, ADVISOR, _suggest("draw_discard"), "discard_pile_empty")
+    assert "empty" in e.message
+    assert "draw_discard" not in gin.player_view(s, ADVISOR)["suggestible"]
+    for ok in ("draw_stock", "knock"):
+        assert apply(s, ADVISOR, _suggest(ok)).suggestions
+    own = gin.IDS[s.hands[CAPTAIN][0]]
+    assert apply(s, ADVISOR, {"type": "suggest", "suggestion": {"action": "discard", "card": own}}).suggestions
+
+
+def test_no_take_the_discard_suggestion_when_the_captain_must_draw_from_the_stock():
+    # RULES C.4.4: both refused the upcard, the captain starts by drawing from the stock.
+    s = apply(apply(three(), CAPTAIN, {"type": "pass_upcard"}), BOX, {"type": "pass_upcard"})
+    assert s.seat_to_act == CAPTAIN and s.discard
+    refuse(s, ADVISOR, _suggest("draw_discard"), "must_draw_stock")
+    assert gin.player_view(s, ADVISOR)["suggestible"] == ["draw_stock", "discard", "knock"]
+
+
+def test_the_advisor_is_told_what_he_may_suggest_now():
+    s = three()
+    assert gin.player_view(s, ADVISOR)["suggestible"] == ["take_upcard", "pass_upcard", "discard", "knock"]
+    s = apply(apply(s, CAPTAIN, {"type": "take_upcard"}), CAPTAIN, {"type": "discard", "card": "KD"})
+    s = apply(s, BOX, {"type": "draw_stock"})
+    s = apply(s, BOX, {"type": "discard", "card": gin.IDS[s.hands[BOX][0]]})
+    assert gin.player_view(s, ADVISOR)["suggestible"] == ["draw_stock", "draw_discard", "discard", "knock"]
+    assert "suggestible" not in gin.player_view(s, CAPTAIN) and "suggestible" not in gin.player_view(s, BOX)
+    assert gin.player_view(three(advisor_can_advise=False), ADVISOR)["suggestible"] == []
+
+
 def test_two_player_first_dealer_random_and_given():
     dealers = {new_round(GinRules.two_player(), 2, random.Random(seed)).dealer for seed in range(20)}
     assert dealers == {0, 1}

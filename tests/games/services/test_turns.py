@@ -14,7 +14,9 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games import services
+from games.board import table as board_table
 from games.engine.errors import IllegalMove, RulesError
+from games.live import boardcache
 from games.models import Event, Match, Seat
 from games.variants import spec_for
 from tests.games.services.support import current_state, started_match
@@ -154,3 +156,38 @@ def test_every_most_draws_per_turn_leaves_a_meld_step_after_the_first_draw(alice
         services.turn_submit(match_id=match.pk, user=user, action={"type": "end_turn"},
                              expected_version=match.version)
         assert current_state(match).seat_to_act == 1 - mover
+
+
+def test_the_advisor_cannot_suggest_taking_from_an_empty_discard_pile(alice, bob, carol, settings):
+    """Three-player Gin (RULES C.5.4): once the captain has taken the upcard the pile is empty until he
+    discards; the service refuses the advisor's "take the discard" (nothing written) and the advisor's
+    board does not offer it."""
+    settings.RUMMYHUB_FIXED_SEED = "5"
+    match = services.match_create(host=alice, variant="gin_box", seats_count=3)
+    for user in (bob, carol):
+        services.seat_join(match_id=match.pk, user=user)
+    services.match_start(match_id=match.pk, user=alice)
+    match = Match.objects.get(pk=match.pk)
+    spec = spec_for(match.variant)
+    state = spec.load(match.state["round"])
+    users = {s.index: s.user for s in Seat.objects.filter(match=match).select_related("user")}
+    captain, advisor = users[state.captain], users[state.advisor]
+
+    def buttons():
+        ctx = board_table.table_context(boardcache.load(Match.objects.get(pk=match.pk)), advisor)
+        return [b["action"] for b in ctx["gin"]["suggest_buttons"]]
+
+    assert buttons() == ["take_upcard", "pass_upcard", "knock"]
+    match = services.turn_submit(match_id=match.pk, user=captain, action={"type": "take_upcard"},
+                                 expected_version=match.version)
+    assert spec.load(match.state["round"]).discard == ()
+    version, events = match.version, Event.objects.count()
+    with pytest.raises(IllegalMove) as refused:
+        services.turn_submit(match_id=match.pk, user=advisor, expected_version=match.version,
+                             action={"type": "suggest", "suggestion": {"action": "draw_discard"}})
+    assert refused.value.code == "discard_pile_empty"
+    match.refresh_from_db()
+    assert (match.version, Event.objects.count()) == (version, events)
+    assert buttons() == ["draw_stock", "knock"]
+    services.turn_submit(match_id=match.pk, user=advisor, expected_version=match.version,
+                         action={"type": "suggest", "suggestion": {"action": "draw_stock"}})
