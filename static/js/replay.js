@@ -1,4 +1,4 @@
-// Replay keyboard steps: ← / → (mirrored in right-to-left pages), Home, End.
+// Replay keyboard steps: ← / → (mirrored in right-to-left pages), Home, End; none past either end.
 // Each key clicks the matching step link, so htmx swaps the step in (or the
 // browser follows the link without htmx).
 (function () {
@@ -17,7 +17,8 @@
     var which = keys[event.key];
     if (!which) return;
     var link = document.querySelector('#replay-step [data-replay-nav="' + which + '"]');
-    if (!link) return;
+    // At the first or the last step the way back or on is disabled: the key does nothing then.
+    if (!link || link.getAttribute("aria-disabled") === "true") return;
     event.preventDefault();
     link.click();
   });
