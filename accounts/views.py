@@ -11,6 +11,9 @@ from accounts import ratelimit
 from accounts.forms import SignUpForm
 from games.history import selectors as history_selectors
 
+# Set in the session that created the account (read by templates/home.html as request.session.signed_up_here).
+SIGNED_UP_SESSION_KEY = "signed_up_here"
+
 
 def signup(request):
     if request.user.is_authenticated:
@@ -22,6 +25,9 @@ def signup(request):
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        # The session of the sign-up is no return: templates/home.html says "Welcome back" only in a
+        # later one (this message is the welcome).  Log-out flushes the session, and the flag with it.
+        request.session[SIGNED_UP_SESSION_KEY] = True
         messages.success(request, _("Welcome to RummyHub, %(name)s!") % {"name": user.username})
         return redirect(next_url or "home")
     return render(request, "accounts/signup.html", {"form": form, "next": next_url})

@@ -31,6 +31,22 @@ def test_signup_logs_in_and_lands_on_home(client):
     assert get_user_model().objects.get(username="alice").email == ""
 
 
+def test_after_sign_up_the_home_page_welcomes_once_and_not_back(client, make_user):
+    signup(client)
+    home = client.get(reverse("home")).content.decode()
+    assert home.count("Welcome") == 1 and "Welcome to RummyHub, alice!" in home
+    assert "Welcome back" not in client.get(reverse("home")).content.decode()  # not back: still the first visit
+    # A later log-in is a return.
+    client.post(reverse("accounts:logout"))
+    make_user("bob")
+    client.post(reverse("accounts:login"), {"username": "bob", "password": "correct-horse-battery"})
+    home = client.get(reverse("home")).content.decode()
+    assert "Welcome back, bob." in home and home.count("Welcome") == 1
+    client.post(reverse("accounts:logout"))
+    client.post(reverse("accounts:login"), {"username": "alice", "password": GOOD_PASSWORD})
+    assert "Welcome back, alice." in client.get(reverse("home")).content.decode()
+
+
 def test_signup_with_email_stores_it(client):
     signup(client, email="alice@example.com")
     assert get_user_model().objects.get(username="alice").email == "alice@example.com"
