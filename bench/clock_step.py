@@ -64,12 +64,11 @@ def run(args) -> None:
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
     from django.db import connection, transaction
-    from django.template.loader import render_to_string
     from django.utils import timezone
 
     from bench.soak import new_table
     from games import services
-    from games.board import table as board_table
+    from games.board import fragments
     from games.live import boardcache
     from games.models import Match
 
@@ -93,9 +92,7 @@ def run(args) -> None:
 
     def push(match_id: int) -> None:
         data = boardcache.board_data_for(match_id)
-        ctx = board_table.table_context(data, watcher)
-        ctx["oob"] = True
-        render_to_string("games/table.html#table-board", ctx)
+        fragments.board_for(data, watcher)
 
     def floor() -> None:
         with transaction.atomic():

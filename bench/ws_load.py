@@ -213,11 +213,10 @@ def render_cost(specs: list[TableSpec], n: int = 100) -> str:
     from django.contrib.auth import get_user_model
     from django.contrib.sessions.backends.db import SessionStore
     from django.db import connection, connections
-    from django.template.loader import render_to_string
     from django.test.utils import CaptureQueriesContext
 
     from games import selectors
-    from games.board import table as board_table
+    from games.board import fragments
     from games.models import Match
 
     spec = specs[0]
@@ -225,9 +224,7 @@ def render_cost(specs: list[TableSpec], n: int = 100) -> str:
 
     def render():
         match = Match.objects.filter(pk=spec.match_id).first()
-        ctx = board_table.table_context(selectors.board_data(match), user)
-        ctx["oob"] = True
-        return render_to_string("games/table.html#table-board", ctx)
+        return fragments.board_for(selectors.board_data(match), user).html()
 
     render()
     with CaptureQueriesContext(connection) as queries:

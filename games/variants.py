@@ -46,12 +46,12 @@ class GameSpec:
     seat_choices: tuple[int, ...] = ()
     engine: Any = None
     family: str = ""  # "manipulation" | "gin": the refusal texts' and the board parts' key
-    board_template: str = ""  # the board's game part ("" : the shared table board draws it)
     board_styles: tuple[str, ...] = ()  # static style sheets and scripts the table page adds for this game
     board_scripts: tuple[str, ...] = ()
     meld_drafts: bool = False  # the acting player arranges the table melds before committing them
     knock_layouts: bool = False  # the knocker arranges his melds before the knock
     team_advice: bool = False  # an advisor suggests the captain's moves (three-player box Gin)
+    own_round_end: bool = False  # the game's own part shows a hand's result: no shared round-end table
 
     @property
     def default_seats(self) -> int:
@@ -200,7 +200,7 @@ class GinSpec(GameSpec):
 
     engine = gin
     family = "gin"
-    board_template = "games/gin_board.html"
+    own_round_end = True
     board_styles = ("css/gin.css",)
     board_scripts = ("js/gin.js",)
     knock_layouts = True

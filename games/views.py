@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import commands, selectors, services
-from games.board import table as board_table
+from games.board import fragments
 from games.forms import TableCreateForm
 from games.live import boardcache
 from games.models import Variant
@@ -66,7 +66,9 @@ def table(request, match_id):
     match = selectors.access_match_for_user(match_id=match_id, user=request.user, invite=invite)
     if invite:
         request.session[f"invite-{match.pk}"] = invite
-    ctx = board_table.table_context(selectors.board_data(match), request.user)
+    board = fragments.board_for(selectors.board_data(match), request.user, request=request)
+    ctx = board.ctx
+    ctx["board_html"] = board.html()
     if not request.htmx:
         ctx["chat"] = selectors.chat_messages(match)
     ctx["invite"] = request.session.get(f"invite-{match.pk}", "")
@@ -83,10 +85,10 @@ def _respond(request, match_id, error: Exception | None = None, status: int = 20
             messages.error(request, commands.error_text(error, match.variant))
         return redirect("games:table", match_id=match_id)
     data = boardcache.load(match)  # the pushes of this version to the other sockets here reuse this load
-    ctx = board_table.table_context(data, request.user)
-    if error is not None:
-        ctx["error"] = commands.error_context(error, match.variant)
-    return render(request, "games/table.html#table-board", ctx, status=status)
+    board = fragments.board_for(data, request.user, request=request,
+                                error=commands.error_context(error, match.variant) if error is not None else None)
+    return render(request, "games/table.html#table-board", {"board_html": board.html(), "spec": board.ctx["spec"]},
+                  status=status)
 
 
 def _command(request, match_id, service, **kwargs) -> HttpResponse:

@@ -3,7 +3,7 @@ and shared read-only by every viewer's projection (``games.board.table``)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from games.models import Match, Round, Seat
@@ -24,6 +24,9 @@ class BoardData:
     events: list[LogEvent]  # the last LOG_LENGTH, oldest first
     rounds: list[Round]  # finished rounds, each with ``score_rows`` (see _finished_rounds)
     rematch: Match | None
+    # What is drawn from this version once and shared by its viewers (``games.board.fragments``: the
+    # public fragments by language).  Mutable inside the frozen data; never part of its identity.
+    shared: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def version(self) -> int:

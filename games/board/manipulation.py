@@ -7,13 +7,14 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games.board import faces
+from games.board import faces, words
 from games.engine.cards import Card
 from games.messages import refusal_text
 from games.models import Match, MatchStatus, Seat
 
 
-def manipulation_context(*, match: Match, view: dict, me: Seat | None, state, **_parts) -> dict[str, Any]:
+def manipulation_context(*, match: Match, view: dict, me: Seat | None, state, seats: list[Seat],
+                         **_parts) -> dict[str, Any]:
     """The Manipulation board's own part: the melds (the viewer's draft, or another's face down),
     the hand in the viewer's order, what the viewer may do and the prompt."""
     my_turn = me is not None and view.get("seat_to_act") == me.index and match.status == MatchStatus.PLAYING
@@ -36,7 +37,7 @@ def manipulation_context(*, match: Match, view: dict, me: Seat | None, state, **
             for e in (draft_report or {}).get("errors", [])
         ],
         "someone_drafting": draft is not None and not drafting,
-        "prompt": _manipulation_prompt(match, view, my_turn, actions),
+        "prompt": _manipulation_prompt(match, view, my_turn, actions, state.rules.max_draws_per_turn, seats),
         "stock_count": view.get("stock_count"),
         "phase": view.get("phase"),
         "draws": view.get("draws_this_turn", 0),
@@ -82,13 +83,14 @@ def _meld_rows(table_refs: list[list[str]], reports: list[dict], drafting: bool)
     return melds
 
 
-def _manipulation_prompt(match: Match, view: dict, my_turn: bool, actions: set[str]) -> str:
+def _manipulation_prompt(match: Match, view: dict, my_turn: bool, actions: set[str], max_draws: int,
+                         seats: list[Seat]) -> str:
     phase, draws = view.get("phase"), view.get("draws_this_turn", 0)
     if my_turn:
         if phase == "start":
             return _("Your turn: draw a card.")
         if phase == "drawn":
-            return _("Meld (drag cards onto the table) or draw again — draw %(n)d of 3.") % {"n": draws}
+            return words.drawn_prompt(draws, max_draws, "draw" in actions)
         if phase == "end":
             if "knock" in actions:
                 return _("Your draws are done. Knock or end your turn.")
@@ -96,6 +98,8 @@ def _manipulation_prompt(match: Match, view: dict, my_turn: bool, actions: set[s
         if phase == "final":
             return _("Final lap: meld once more if you can, then end your turn.")
         return ""
-    if view.get("seat_to_act") is not None and match.status == MatchStatus.PLAYING:
-        return _("Waiting for another player…")
+    to_act = view.get("seat_to_act")
+    if to_act is not None and match.status == MatchStatus.PLAYING:
+        name = next((s.display_name for s in seats if s.index == to_act), "")
+        return _("Waiting for %(name)s to play…") % {"name": name}
     return ""

@@ -127,7 +127,7 @@ def table_context(data: BoardData, user) -> dict[str, Any]:
 
     ctx: dict[str, Any] = {
         "match": match,
-        "spec": spec,  # the templates draw the game's own parts from it (board_template, board_styles ...)
+        "spec": spec,  # the templates draw the game's own parts from it (board_styles, board_scripts ...)
         "seats": seat_infos,
         "me": me,
         "my_index": my_index,
@@ -148,6 +148,8 @@ def table_context(data: BoardData, user) -> dict[str, Any]:
             seat_infos, between_rounds=match.status == MatchStatus.BETWEEN_ROUNDS
         ),
         "log": _log(match, data.events, seats, my_index),
+        # Some log entries are for some seats only: a seat then sees its own log, not the public one.
+        "log_private": any("audience" in e.summary for e in data.events),
     }
     if view is not None:
         ctx.update(GAME_PARTS[spec.family](match=match, view=view, me=me, state=state, seats=seats, rounds=data.rounds))
@@ -182,7 +184,9 @@ def _seat_infos(match: Match, seats: list[Seat], view: dict | None, my_index: in
             is_turn=bool(view) and view.get("seat_to_act") == s.index and playing,
             is_dealer=bool(view) and view.get("dealer") == s.index,
             role=s.role,
-            score=scores[s.index],
+            # At the end a seat shows its final total (with the end-of-game bonuses), as the results do.
+            score=s.final_total if match.status == MatchStatus.FINISHED and s.final_total is not None
+            else scores[s.index],
             rounds_won=won[s.index],
             ready=s.ready,
             final_total=s.final_total,
@@ -197,13 +201,15 @@ def _timer(match: Match, now) -> dict[str, Any] | None:
     if match.deadline is None or match.status not in (MatchStatus.PLAYING, MatchStatus.BETWEEN_ROUNDS):
         return None
     remaining = max(0.0, (match.deadline - now).total_seconds())
+    # ``remaining`` is for a page without scripts; the page counts down from ``deadline_ms`` itself.
     if match.status == MatchStatus.BETWEEN_ROUNDS:
         total = READY_TIMEOUT
     elif match.turn_timer:
         total = match.turn_timer
     else:
         return None  # bots and disconnected players: no bar
-    return {"remaining": round(remaining, 1), "total": total, "fraction": round(remaining / total, 3) if total else 0}
+    return {"remaining": round(remaining, 1), "total": total, "fraction": round(remaining / total, 3) if total else 0,
+            "deadline_ms": int(match.deadline.timestamp() * 1000)}
 
 
 # The board's game part for each family (GameSpec.family): what only that game's board shows.
@@ -246,7 +252,8 @@ _LOG_LINES = Kept(8192)
 
 
 def _log(match: Match, events: list[LogEvent], seats: list[Seat], viewer: int | None) -> SafeString:
-    """The last moves as the log list's items; an entry with an ``audience`` is shown only to those seats.
+    """The last moves as the log list's items, the newest first; an entry with an ``audience`` is shown
+    only to those seats.
 
     Joined here rather than looped over in the template: a push words at most the newest entry,
     and the rest is a join of kept lines.
@@ -264,4 +271,5 @@ def _log(match: Match, events: list[LogEvent], seats: list[Seat], viewer: int | 
             line = format_html('<li data-seq="{}">{}</li>', e.seq, words.event_sentence(e.summary, name))
             _LOG_LINES.put(key, line)
         lines.append(line)
+    lines.reverse()
     return mark_safe("".join(lines))  # every line was built by format_html

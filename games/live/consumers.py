@@ -22,7 +22,7 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext, gettext_noop
 
 from games import commands, selectors, services
-from games.board import table as board_table
+from games.board import fragments
 from games.live import boardcache, gate
 from games.live.heartbeats import heartbeats
 from games.models import ChatMessage, new_connection_token
@@ -66,6 +66,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.user = self.scope.get("user")
         self.match_id = self.scope["url_route"]["kwargs"]["match_id"]
         self.sent_version = -1
+        self.sent: dict[str, str] = {}  # fragment id -> the markup this socket last sent for it
         if self.user is None or not self.user.is_authenticated:
             await self.close(code=4401)
             return
@@ -136,11 +137,16 @@ class TableConsumer(AsyncWebsocketConsumer):
             if not self._command_allowed():
                 await self.send_error("too_fast", gettext_noop("Too many moves at once: wait a moment and try again."))
                 return
+            self.sent = {}  # asked for the whole board (after a drag held pushes back, a lost frame): send it all
             try:
                 await self.push_board(force=True)
             except Exception:  # a fault, not the frame's: say so and keep the socket open (no 1011)
                 log.exception("table %s: a resync failed", self.match_id)
                 await self.send_error("server_error", gettext_noop("The server could not send the table. Try again."))
+        elif kind == "shown":
+            # The page replaced its whole board (a form's answer over HTTP): what this socket sent
+            # is no longer what it shows, so the next push sends every fragment.
+            self.sent = {}
         elif kind == "command" and isinstance(message.get("fields"), dict):
             await self.run_command(str(message.get("kind")), message["fields"])
         else:
@@ -254,35 +260,48 @@ class TableConsumer(AsyncWebsocketConsumer):
         if data is not None:
             # The version is loaded already (this process made the move, or another socket's push
             # loaded it): rendering it is CPU only, done here rather than through the thread pool.
-            html, version = self._render_data(data, error, reply)
+            changed, board, version = self._render_data(data, error, reply)
         else:
             # Loading reads the database: on the thread pool, in parallel, not on the one
             # thread-sensitive executor that every write of this process queues on.
-            html, version = await database_sync_to_async(self._render, thread_sensitive=False)(
+            changed, board, version = await database_sync_to_async(self._render, thread_sensitive=False)(
                 version, force, error, force or reply
             )
-        if html is None or (not (force or reply) and version <= self.sent_version):
+        if board is None or (not (force or reply) and version <= self.sent_version):
             return
         self.sent_version = version
-        await self.send(text_data=html)
+        await self.send(text_data=self._commit_frame(changed, board))
 
     def _render(self, min_version: int, fresh: bool, error: Exception | None = None, reply: bool = False):
         # The sockets of one table in this process share one load of the version's data.
         data = boardcache.board_data_for(self.match_id, min_version=min_version, fresh=fresh,
                                          created_at=self.match_created)
         if data is None:
-            return None, -1
+            return None, None, -1
         return self._render_data(data, error, reply)
 
     def _render_data(self, data, error: Exception | None, reply: bool):
-        """This viewer's board from loaded data: no database access (it also runs on the event loop)."""
+        """This viewer's frame from loaded data: no database access (it also runs on the event loop).
+
+        The frame holds ``#board-meta`` and the fragments whose markup differs from what this socket
+        sent last; a public fragment is the same string object for every socket of the version, so
+        the comparison is usually an identity check.
+        """
         with override_scope_language(self.scope):
-            ctx = board_table.table_context(data, self.user)
-            ctx["oob"] = True
-            ctx["reply"] = reply
-            if error is not None:
-                ctx["error"] = commands.error_context(error, data.match.variant)
-            return render_to_string("games/table.html#table-board", ctx), data.version
+            board = fragments.board_for(
+                data, self.user, reply=reply,
+                error=commands.error_context(error, data.match.variant) if error is not None else None,
+            )
+        always = ("board-meta", "board-error") if reply else ("board-meta",)  # a refusal is said each time
+        changed = [html for name, html in board.fragments.items()
+                   if name in always or self.sent.get(name) != html]
+        return changed, board, data.version
+
+    def _commit_frame(self, changed: list[str], board) -> str:
+        """The frame to send; from now on this socket's page shows these fragments."""
+        self.sent.update(board.fragments)
+        self.seat_index = board.ctx["my_index"]  # a seat taken or left since the socket opened
+        return "".join(changed)
 
     def _render_dots(self) -> str:
         with override_scope_language(self.scope):

@@ -1,7 +1,8 @@
-// RummyHub Manipulation board: the table's melds and the hand. A drag or a "Move selected here"
-// that touches the table sends the arrangement shown as a draft; a drag inside the hand sends
-// its order; a joker's "stands for" button declares it. The drags, picks and commands are
-// cards.js's; the server validates every draft with the engine and answers with the board.
+// RummyHub Manipulation board: the table's melds and the hand. A drag, or picked cards moved onto a
+// meld (a tap or a click on it, or Enter on it), that touches the table sends the arrangement
+// shown as a draft; a drag inside the hand sends its order; a joker's "stands for" button declares
+// it. The drags, picks and commands are cards.js's; the server validates every draft with the
+// engine and answers with the fragments that changed.
 (function () {
   "use strict";
 
@@ -20,10 +21,11 @@
     return melds;
   }
 
-  function setUp(b) {
+  // Set up again after every frame (``m`` is its #board-meta): the melds or the hand may be new.
+  function setUp(m) {
     if (!sortables.reset()) return;
-    var canMeld = b.dataset.canMeld === "true";
-    var lists = canMeld ? b.querySelectorAll("#melds .meld, #hand") : b.querySelectorAll("#hand");
+    var canMeld = m.dataset.canMeld === "true";
+    var lists = document.querySelectorAll(canMeld ? "#melds .meld, #hand" : "#hand");
     lists.forEach(function (list) {
       sortables.add(list, {
         group: canMeld ? "cards" : "hand-" + Math.random(),
@@ -38,13 +40,28 @@
     });
   }
 
+  // Picked cards onto a meld, the new-meld zone or back to the hand; true when some moved.
+  function moveTo(target) {
+    var where = target.dataset.targetMeld;
+    var dest = where === "hand" ? document.getElementById("hand")
+      : cards.board().querySelector('#melds .meld[data-meld="' + where + '"]');
+    var moved = cards.moveSelected(cards.board(), dest);
+    if (moved.length) cards.sendDraft(collectTable());
+    return moved.length > 0;
+  }
+
+  document.addEventListener("keydown", function (event) {
+    var target = event.target.matches && event.target.matches(".meld-box[data-target-meld]") ? event.target : null;
+    if (!target || (event.key !== "Enter" && event.key !== " ")) return;
+    event.preventDefault();
+    moveTo(target);
+  });
+
   document.addEventListener("click", function (event) {
     var target = event.target.closest("[data-target-meld]");
-    if (target) {
-      var where = target.dataset.targetMeld;
-      var dest = where === "hand" ? document.getElementById("hand")
-        : cards.board().querySelector('#melds .meld[data-meld="' + where + '"]');
-      if (cards.moveSelected(cards.board(), dest).length) cards.sendDraft(collectTable());
+    // A tap on a card picks it (cards.js); a tap on a meld around its cards moves the picks there.
+    if (target && !event.target.closest(".card-face")) {
+      moveTo(target);
       return;
     }
     var option = event.target.closest("[data-joker-option]");
@@ -58,5 +75,5 @@
     }
   });
 
-  cards.onEachBoard(cards.board, "ready", setUp);
+  cards.onEachBoard(function () { return document.getElementById("board-meta"); }, "ready", setUp);
 })();

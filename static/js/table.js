@@ -1,7 +1,10 @@
-// RummyHub table page, for both games: the table's socket (the page's moves go over it while it
-// is open), pushed boards held back during a drag or skipped when not newer, asking for the
-// board again, the four-colour option. The cards (drag and drop, picking, the hand order and
-// drafts) are cards.js's; each game's board script says what its lists take. No rule is decided here.
+// RummyHub table page, for both games. The board is a row of fragments (#board-meta, #seats,
+// #melds, #hand-area, #actions, #log ...): a socket frame carries #board-meta and the fragments
+// that changed, each swapped by its id, so whatever did not change (a card being picked, the
+// focused button, a drag) stays as it is. This file keeps the page around those swaps: frames held
+// back during a drag or skipped when not newer, focus and picked cards kept across a swap, what
+// changed marked, "your turn" said (banner, title, an optional sound), the clocks counted down,
+// the page's moves sent over the socket. The cards are cards.js's; no rule is decided here.
 (function () {
   "use strict";
 
@@ -12,35 +15,224 @@
 
   function page() { return document.querySelector(".table-page"); }
   function board() { return document.getElementById("table-board"); }
+  function meta() { return document.getElementById("board-meta"); }
 
   function csrfHeaders() {
     try { return JSON.parse(document.body.getAttribute("hx-headers") || "{}"); } catch (e) { return {}; }
   }
 
-  function resync() {
-    if (socket) socket.send(JSON.stringify({ type: "resync" }));
-  }
+  function send(message) { if (socket) socket.send(JSON.stringify(message)); }
+  function resync() { send({ type: "resync" }); }
 
-  // Keep pushes from replacing the board in the middle of a drag.
-  // A pushed board no newer than the one shown (e.g. the push that follows this
-  // player's own command, whose response already showed it) is skipped, unless
-  // it is the reply to this page's own request (data-reply: a refusal, a sort).
-  var VERSION = /id="table-board"[^>]*data-version="(\d+)"/;
-  var REPLY = /id="table-board"[^>]*data-reply="true"/;
+  // ---- before a frame: hold it back during a drag, skip it when not newer, remember the page --
+  var VERSION = /id="board-meta"[^>]*data-version="(\d+)"/;
+  var REPLY = /id="board-meta"[^>]*data-reply="true"/;
+  var before = null; // what the page showed before the frame being swapped in
+
   document.addEventListener("htmx:wsBeforeMessage", function (event) {
     var message = event.detail.message || "";
     var match = VERSION.exec(message);
     if (!match) return;
     if (dragging) { staleWhileDragging = true; event.preventDefault(); return; }
-    var b = board();
-    if (b && !REPLY.test(message) && Number(match[1]) <= Number(b.dataset.version)) event.preventDefault();
+    var m = meta();
+    if (m && !REPLY.test(message) && Number(match[1]) <= Number(m.dataset.version)) { event.preventDefault(); return; }
+    before = snapshot();
   });
+
+  // The focused control and the picked cards, by what identifies them on any board.
+  function keyOf(el) {
+    if (!el || el === document.body) return null;
+    if (el.id) return "#" + el.id;
+    var card = el.closest(".card[data-id]");
+    if (card) return '.card[data-id="' + card.dataset.id + '"] .card-face';
+    var attrs = ["data-action", "data-target-meld", "data-joker-option", "data-knock-card", "data-suggest", "name"];
+    for (var i = 0; i < attrs.length; i++) {
+      var v = el.getAttribute(attrs[i]);
+      if (v !== null) return el.tagName.toLowerCase() + "[" + attrs[i] + '="' + CSS.escape(v) + '"]';
+    }
+    return null;
+  }
+
+  function meldCards() {
+    var out = {};
+    document.querySelectorAll("#melds .meld .card[data-id]").forEach(function (c) { out[c.dataset.id] = true; });
+    return out;
+  }
+
+  function snapshot() {
+    var picked = [];
+    document.querySelectorAll('#table-board .card-face[aria-pressed="true"]').forEach(function (f) {
+      var c = f.closest(".card[data-id]");
+      if (c) picked.push(c.dataset.id);
+    });
+    var melds = document.getElementById("melds");
+    var discard = document.querySelector("#gin-discard .card[data-id]");
+    return {
+      focus: keyOf(document.activeElement),
+      picked: picked,
+      meldCards: meldCards(),
+      meldsScroll: melds ? melds.scrollTop : 0,
+      discard: discard ? discard.dataset.id : null,
+      myTurn: meta() ? meta().dataset.myTurn === "true" : false
+    };
+  }
+
+  // ---- after a frame (or a whole board from a form): put the page back together -------------
+  document.addEventListener("htmx:wsAfterMessage", function (event) {
+    var message = event.detail.message || "";
+    if (message.indexOf('id="socket-error"') !== -1) { endBusy(); return; }
+    if (!VERSION.test(message)) return;
+    endBusy();
+    settle(before, !REPLY.test(message));
+    before = null;
+  });
+
+  // A form answered over HTTP replaced the whole board (a new #board-meta that no frame brought):
+  // the socket's idea of what the page shows is void, so it is told to send every fragment next time.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (event.detail.target && event.detail.target.id === "table-board") before = snapshot();
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    if (!meta() || meta() === settledMeta) return;
+    endBusy();
+    settle(before, false);
+    before = null;
+    send({ type: "shown" });
+  });
+
+  var settledMeta = null; // the #board-meta the page was last put together around
+  function settle(prev, fromOthers) {
+    var m = meta();
+    var b = board();
+    if (!m || !b) return;
+    settledMeta = m;
+    ["version", "reply", "myTurn", "canMeld", "status"].forEach(function (k) {
+      if (m.dataset[k] !== undefined) b.dataset[k] = m.dataset[k]; else delete b.dataset[k];
+    });
+    b.classList.toggle("board-my-turn", m.dataset.myTurn === "true");
+    markMySeat(m.dataset.mySeat);
+    showNewResults();
+    clockOffset = Number(m.dataset.nowMs || Date.now()) - Date.now();
+    tick();
+    if (!prev) return;
+    restorePicks(prev.picked);
+    var melds = document.getElementById("melds");
+    if (melds) melds.scrollTop = prev.meldsScroll;
+    if (fromOthers) markChanges(prev);
+    if (prev.focus && (document.activeElement === document.body || !document.activeElement)) {
+      var el = document.querySelector(prev.focus);
+      if (el && el.focus) el.focus({ preventScroll: true });
+    }
+    var mine = m.dataset.myTurn === "true";
+    if (mine && !prev.myTurn) yourTurn();
+    if (!mine) document.title = baseTitle;
+  }
+
+  // The page's toggles: the log and the chat on a phone, the results dialog put aside.
+  document.addEventListener("click", function (event) {
+    var t = event.target.closest("[data-toggle]");
+    if (!t || !page()) return;
+    page().classList.toggle(t.dataset.toggle);
+    if (t.dataset.toggle === "results-hidden") {
+      var r = document.getElementById("results");
+      hiddenResults = r ? r.dataset.resultsKey : null;
+    }
+  });
+  var hiddenResults = null; // the results put aside; new results (the next round's) show again
+  function showNewResults() {
+    var r = document.getElementById("results");
+    if (page() && r && r.dataset.resultsKey !== hiddenResults) page().classList.remove("results-hidden");
+  }
+
+  function restorePicks(ids) {
+    ids.forEach(function (id) {
+      var f = document.querySelector('#table-board .card[data-id="' + id + '"] .card-face[aria-pressed]');
+      if (f) f.setAttribute("aria-pressed", "true");
+    });
+  }
+
+  // The viewer's seat, marked on the public seat list (it is the same markup for every viewer).
+  function markMySeat(seat) {
+    var label = (page() && page().dataset.youText) || "";
+    document.querySelectorAll("#seats .seat, #gin-top .gin-seat").forEach(function (li) {
+      var me = seat !== "" && li.dataset.seat === seat;
+      li.classList.toggle(li.classList.contains("gin-seat") ? "gin-seat-me" : "seat-me", me);
+      var badge = li.querySelector(".badge-me");
+      if (me && !badge && li.classList.contains("seat")) {
+        badge = document.createElement("span");
+        badge.className = "badge badge-me";
+        badge.textContent = label;
+        (li.querySelector(".seat-name") || li).appendChild(badge);
+      } else if (!me && badge) {
+        badge.remove();
+      }
+    });
+  }
+
+  // What another player's move changed: the cards new on the table, the melds rearranged, the
+  // new discard. A short highlight (none when the system asks for reduced motion; see table.css).
+  function markChanges(prev) {
+    document.querySelectorAll("#melds .meld").forEach(function (list) {
+      var changed = false;
+      list.querySelectorAll(".card[data-id]").forEach(function (c) {
+        if (!prev.meldCards[c.dataset.id]) { c.classList.add("card-new"); changed = true; }
+      });
+      if (changed) list.closest(".meld-box").classList.add("meld-changed");
+    });
+    var discard = document.querySelector("#gin-discard .card[data-id]");
+    if (discard && discard.dataset.id !== prev.discard) discard.classList.add("card-new");
+  }
+
+  // ---- your turn: the banner, the tab's title, and a sound if the player turned it on ---------
+  var baseTitle = document.title;
+  function yourTurn() {
+    var p = page();
+    var text = (p && p.dataset.yourTurnText) || "";
+    var banner = document.getElementById("turn-banner");
+    if (banner) {
+      banner.textContent = text;
+      banner.hidden = false;
+      clearTimeout(yourTurn.timer);
+      yourTurn.timer = setTimeout(function () { banner.hidden = true; }, 4000);
+    }
+    document.title = "● " + text + " · " + baseTitle;
+    if (localStorage.getItem("rummyhub-turn-sound") === "1") beep();
+  }
+  function beep() {
+    try {
+      var Ctx = window.AudioContext || window.webkitAudioContext;
+      var ctx = beep.ctx || (beep.ctx = new Ctx());
+      var osc = ctx.createOscillator();
+      var gain = ctx.createGain();
+      osc.frequency.value = 660;
+      gain.gain.setValueAtTime(0.15, ctx.currentTime);
+      gain.gain.exponentialRampToValueAtTime(0.001, ctx.currentTime + 0.35);
+      osc.connect(gain).connect(ctx.destination);
+      osc.start();
+      osc.stop(ctx.currentTime + 0.35);
+    } catch (e) { /* no audio here: the banner and the title say it */ }
+  }
+
+  // ---- the clocks: the turn timer, the wait between rounds, counted down every second ---------
+  var clockOffset = 0; // server time minus this browser's time, from the last frame
+  function tick() {
+    document.querySelectorAll(".timer[data-deadline-ms]").forEach(function (t) {
+      var total = Number(t.dataset.total) || 1;
+      var left = Math.max(0, (Number(t.dataset.deadlineMs) - (Date.now() + clockOffset)) / 1000);
+      var text = t.querySelector(".timer-text");
+      var secs = String(Math.ceil(left));
+      var fmt = (page() && page().dataset.secondsText) || "%s s";
+      if (text) text.textContent = fmt.replace("%s", secs);
+      t.style.setProperty("--fraction", Math.min(1, left / total).toFixed(3));
+      t.classList.toggle("timer-low", left <= 10);
+    });
+  }
+  setInterval(tick, 500);
+
+  // ---- the page's moves over the socket --------------------------------------------------------
   document.addEventListener("htmx:wsOpen", function (event) { socket = event.detail.socketWrapper; socketOpen = true; });
   document.addEventListener("htmx:wsClose", function () { socketOpen = false; });
 
-  // While the table's socket is open, the page's moves (the act and draft forms, drags,
-  // sorting) go over it instead of HTTP: the server runs the same checks and services
-  // and answers with this viewer's board. Without a socket they are ordinary posts.
   var busyTimer = null;
   function markBusy() {
     var b = board();
@@ -51,13 +243,14 @@
     // extension queues the request until the socket is back.
     busyTimer = setTimeout(function () { if (board() && board().getAttribute("aria-busy") === "true") resync(); }, 6000);
   }
-  // A refusal that carries no board (too fast, a server fault) ends the wait too.
-  document.addEventListener("htmx:wsAfterMessage", function (event) {
-    if ((event.detail.message || "").indexOf('id="socket-error"') === -1) return;
+  function endBusy() {
     clearTimeout(busyTimer);
     var b = board();
     if (b) b.removeAttribute("aria-busy");
-  });
+  }
+  // While the table's socket is open, the page's moves (the act and draft forms, drags,
+  // sorting) go over it instead of HTTP: the server runs the same checks and services
+  // and answers with this viewer's changed fragments. Without a socket they are ordinary posts.
   document.addEventListener("htmx:configRequest", function (event) {
     var p = page();
     if (!p || !socket || !socketOpen || event.detail.verb !== "post") return;
@@ -69,7 +262,7 @@
       if (key !== "csrfmiddlewaretoken") fields[key] = String(value);
     });
     event.preventDefault();
-    socket.send(JSON.stringify({ type: "command", kind: kind, fields: fields }));
+    send({ type: "command", kind: kind, fields: fields });
     markBusy();
   });
 
@@ -88,11 +281,15 @@
     }
   };
 
+  // ---- display options: four-colour suits, the turn sound ------------------------------------
   function applyFourColour(on) { document.body.classList.toggle("four-colour", on); }
   document.addEventListener("change", function (event) {
     if (event.target.matches("[data-four-colour]")) {
       localStorage.setItem("rummyhub-four-colour", event.target.checked ? "1" : "");
       applyFourColour(event.target.checked);
+    } else if (event.target.matches("[data-turn-sound]")) {
+      localStorage.setItem("rummyhub-turn-sound", event.target.checked ? "1" : "");
+      if (event.target.checked) beep();
     }
   });
 
@@ -101,6 +298,8 @@
     var box = document.querySelector("[data-four-colour]");
     if (box) box.checked = on;
     applyFourColour(on);
+    var sound = document.querySelector("[data-turn-sound]");
+    if (sound) sound.checked = localStorage.getItem("rummyhub-turn-sound") === "1";
+    settle(null, false);
   });
-  // The chat form clears itself after a successful send (the server re-renders it empty).
 })();

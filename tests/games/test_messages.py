@@ -210,9 +210,6 @@ def test_the_lobby_form_explains_most_draws_per_turn():
 
 
 @pytest.mark.django_db
-@pytest.mark.xfail(strict=True, reason="games/board/manipulation.py (the table restructuring's file) still says "
-                   "'draw %(n)d of 3': its _manipulation_prompt should say words.drawn_prompt(draws, "
-                   "view['rules']['max_draws_per_turn'], 'draw' in actions); remove this mark then")
 @pytest.mark.parametrize("most, prompt", [
     (2, "Meld (drag cards onto the table) or draw again — draw 1 of 2."),
     (1, "Meld (drag cards onto the table) or end your turn."),

@@ -1,4 +1,5 @@
-"""Reading a table socket's frames in tests: boards, with other seats' online dots checked and skipped."""
+"""Reading a table socket's frames in tests: boards (``#board-meta`` and the fragments that changed),
+with other seats' online dots checked and skipped."""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ async def receive_board(communicator) -> str:
         if frame.startswith('<span id="conn-'):
             assert "data-id" not in frame and "data-ref" not in frame
             continue
-        assert 'id="table-board"' in frame and 'hx-swap-oob="outerHTML"' in frame
+        # A board frame: its meta first, then the fragments that changed since this socket's last frame.
+        assert frame.startswith('<div id="board-meta"') and "hx-swap-oob" not in frame
         return frame
 
 

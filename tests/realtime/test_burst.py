@@ -55,7 +55,7 @@ WAIT_AT_MOST = 45.0  # how long the test waits for an answer at all (longer than
 STARVED = ("couldn't get a connection", "PoolTimeout", "Internal Server Error",
            "clock step failed", "clock tick failed", "presence sweep failed")
 
-REPLY = re.compile(r'id="table-board"[^>]*data-reply="true"')
+REPLY = re.compile(r'id="board-meta"[^>]*data-reply="true"')
 ERROR_CODE = re.compile(r'data-error-code="([^"]*)"')
 BOARD_ERROR = re.compile(r'class="board-error" role="alert" data-error-code="([^"]*)"')
 

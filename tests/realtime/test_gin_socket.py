@@ -82,7 +82,7 @@ async def check_frame(frame: str, match_id: int, seat: int | None):
     leaked = (shown & everything) - allowed
     assert not leaked, f"seat {seat} was shown {sorted(leaked)}"
     assert "seed" not in frame.lower()
-    board, _, log = frame.partition('<details class="panel log"')
+    board, _, log = frame.partition('<section class="panel log"')
     if seat is None or seat == box:
         assert "suggest" not in board.lower(), "the box was shown the team's advice"
     # The log names a suggestion only to the team it was made in (captain and advisor of that hand).

@@ -192,7 +192,7 @@ async def test_a_flood_of_resyncs_is_cut_off_too(make_user, settings):
         await sockets[0].send_to(text_data='{"type": "resync"}')
     frames = [await sockets[0].receive_from(timeout=10) for _ in range(flood)]
     cut = sum('data-error-code="too_fast"' in f for f in frames)
-    assert cut >= 9 and sum('id="table-board"' in f for f in frames) == flood - cut
+    assert cut >= 9 and sum('id="board-meta"' in f for f in frames) == flood - cut
     for c in sockets:
         await c.disconnect()
 

@@ -194,7 +194,7 @@ def test_a_killed_servers_seat_goes_offline_once_its_heartbeat_lapses(make_user,
     overrides = live_settings(settings)
     with django_db_blocker.unblock(), LiveDaphne(settings_overrides=overrides) as server, \
             table_socket(server, match, mover) as ws:
-        assert 'id="table-board"' in ws.recv(timeout=10)
+        assert 'id="board-meta"' in ws.recv(timeout=10)
         row = wait_for(lambda: TableConnection.objects.filter(match=match, user=mover).first())
         # The server's batched heartbeat refreshes the row while the socket is open.
         wait_for(lambda: TableConnection.objects.get(pk=row.pk).last_seen > row.last_seen)
@@ -232,7 +232,7 @@ def test_another_servers_clock_sweeps_a_killed_servers_socket_and_its_viewers_se
     clocked = {**overrides, "RUMMYHUB_CLOCK": True, "RUMMYHUB_CLOCK_INTERVAL": 0.1}
     with django_db_blocker.unblock(), LiveDaphne(settings_overrides=overrides) as one, \
             LiveDaphne(settings_overrides=clocked) as two, table_socket(one, match, mover) as gone:
-        assert 'id="table-board"' in gone.recv(timeout=10)
+        assert 'id="board-meta"' in gone.recv(timeout=10)
         wait_for(lambda: TableConnection.objects.filter(match=match, user=mover).exists())
         with table_socket(two, match, other) as watcher:
             board = watcher.recv(timeout=10)
@@ -268,7 +268,7 @@ async def test_a_socket_opened_while_its_table_is_busy_connects_and_its_row_come
     socket = communicator(match.pk, await database_sync_to_async(session_cookie_for)(mover))
     connected, _ = await socket.connect()
     assert connected
-    assert 'id="table-board"' in await socket.receive_from(timeout=5)
+    assert 'id="board-meta"' in await socket.receive_from(timeout=5)
     assert not await database_sync_to_async(TableConnection.objects.filter(match=match).exists)()
     await consumers.heartbeats.beat()
     assert await database_sync_to_async(TableConnection.objects.filter(match=match, user=mover).count)() == 1

@@ -163,7 +163,7 @@ async def test_malformed_and_huge_frames_get_an_error_and_change_nothing(make_us
         assert 'id="socket-error"' in frame and "bad_frame" in frame
     assert (await database_sync_to_async(Match.objects.get)(pk=match.pk)).version == version
     await communicator.send_to(text_data='{"type": "resync"}')
-    assert 'id="table-board"' in await communicator.receive_from(timeout=5)
+    assert 'id="board-meta"' in await communicator.receive_from(timeout=5)
     await communicator.disconnect()
 
 
@@ -196,7 +196,7 @@ async def test_connecting_changes_only_the_online_dot_and_a_current_page_gets_no
     version = (await database_sync_to_async(Match.objects.get)(pk=match.pk)).version
     a = connect(match.pk, await database_sync_to_async(session_cookie_for)(players[0]))
     assert (await a.connect())[0]
-    assert 'id="table-board"' in await a.receive_from(timeout=5)  # no ?v=: a board at once
+    assert 'id="board-meta"' in await a.receive_from(timeout=5)  # no ?v=: a board at once
     b = WebsocketCommunicator(
         application,
         f"/ws/tables/{match.pk}/?v={version}",
@@ -208,7 +208,7 @@ async def test_connecting_changes_only_the_online_dot_and_a_current_page_gets_no
     assert dot.startswith('<span id="conn-1"') and "conn-on" in dot and 'hx-swap-oob="true"' in dot
     # b's page is current (?v= matches): it gets no board, only the online dots, and no version moved.
     dots = await b.receive_from(timeout=5)
-    assert 'id="table-board"' not in dots and "data-id" not in dots
+    assert 'id="board-meta"' not in dots and "data-id" not in dots
     assert '<span id="conn-0" class="conn conn-on"' in dots and '<span id="conn-1" class="conn conn-on"' in dots
     assert await b.receive_nothing(timeout=0.5)
     assert (await database_sync_to_async(Match.objects.get)(pk=match.pk)).version == version

@@ -10,6 +10,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from games import services
+from games.board import fragments
 from games.board import table as board_table
 from games.live import boardcache
 from games.models import Match
@@ -19,10 +20,12 @@ pytestmark = pytest.mark.django_db
 
 def board(match_id, user, *, cached_rows=True):
     data = boardcache.load(Match.objects.get(pk=match_id))
-    ctx = board_table.table_context(data, user)
-    if not cached_rows:
-        ctx["seat_rows"] = None  # the template's own loop over the seats
-    return render_to_string("games/table.html#table-board", ctx)
+    if cached_rows:
+        return fragments.board_for(data, user).html()
+    # The seats are a public fragment: drawn from a seatless viewer's board (the page marks "you").
+    ctx = board_table.table_context(data, fragments.SPECTATOR)
+    ctx["seat_rows"] = None  # the template's own loop over the seats
+    return render_to_string("games/table.html#frag-seats", ctx)
 
 
 def rows(html):
@@ -68,7 +71,7 @@ def test_an_open_table_renders_its_rows_for_each_viewer(alice, bob):
 
 
 def log_items(html):
-    start = html.index('<ol class="log-list">')
+    start = html.index('<ol class="log-list"')
     return re.findall(r'<li data-seq="(\d+)">(.*?)</li>', html[start : html.index("</ol>", start)])
 
 
@@ -81,9 +84,9 @@ def test_the_log_is_kept_lines_escaped_and_each_new_move_adds_one(table):
     before = log_items(board(match.pk, bob))
     services.turn_submit(match_id=match.pk, user=mover, action={"type": "draw"}, expected_version=now.version)
     after = log_items(board(match.pk, bob))
-    assert after[:-1] == before[-len(after) + 1 :]  # the kept lines again, then the new one
-    seq, text = after[-1]
-    assert int(seq) > int(before[-1][0]) and text == "&lt;b&gt;x&lt;/b&gt; drew a card."
+    assert after[1:] == before[: len(after) - 1]  # the newest first, then the kept lines again
+    seq, text = after[0]
+    assert int(seq) > int(before[0][0]) and text == "&lt;b&gt;x&lt;/b&gt; drew a card."
     with translation.override("ro"):
         assert [seq for seq, _ in log_items(board(match.pk, bob))] == [seq for seq, _ in after]
 
