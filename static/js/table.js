@@ -101,6 +101,14 @@
   });
 
   var settledMeta = null; // the #board-meta the page was last put together around
+  var seatShown = null; // the viewer's seat when the side panel (the chat form) was drawn
+
+  // A seat taken or left without a reload: the side panel (a player's chat form, a spectator's
+  // note) is drawn for who the viewer is, so it is fetched again.
+  function refreshSide() {
+    if (!document.querySelector(".table-side")) return;
+    htmx.ajax("GET", location.pathname, { target: ".table-side", select: ".table-side", swap: "outerHTML" });
+  }
   function settle(prev, fromOthers) {
     var m = meta();
     var b = board();
@@ -112,6 +120,8 @@
     b.classList.toggle("board-my-turn", m.dataset.myTurn === "true");
     markMySeat(m.dataset.mySeat);
     showNewResults();
+    if (seatShown !== null && seatShown !== m.dataset.mySeat) refreshSide();
+    seatShown = m.dataset.mySeat;
     clockOffset = Number(m.dataset.nowMs || Date.now()) - Date.now();
     tick();
     if (!prev) return;

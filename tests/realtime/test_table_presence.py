@@ -274,3 +274,40 @@ async def test_a_socket_opened_while_its_table_is_busy_connects_and_its_row_come
     assert await database_sync_to_async(TableConnection.objects.filter(match=match, user=mover).count)() == 1
     await socket.disconnect()
     assert not await database_sync_to_async(TableConnection.objects.filter(match=match).exists)()
+
+
+async def test_a_spectator_who_takes_a_seat_without_reloading_is_online_and_gets_no_disconnect_grace(
+    make_user, settings
+):
+    """Issue 15 point 3: "Sit here" on a page whose socket opened before the seat was taken."""
+    settings.RUMMYHUB_FIXED_SEED = "11"
+    alice, bob = await database_sync_to_async(make_user)("alice"), await database_sync_to_async(make_user)("bob")
+    match = await database_sync_to_async(services.match_create)(host=alice, variant="manipulation", seats_count=2)
+    host = communicator(match.pk, await database_sync_to_async(session_cookie_for)(alice))
+    guest = communicator(match.pk, await database_sync_to_async(session_cookie_for)(bob))
+    for c in (host, guest):
+        assert (await c.connect())[0]
+    await database_sync_to_async(services.seat_join)(match_id=match.pk, user=bob, index=1)  # the "Sit here" form
+    await database_sync_to_async(services.match_start)(match_id=match.pk, user=alice)
+
+    async def last_frame_with(c, text: str) -> str:
+        while True:
+            frame = await c.receive_from(timeout=5)
+            if text in frame:
+                return frame
+
+    # The host's board shows the guest online (not "away"), and so do a fresh load's seats.
+    frame = await last_frame_with(host, 'data-status="playing"')
+    assert 'id="conn-1" class="conn conn-on"' in frame
+    seat = await database_sync_to_async(
+        lambda: store.seats_of(match.pk, online_since=store.presence_cutoff())[1])()
+    assert store.is_connected(seat)
+    # The guest's own socket now counts as a player's: the guest sees their hand.
+    assert 'id="hand"' in await last_frame_with(guest, 'data-status="playing"')
+    # No disconnect grace runs for the guest: no timer, a connected player, so no deadline on their turn.
+    now = await database_sync_to_async(Match.objects.get)(pk=match.pk)
+    spec = spec_for(now.variant)
+    if spec.acting_seats(spec.load(now.state["round"]))[0] == 1:
+        assert now.deadline is None
+    for c in (host, guest):
+        await c.disconnect()
