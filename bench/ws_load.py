@@ -424,7 +424,9 @@ async def reader(mode: str, table: Table, sock: Sock, stats: Stats, stopping: as
                     sock.stale_seen += 1
                 turn = MY_TURN_RE.search(frame)
                 sock.my_turn = bool(turn and turn.group(1) == "true")
-                sock.actions = tuple(ACTION_RE.findall(frame))
+                # A frame holds the fragments that changed: the buttons are kept until their fragment comes.
+                if 'id="actions"' in frame or 'id="gin-board"' in frame or 'id="table-board"' in frame:
+                    sock.actions = tuple(ACTION_RE.findall(frame))
             sock.version = max(sock.version, version)
             frame_received(table, sock, version, stats)
     except Exception as exc:  # counted, the run goes on

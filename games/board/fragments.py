@@ -22,7 +22,7 @@ except for the player to act, whose melds are the draft they are arranging.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
@@ -109,6 +109,7 @@ class Board:
 
     ctx: dict[str, Any]
     fragments: dict[str, SafeString]  # id -> markup, in page order
+    parts: dict[str, Parts] = field(default_factory=dict)  # id -> the parts a socket may send alone
 
     @property
     def version(self) -> int:
@@ -129,20 +130,26 @@ def board_for(data: BoardData, user, *, error: dict | None = None, reply: bool =
     ctx["error"] = error
     ctx["reply"] = reply
     ctx["meta"] = _meta(ctx, data)
-    public: dict[str, SafeString] | None = None
-    out: dict[str, SafeString] = {}
+    public: dict | None = None
+    board = Board(ctx, {})
     for frag in fragments_for(ctx["spec"].family):
+        parts_of = PARTS.get(frag.name)
         if frag.public(ctx):
             if public is None:
                 public = _public_store(data)
-            html = public.get(frag.name)
-            if html is None:
-                html = render_to_string(frag.partial, _spectator_ctx(data, public))
-                public[frag.name] = html
+            kept = public.get(frag.name)
+            if kept is None:
+                shown = _spectator_ctx(data, public)
+                html = render_to_string(frag.partial, shown)
+                kept = public[frag.name] = (html, parts_of(shown, html) if parts_of else None)
+            html, parts = kept
         else:
             html = render_to_string(frag.partial, ctx, request=request)
-        out[frag.name] = html
-    return Board(ctx, out)
+            parts = parts_of(ctx, html) if parts_of else None
+        board.fragments[frag.name] = html
+        if parts is not None:
+            board.parts[frag.name] = parts
+    return board
 
 
 def _public_store(data: BoardData) -> dict:
@@ -161,16 +168,96 @@ def _spectator_ctx(data: BoardData, public: dict) -> dict:
 
 def _meta(ctx: dict, data: BoardData) -> dict[str, Any]:
     """What the page needs to know about this board that no fragment shows: its version, whose turn,
-    which seat is the viewer's, the clock (as a deadline, so a kept fragment never shows a stale count)."""
-    match = data.match
+    which seat is the viewer's, the server's clock (the timer counts down to its deadline with it)."""
     view = ctx["view"]
     to_act = view.get("seat_to_act") if view is not None and ctx["is_playing"] else None
-    names = {s.index: s.name for s in ctx["seats"]}
-    deadline = match.deadline
     return {
         "now_ms": int(timezone.now().timestamp() * 1000),
         "turn_seat": "" if to_act is None else to_act,
-        "turn_name": names.get(to_act, "") if to_act is not None else "",
         "my_seat": "" if ctx["my_index"] is None else ctx["my_index"],
-        "deadline_ms": int(deadline.timestamp() * 1000) if deadline and ctx["timer"] else "",
     }
+
+
+# ----- parts: what of a changed fragment a socket sends -------------------------------------------
+#
+# A move changes one seat's row, adds a line to the log and a card less to the stock: the rest of
+# those fragments is what the page shows already.  A fragment's parts are its pieces that change on
+# their own; when only parts changed (the rest of the fragment, its "shell", is the same), a socket
+# sends just those: an element with an id replaces the one with that id, and new log lines are put
+# at the top of the log list (``hx-swap-oob="afterbegin:#log-list"``; the page keeps LOG_LENGTH).
+
+
+@dataclass(frozen=True)
+class Parts:
+    kind: str  # "by_id": each part an element with its own id; "newest_first": lines added at the top
+    items: tuple[str, ...]
+
+
+def _seat_parts(ctx) -> Parts:
+    return Parts("by_id", tuple(ctx["seat_rows"] or ()))  # each row is <li id="seat-N">
+
+
+def _elements(*wanted: tuple[str, str]):
+    """Parts cut out of the rendered fragment: each ``(tag, id)`` is an element that holds no element
+    of its own tag (the ``part-*`` partials in games/table.html say so), so it ends at the first
+    closing tag after it.  A part missing from the fragment is left out."""
+    def parts_of(ctx, html: str) -> Parts:
+        items = []
+        for tag, ident in wanted:
+            start = html.find(f'id="{ident}"')
+            if start == -1:
+                continue
+            start = html.rfind(f"<{tag}", 0, start)
+            end = html.find(f"</{tag}>", start)
+            items.append(html[start : end + len(tag) + 3])
+        return Parts("by_id", tuple(items))
+    return parts_of
+
+
+def _seat_parts(ctx, html: str) -> Parts:
+    return Parts("by_id", tuple(ctx["seat_rows"] or ()))  # each row is <li id="seat-N">
+
+
+def _log_parts(ctx, html: str) -> Parts:
+    return Parts("newest_first", tuple(ctx["log_lines"]))
+
+
+PARTS: dict[str, Callable[[dict, str], Parts]] = {
+    "seats": _seat_parts,
+    "board-head": _elements(("span", "stock-count"), ("div", "board-timer")),
+    "actions": _elements(("p", "prompt"), ("div", "controls")),
+    "log": _log_parts,
+}
+
+
+def delta(html: str, parts: Parts | None, sent_html: str | None, sent_parts: Parts | None) -> str | None:
+    """What a socket that showed ``sent_html`` sends for a fragment that is now ``html``: nothing when
+    it is the same, only its changed parts when the rest is the same, else the whole fragment."""
+    if sent_html is None:
+        return html
+    if html is sent_html or html == sent_html:
+        return None
+    if parts is None or sent_parts is None or parts.kind != sent_parts.kind or not parts.items:
+        return html
+    if _shell(html, parts) != _shell(sent_html, sent_parts):
+        return html
+    if parts.kind == "by_id":
+        if len(parts.items) != len(sent_parts.items):
+            return html
+        changed = [new for new, old in zip(parts.items, sent_parts.items, strict=True) if new != old]
+        return "".join(changed)
+    new, old = parts.items, sent_parts.items
+    if not old or old[0] not in new:
+        return html
+    k = new.index(old[0])
+    if new[k:] != old[: len(new) - k]:
+        return html
+    return '<ol hx-swap-oob="afterbegin:#log-list">' + "".join(new[:k]) + "</ol>"
+
+
+def _shell(html: str, parts: Parts) -> str:
+    if parts.kind == "newest_first":
+        return html.replace("".join(parts.items), "\0", 1)
+    for item in parts.items:
+        html = html.replace(item, "\0", 1)
+    return html

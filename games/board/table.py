@@ -24,7 +24,7 @@ from django.utils.translation import get_language
 
 from games import store
 from games.board import faces, words
-from games.board.data import BoardData, LogEvent
+from games.board.data import LOG_LENGTH, BoardData, LogEvent
 from games.board.gin import gin_context
 from games.board.manipulation import manipulation_context
 from games.models import READY_TIMEOUT, Match, MatchStatus, Round, Seat
@@ -78,7 +78,9 @@ def seat_rows(seats: list[SeatInfo], *, between_rounds: bool) -> list[SafeString
         key = (lang, between_rounds, *vars(seat).values())
         html = _SEAT_ROWS.get(key)
         if html is None:
-            html = render_to_string("games/table.html#seat-row", {"s": seat, "between_rounds": between_rounds})
+            # Whitespace runs collapsed (as the page would): a row is sent at every change of its seat.
+            html = mark_safe(" ".join(render_to_string("games/table.html#seat-row",
+                                                       {"s": seat, "between_rounds": between_rounds}).split()))
             _SEAT_ROWS.put(key, html)
         out.append(html)
     return out
@@ -147,7 +149,9 @@ def table_context(data: BoardData, user) -> dict[str, Any]:
         "seat_rows": None if match.status == MatchStatus.OPEN else seat_rows(
             seat_infos, between_rounds=match.status == MatchStatus.BETWEEN_ROUNDS
         ),
-        "log": _log(match, data.events, seats, my_index),
+        "log_lines": (log_lines := _log_lines(match, data.events, seats, my_index)),
+        "log": mark_safe("".join(log_lines)),  # every line was built by format_html
+        "log_length": LOG_LENGTH,  # the page keeps as many when a socket adds lines at the top
         # Some log entries are for some seats only: a seat then sees its own log, not the public one.
         "log_private": any("audience" in e.summary for e in data.events),
     }
@@ -252,11 +256,16 @@ _LOG_LINES = Kept(8192)
 
 
 def _log(match: Match, events: list[LogEvent], seats: list[Seat], viewer: int | None) -> SafeString:
+    """The last moves as the log list's items, the newest first, joined."""
+    return mark_safe("".join(_log_lines(match, events, seats, viewer)))  # every line was built by format_html
+
+
+def _log_lines(match: Match, events: list[LogEvent], seats: list[Seat], viewer: int | None) -> list[SafeString]:
     """The last moves as the log list's items, the newest first; an entry with an ``audience`` is shown
     only to those seats.
 
-    Joined here rather than looped over in the template: a push words at most the newest entry,
-    and the rest is a join of kept lines.
+    Joined rather than looped over in the template: a push words at most the newest entry, and the
+    rest is a join of kept lines (and a socket sends only the new ones, ``games.board.fragments``).
     """
     names = {s.index: s.display_name for s in seats}
     lang, made = get_language(), match.created_at
@@ -272,4 +281,4 @@ def _log(match: Match, events: list[LogEvent], seats: list[Seat], viewer: int | 
             _LOG_LINES.put(key, line)
         lines.append(line)
     lines.reverse()
-    return mark_safe("".join(lines))  # every line was built by format_html
+    return lines

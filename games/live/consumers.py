@@ -66,7 +66,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.user = self.scope.get("user")
         self.match_id = self.scope["url_route"]["kwargs"]["match_id"]
         self.sent_version = -1
-        self.sent: dict[str, str] = {}  # fragment id -> the markup this socket last sent for it
+        self.sent: dict[str, str] = {}  # fragment id -> the markup this socket's page shows for it
+        self.sent_parts: dict = {}  # fragment id -> its parts (fragments.Parts), when it has some
         if self.user is None or not self.user.is_authenticated:
             await self.close(code=4401)
             return
@@ -137,7 +138,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             if not self._command_allowed():
                 await self.send_error("too_fast", gettext_noop("Too many moves at once: wait a moment and try again."))
                 return
-            self.sent = {}  # asked for the whole board (after a drag held pushes back, a lost frame): send it all
+            self.sent, self.sent_parts = {}, {}  # asked for the whole board (a drag held pushes back): send it all
             try:
                 await self.push_board(force=True)
             except Exception:  # a fault, not the frame's: say so and keep the socket open (no 1011)
@@ -146,7 +147,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         elif kind == "shown":
             # The page replaced its whole board (a form's answer over HTTP): what this socket sent
             # is no longer what it shows, so the next push sends every fragment.
-            self.sent = {}
+            self.sent, self.sent_parts = {}, {}
         elif kind == "command" and isinstance(message.get("fields"), dict):
             await self.run_command(str(message.get("kind")), message["fields"])
         else:
@@ -283,9 +284,10 @@ class TableConsumer(AsyncWebsocketConsumer):
     def _render_data(self, data, error: Exception | None, reply: bool):
         """This viewer's frame from loaded data: no database access (it also runs on the event loop).
 
-        The frame holds ``#board-meta`` and the fragments whose markup differs from what this socket
-        sent last; a public fragment is the same string object for every socket of the version, so
-        the comparison is usually an identity check.
+        The frame holds ``#board-meta`` and what changed of the other fragments since this socket's
+        last frame (``fragments.delta``: a fragment, or just its changed parts); a public fragment is
+        the same string object for every socket of the version, so the comparison is usually an
+        identity check.
         """
         with override_scope_language(self.scope):
             board = fragments.board_for(
@@ -293,13 +295,18 @@ class TableConsumer(AsyncWebsocketConsumer):
                 error=commands.error_context(error, data.match.variant) if error is not None else None,
             )
         always = ("board-meta", "board-error") if reply else ("board-meta",)  # a refusal is said each time
-        changed = [html for name, html in board.fragments.items()
-                   if name in always or self.sent.get(name) != html]
+        changed = []
+        for name, html in board.fragments.items():
+            piece = html if name in always else fragments.delta(
+                html, board.parts.get(name), self.sent.get(name), self.sent_parts.get(name))
+            if piece:
+                changed.append(piece)
         return changed, board, data.version
 
     def _commit_frame(self, changed: list[str], board) -> str:
         """The frame to send; from now on this socket's page shows these fragments."""
         self.sent.update(board.fragments)
+        self.sent_parts.update(board.parts)
         self.seat_index = board.ctx["my_index"]  # a seat taken or left since the socket opened
         return "".join(changed)
 

@@ -120,6 +120,7 @@
     b.classList.toggle("board-my-turn", m.dataset.myTurn === "true");
     markMySeat(m.dataset.mySeat);
     showNewResults();
+    trimLog();
     if (seatShown !== null && seatShown !== m.dataset.mySeat) refreshSide();
     seatShown = m.dataset.mySeat;
     clockOffset = Number(m.dataset.nowMs || Date.now()) - Date.now();
@@ -152,6 +153,14 @@
   function showNewResults() {
     var r = document.getElementById("results");
     if (page() && r && r.dataset.resultsKey !== hiddenResults) page().classList.remove("results-hidden");
+  }
+
+  // New log lines come at the top; the page keeps as many as the server's log holds.
+  function trimLog() {
+    var list = document.getElementById("log-list");
+    if (!list) return;
+    var keep = Number(list.dataset.keep) || 40;
+    while (list.children.length > keep) list.lastElementChild.remove();
   }
 
   function restorePicks(ids) {

@@ -17,8 +17,10 @@ async def receive_board(communicator) -> str:
         if frame.startswith('<span id="conn-'):
             assert "data-id" not in frame and "data-ref" not in frame
             continue
-        # A board frame: its meta first, then the fragments that changed since this socket's last frame.
-        assert frame.startswith('<div id="board-meta"') and "hx-swap-oob" not in frame
+        # A board frame: its meta first, then what changed since this socket's last frame (fragments,
+        # or their parts: seat rows by id, new log lines put at the top of the log).
+        assert frame.startswith('<div id="board-meta"')
+        assert frame.count("hx-swap-oob") == frame.count('<ol hx-swap-oob="afterbegin:#log-list">')
         return frame
 
 

@@ -1,0 +1,106 @@
+"""The board as fragments (games.board.fragments): public ones drawn once per version and shared,
+and what a socket sends after a move: only what changed, down to a seat's row and the new log lines."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import services
+from games.board import fragments
+from games.live import boardcache
+from games.models import Match
+from games.variants import spec_for
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def table(make_user, settings):
+    settings.RUMMYHUB_FIXED_SEED = "11"
+    users = [make_user(n) for n in ("alice", "bob", "carol")]
+    match = services.match_create(host=users[0], variant="manipulation", seats_count=3)
+    for u in users[1:]:
+        services.seat_join(match_id=match.pk, user=u)
+    services.match_start(match_id=match.pk, user=users[0])
+    return match, users
+
+
+def boards(match_id, users):
+    data = boardcache.load(Match.objects.get(pk=match_id))
+    return data, [fragments.board_for(data, u) for u in users]
+
+
+def move(match_id, users):
+    now = Match.objects.get(pk=match_id)
+    spec = spec_for(now.variant)
+    state = spec.load(now.state["round"])
+    kinds = {a["type"] for a in spec.view(state, state.seat_to_act)["legal_actions"]}
+    services.turn_submit(match_id=match_id, user=users[state.seat_to_act],
+                         action={"type": "draw" if "draw" in kinds else "end_turn"}, expected_version=now.version)
+    return state.seat_to_act
+
+
+def frame(before, after) -> str:
+    """What a socket that showed ``before`` sends for ``after`` (as games.live.consumers does)."""
+    out = [after.fragments["board-meta"]]
+    for name, html in after.fragments.items():
+        if name != "board-meta":
+            piece = fragments.delta(html, after.parts.get(name), before.fragments.get(name), before.parts.get(name))
+            out.append(piece or "")
+    return "".join(out)
+
+
+def test_public_fragments_are_drawn_once_and_are_the_same_string_for_every_viewer(table):
+    match, users = table
+    _data, (a, b, c) = boards(match.pk, users)
+    for name in ("board-head", "seats", "log", "results"):
+        assert a.fragments[name] is b.fragments[name] is c.fragments[name]
+    # The private ones are each viewer's own: a hand shows only that viewer's cards.
+    assert a.fragments["hand-area"] != b.fragments["hand-area"]
+    to_act = Match.objects.get(pk=match.pk).state["round"]["seat_to_act"]
+    others = [x for i, x in enumerate((a, b, c)) if i != to_act]
+    assert others[0].fragments["melds"] is others[1].fragments["melds"]  # only the player to act drafts
+
+
+def test_public_fragments_show_no_viewer_as_you(table):
+    match, users = table
+    _data, (a, _b, _c) = boards(match.pk, users)
+    assert "seat-me" not in a.fragments["seats"] and "badge-me" not in a.fragments["seats"]
+    assert a.ctx["meta"]["my_seat"] == 0  # the page marks its own seat from #board-meta
+
+
+def test_after_a_draw_a_watching_seat_gets_only_the_changed_rows_the_stock_and_the_new_log_line(table):
+    match, users = table
+    _data, before = boards(match.pk, users)
+    mover = move(match.pk, users)
+    _data, after = boards(match.pk, users)
+    watcher = next(i for i in range(3) if i != mover)
+    sent = frame(before[watcher], after[watcher])
+    assert f'<li id="seat-{mover}"' in sent  # the mover's card count
+    assert sent.count('<li id="seat-') <= 2  # at most the mover's and the next player's rows
+    assert 'id="stock-count"' in sent and 'id="board-head"' not in sent
+    assert sent.count('<ol hx-swap-oob="afterbegin:#log-list">') == 1 and 'id="log"' not in sent
+    assert 'id="hand-area"' not in sent and 'id="melds"' not in sent  # the watcher's hand and the table did not change
+    whole = "".join(after[watcher].fragments.values())
+    assert len(sent) * 3 < len(whole)
+
+
+def test_a_changed_shell_sends_the_whole_fragment_and_an_unchanged_one_nothing():
+    rows = fragments.Parts("by_id", ('<li id="a">1</li>', '<li id="b">2</li>'))
+    html = '<ol id="x">' + "".join(rows.items) + "</ol>"
+    assert fragments.delta(html, rows, html, rows) is None
+    new = fragments.Parts("by_id", ('<li id="a">1</li>', '<li id="b">3</li>'))
+    assert fragments.delta('<ol id="x">' + "".join(new.items) + "</ol>", new, html, rows) == '<li id="b">3</li>'
+    assert fragments.delta('<ol id="y">' + "".join(new.items) + "</ol>", new, html, rows).startswith('<ol id="y">')
+    assert fragments.delta(html, rows, None, None) == html  # nothing shown yet: all of it
+
+
+def test_log_lines_are_added_at_the_top_and_a_log_that_does_not_continue_is_sent_whole():
+    old = fragments.Parts("newest_first", ("<li>2</li>", "<li>1</li>"))
+    new = fragments.Parts("newest_first", ("<li>3</li>", "<li>2</li>", "<li>1</li>"))
+    shell = '<ol id="log-list">{}</ol>'
+    piece = fragments.delta(shell.format("".join(new.items)), new, shell.format("".join(old.items)), old)
+    assert piece == '<ol hx-swap-oob="afterbegin:#log-list"><li>3</li></ol>'
+    other = fragments.Parts("newest_first", ("<li>9</li>", "<li>8</li>"))
+    html = shell.format("".join(other.items))
+    assert fragments.delta(html, other, shell.format("".join(old.items)), old) == html
