@@ -268,7 +268,13 @@ class TableConsumer(AsyncWebsocketConsumer):
             changed, board, version = await database_sync_to_async(self._render, thread_sensitive=False)(
                 version, force, error, force or reply
             )
-        if board is None or (not (force or reply) and version <= self.sent_version):
+        if board is None:
+            return
+        if not (force or reply) and version <= self.sent_version:
+            if not self.sent and version == self.sent_version:
+                # The page was rendered at this version (a socket just opened): it shows these
+                # fragments, so the next push sends only what changes from them.
+                self._commit_frame(changed, board)
             return
         self.sent_version = version
         await self.send(text_data=self._commit_frame(changed, board))

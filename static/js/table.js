@@ -130,8 +130,11 @@
     var melds = document.getElementById("melds");
     if (melds) melds.scrollTop = prev.meldsScroll;
     if (fromOthers) markChanges(prev);
+    roving();
     if (prev.focus && (document.activeElement === document.body || !document.activeElement)) {
       var el = document.querySelector(prev.focus);
+      // The control is gone (the Draw button after a draw): the hand takes the focus.
+      if (!el && /^(button|#)/.test(prev.focus)) el = document.querySelector("#hand [tabindex='0'], #gin-hand [tabindex='0']");
       if (el && el.focus) el.focus({ preventScroll: true });
     }
     var mine = m.dataset.myTurn === "true";
@@ -201,6 +204,71 @@
     var discard = document.querySelector("#gin-discard .card[data-id]");
     if (discard && discard.dataset.id !== prev.discard) discard.classList.add("card-new");
   }
+
+  // ---- the keyboard: the hand and the melds are one Tab stop each ---------------------------
+  // Inside them the arrow keys move (Up and Down from meld to meld), Home and End go to the ends,
+  // and a card's rank (A 2-9 0 or T J Q K, * for a joker) goes to the next card of that rank;
+  // N goes to the new-meld zone. Enter or Space picks a card, Enter on a meld moves the picks there.
+  var GROUPS = "#hand, #melds, #gin-hand";
+  function items(group) {
+    return Array.prototype.slice.call(group.querySelectorAll(
+      group.id === "melds" ? ".meld-box[data-target-meld], .card-face" : ".card-face"));
+  }
+  function roving() {
+    document.querySelectorAll(GROUPS).forEach(function (group) {
+      var all = items(group);
+      if (!all.length) return;
+      var current = all.filter(function (el) { return el === document.activeElement; })[0]
+        || all.filter(function (el) { return el.dataset.rovingCurrent === "1"; })[0] || all[0];
+      all.forEach(function (el) { el.tabIndex = el === current ? 0 : -1; });
+    });
+  }
+  function rovingTo(group, el) {
+    if (!el) return;
+    items(group).forEach(function (x) { x.tabIndex = -1; delete x.dataset.rovingCurrent; });
+    el.tabIndex = 0;
+    el.dataset.rovingCurrent = "1";
+    el.focus();
+  }
+  var RANK_KEYS = { a: "A", t: "10", "0": "10", j: "J", q: "Q", k: "K", "*": "★" };
+  function rankOf(el) {
+    var r = el.querySelector && el.querySelector(".rank");
+    return r ? r.textContent.trim() : null;
+  }
+  document.addEventListener("keydown", function (event) {
+    var group = event.target.closest && event.target.closest(GROUPS);
+    if (!group || event.altKey || event.ctrlKey || event.metaKey) return;
+    var all = items(group);
+    var i = all.indexOf(event.target);
+    if (i === -1) return;
+    var rtl = document.documentElement.dir === "rtl";
+    var key = event.key;
+    var next = null;
+    var boxes = all.filter(function (el) { return el.classList.contains("meld-box"); });
+    if (key === (rtl ? "ArrowLeft" : "ArrowRight")) next = all[Math.min(i + 1, all.length - 1)];
+    else if (key === (rtl ? "ArrowRight" : "ArrowLeft")) next = all[Math.max(i - 1, 0)];
+    else if (key === "Home") next = all[0];
+    else if (key === "End") next = all[all.length - 1];
+    else if ((key === "ArrowDown" || key === "ArrowUp") && group.id === "melds" && boxes.length) {
+      var box = event.target.closest(".meld-box");
+      var b = boxes.indexOf(box);
+      next = key === "ArrowDown" ? boxes[Math.min(b + 1, boxes.length - 1)] : boxes[Math.max(b === -1 ? 0 : b - 1, 0)];
+    } else if ((key === "n" || key === "N") && group.id === "melds") {
+      next = group.querySelector('.meld-box[data-target-meld="new"]');
+    } else if (key.length === 1) {
+      var rank = RANK_KEYS[key.toLowerCase()] || (/[2-9]/.test(key) ? key : null);
+      if (!rank) return;
+      for (var k = 1; k <= all.length && !next; k++) {
+        var el = all[(i + k) % all.length];
+        if (rankOf(el) === rank) next = el;
+      }
+      if (!next) return;
+    } else {
+      return;
+    }
+    event.preventDefault();
+    rovingTo(group, next);
+  });
 
   // ---- your turn: the banner, the tab's title, and a sound if the player turned it on ---------
   var baseTitle = document.title;
@@ -317,6 +385,7 @@
     var box = document.querySelector("[data-four-colour]");
     if (box) box.checked = on;
     applyFourColour(on);
+    roving();
     var sound = document.querySelector("[data-turn-sound]");
     if (sound) sound.checked = localStorage.getItem("rummyhub-turn-sound") === "1";
     settle(null, false);
