@@ -10,6 +10,8 @@ PIP := $(VENV)/bin/pip
 HOST ?= 127.0.0.1
 PORT ?= 8000
 SORTABLE := static/vendor/sortablejs/Sortable.min.js
+# axe-core (a devDependency, installed by `npm ci`): the browser tests inject it to check accessibility.
+AXE := node_modules/axe-core/axe.min.js
 
 .PHONY: run test setup setup-dev system assets migrate lint test-unit test-e2e bench clean messages
 
@@ -62,9 +64,12 @@ $(SORTABLE): node_modules/.package-lock.json
 
 assets: $(SORTABLE)
 
+$(AXE): node_modules/.package-lock.json
+	@test -f $@ || { echo "$@ is missing: run npm ci"; exit 1; }
+
 setup: $(VENV)/.runtime-installed assets
 
-setup-dev: $(VENV)/.dev-installed assets
+setup-dev: $(VENV)/.dev-installed assets $(AXE)
 
 migrate: setup
 	$(PY) manage.py migrate --noinput -v 0

@@ -130,8 +130,21 @@ def card_html_for(
             inner = f'<span class="card-face" role="img" aria-label="{aria_label}">{shown}</span>'
         else:
             pressed = ' aria-pressed="false"' if pressable else ""
-            inner = f'<button type="button" class="card-face" aria-label="{aria_label}"{pressed}>{shown}</button>'
+            inner = (f'<button type="button" class="card-face" aria-label="{button_name(face, name)}"{pressed}>'
+                     f'{shown}</button>')
     return mark_safe(f'<li class="{escape(" ".join(classes))}"{attrs}>{inner}</li>')  # every value escaped
+
+
+def button_name(face: dict[str, Any], name: list[str]) -> str:
+    """A card button's accessible name: the rank it shows first ("8", "Q", a joker's "7" it stands
+    for), then its words, so that the name holds the visible text (WCAG 2.5.3, label in name: a
+    speech user says what they see)."""
+    shown = face["as"][:-1] if face.get("as") else face.get("rank", "")
+    words = " — ".join(name)
+    if not shown or shown == "★":
+        return escape(words)
+    # Translators: a card button's accessible name: the rank it shows ("8", "Q"), then its words.
+    return escape(_("%(shown)s, %(words)s") % {"shown": shown, "words": words})
 
 
 def cards_html(refs: list[str]) -> SafeString:

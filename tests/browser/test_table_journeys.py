@@ -161,7 +161,7 @@ def test_keyboard_only_meld(browser, live_daphne, artifacts, make_user, settings
     expect(page.locator("#hand .card")).to_have_count(11)
     for card_id in meld:
         page.locator(f'#hand .card[data-id="{card_id}"] .card-face').press("Space")
-    page.get_by_role("button", name="New meld with selected").press("Enter")
+    page.locator('#melds .meld-box[data-target-meld="new"]').press("Enter")  # the new-meld zone takes the picks
     expect(page.locator('#melds .meld[data-meld="0"] .card')).to_have_count(3)
     page.locator('button[data-action="meld"]').press("Enter")
     expect(page.locator(".log-list")).to_contain_text("melded 3 cards")

@@ -20,13 +20,13 @@ def test_a_face_up_card_is_a_named_button_with_its_ids():
     html = faces.card_html("8S.0")
     assert html == (
         '<li class="card suit-S" data-id="8S.0" data-ref="8S.0"><button type="button" class="card-face" '
-        'aria-label="eight of spades"><span class="rank">8</span><span class="suit" aria-hidden="true">♠</span>'
+        'aria-label="8, eight of spades"><span class="rank">8</span><span class="suit" aria-hidden="true">♠</span>'
         "</button></li>"
     )
 
 
 def test_a_pressable_card_is_a_toggle():
-    assert 'aria-label="eight of spades" aria-pressed="false"' in faces.card_html("8S.0", pressable=True)
+    assert 'aria-label="8, eight of spades" aria-pressed="false"' in faces.card_html("8S.0", pressable=True)
 
 
 def test_a_face_down_card_shows_nothing_of_its_face():
@@ -39,14 +39,14 @@ def test_a_face_down_card_shows_nothing_of_its_face():
 def test_a_declared_joker_shows_what_it_stands_for():
     html = faces.card_html("JK=7S.1", pressable=True)
     assert 'class="card suit-joker" data-id="JK.1" data-ref="JK=7S.1"' in html
-    assert 'aria-label="Joker as seven of spades"' in html and '<span class="as suit-S">7♠</span>' in html
+    assert 'aria-label="7, Joker as seven of spades"' in html and '<span class="as suit-S">7♠</span>' in html
 
 
 def test_gin_marks_a_meld_a_suggestion_a_lay_off_and_a_drag_source():
     html = faces.card_html("KD.0", meld=2, suggested=True, source="discard")
     assert html.startswith('<li class="card suit-D gin-in-meld gin-meld-2 gin-suggested gin-draggable" '
                            'data-id="KD.0" data-ref="KD.0" data-source="discard">')
-    assert 'aria-label="king of diamonds — suggested by the advisor"' in html
+    assert 'aria-label="K, king of diamonds — suggested by the advisor"' in html
     laid = faces.card_html("KD.0", laid=True, picture=True)
     assert "gin-laid-off" in laid and 'aria-label="king of diamonds — laid off"' in laid
 
