@@ -66,6 +66,11 @@ def table(request, match_id):
     match = selectors.access_match_for_user(match_id=match_id, user=request.user, invite=invite)
     if invite:
         request.session[f"invite-{match.pk}"] = invite
+    if request.htmx and request.GET.get("part") == "side":
+        # The side panel alone, for who the viewer is now (a seat taken or left without a reload).
+        me = selectors.seat_index_of(match_id=match.pk, user=request.user)
+        return render(request, "games/table.html#table-side",
+                      {"match": match, "me": me is not None, "chat": selectors.chat_messages(match)})
     board = fragments.board_for(selectors.board_data(match), request.user, request=request)
     ctx = board.ctx
     ctx["board_html"] = board.html()

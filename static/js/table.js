@@ -107,7 +107,7 @@
   // note) is drawn for who the viewer is, so it is fetched again.
   function refreshSide() {
     if (!document.querySelector(".table-side")) return;
-    htmx.ajax("GET", location.pathname, { target: ".table-side", select: ".table-side", swap: "outerHTML" });
+    htmx.ajax("GET", location.pathname + "?part=side", { target: ".table-side", swap: "outerHTML" }).then(showOptions);
   }
   function settle(prev, fromOthers) {
     var m = meta();
@@ -380,14 +380,18 @@
     }
   });
 
-  document.addEventListener("DOMContentLoaded", function () {
+  function showOptions() {
     var on = localStorage.getItem("rummyhub-four-colour") === "1";
     var box = document.querySelector("[data-four-colour]");
     if (box) box.checked = on;
     applyFourColour(on);
-    roving();
     var sound = document.querySelector("[data-turn-sound]");
     if (sound) sound.checked = localStorage.getItem("rummyhub-turn-sound") === "1";
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    showOptions();
+    roving();
     settle(null, false);
   });
 })();

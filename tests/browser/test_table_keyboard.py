@@ -110,11 +110,15 @@ def test_the_focused_control_and_the_picked_cards_survive_another_players_move(
     face.press("Space")  # picked, for later
     page.evaluate("() => { window.focused = document.activeElement; }")
     version = int(page.locator("#table-board").get_attribute("data-version"))
-    now = Match.objects.get(pk=match.pk)
-    mover_user = now.seats.get(user__username=mover).user
-    services.turn_submit(match_id=match.pk, user=mover_user, action={"type": "draw"}, expected_version=now.version)
+    # The other player draws in their own browser (a move reaches the sockets through the server).
+    mover_ctx = browser.new_context()
+    mover_page = mover_ctx.new_page()
+    login(mover_page, live_daphne.url, mover)
+    mover_page.goto(f"{live_daphne.url}/tables/{match.pk}/")
+    mover_page.locator('#actions button[data-action="draw"]').click()
     settled(page, version)
     expect(page.locator("#log-list li").first).to_contain_text("drew a card")
     assert page.evaluate("() => document.activeElement === window.focused")
     assert face.get_attribute("aria-pressed") == "true"
     context.close()
+    mover_ctx.close()

@@ -1,0 +1,84 @@
+"""What a player sees change by itself at the table (issue 15 points 3 and 5): a seat taken with
+"Sit here" on an open page counts as online for everyone; the turn timer counts down; it becomes
+your turn with a banner and the tab's title."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from games import services
+from games.engine import manipulation as manip
+from games.models import Match
+from tests.browser.conftest import login
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_a_seat_taken_without_a_reload_is_online_for_everyone_and_gets_a_chat_form(
+    browser, live_daphne, artifacts, make_user
+):
+    alice, _bob = make_user("alice"), make_user("bob")
+    match = services.match_create(host=alice, variant="manipulation", seats_count=2)
+    url = f"{live_daphne.url}/tables/{match.pk}/"
+    host_ctx, guest_ctx = browser.new_context(), browser.new_context()
+    host, guest = host_ctx.new_page(), guest_ctx.new_page()
+    login(host, live_daphne.url, "alice")
+    login(guest, live_daphne.url, "bob")
+    host.goto(url)
+    guest.goto(url)
+    expect(guest.locator(".table-side")).to_contain_text("Only players at the table can chat.")
+    guest.get_by_role("button", name="Sit here").click()
+    expect(host.locator("#conn-1")).to_have_text("online")
+    expect(guest.locator("#chat-text")).to_be_visible()  # the side panel is the player's now
+    host.get_by_role("button", name="Start the game").click()
+    expect(guest.locator("#hand .card")).to_have_count(10)
+    expect(host.locator("#conn-1")).to_have_text("online")
+    guest.screenshot(path=str(artifacts / "table-live-sit-here.png"))
+    now = Match.objects.get(pk=match.pk)
+    state = manip.from_dict(now.state["round"])
+    if state.seat_to_act == 1:
+        assert now.deadline is None  # no disconnect grace for a player who is here
+    host_ctx.close()
+    guest_ctx.close()
+
+
+def test_the_turn_timer_counts_down_and_your_turn_is_announced(browser, live_daphne, make_user, settings):
+    settings.RUMMYHUB_FIXED_SEED = "11"
+    alice, bob = make_user("alice"), make_user("bob")
+    match = services.match_create(host=alice, variant="manipulation", seats_count=2, turn_timer=30)
+    services.seat_join(match_id=match.pk, user=bob)
+    services.match_start(match_id=match.pk, user=alice)
+    state = manip.from_dict(Match.objects.get(pk=match.pk).state["round"])
+    waiting = ["alice", "bob"][1 - state.seat_to_act]
+    mover = [alice, bob][state.seat_to_act]
+    context = browser.new_context()
+    page = context.new_page()
+    login(page, live_daphne.url, waiting)
+    page.goto(f"{live_daphne.url}/tables/{match.pk}/")
+    text = page.locator("#board-timer .timer-text")
+    expect(text).to_have_text(re.compile(r"^\d+ s$"))
+    first = int(text.inner_text().split()[0])
+    page.wait_for_timeout(2100)
+    assert int(text.inner_text().split()[0]) <= first - 2  # counts down, every second
+    assert not page.title().startswith("●")
+    # The other player (in their own browser: moves reach the sockets through the server) draws
+    # and ends the turn: it is this player's turn.
+    mover_ctx = browser.new_context()
+    mover_page = mover_ctx.new_page()
+    login(mover_page, live_daphne.url, mover.username)
+    mover_page.goto(f"{live_daphne.url}/tables/{match.pk}/")
+    for _ in range(4):
+        button = mover_page.locator('#actions button[data-action="end_turn"], #actions button[data-action="draw"]').last
+        button.click()
+        mover_page.wait_for_function("() => !document.querySelector('#table-board[aria-busy=true]')")
+        if page.locator("#board-meta").get_attribute("data-my-turn") == "true":
+            break
+    expect(page.locator("#turn-banner")).to_be_visible()
+    expect(page.locator("#turn-banner")).to_have_text("Your turn")
+    assert page.title().startswith("● Your turn")
+    expect(page.locator('button[data-action="draw"]')).to_be_visible()
+    context.close()
+    mover_ctx.close()
