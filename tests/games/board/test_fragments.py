@@ -10,6 +10,7 @@ from games.board import fragments
 from games.live import boardcache
 from games.models import Match
 from games.variants import spec_for
+from tests.games.history.support import play_match
 
 pytestmark = pytest.mark.django_db
 
@@ -104,3 +105,16 @@ def test_log_lines_are_added_at_the_top_and_a_log_that_does_not_continue_is_sent
     other = fragments.Parts("newest_first", ("<li>9</li>", "<li>8</li>"))
     html = shell.format("".join(other.items))
     assert fragments.delta(html, other, shell.format("".join(old.items)), old) == html
+
+
+def test_at_the_end_each_seat_row_shows_the_final_total_the_results_show(alice, settings):
+    """Issue 15 point 6: a seat row said 70 pts while the final totals said 170 (the end bonuses)."""
+    match = play_match(alice, settings=settings, seats=3, bots=2, game_target=40)
+    data = boardcache.load(Match.objects.get(pk=match.pk))
+    board = fragments.board_for(data, alice)
+    seats = {s.index: s for s in match.seats.all()}
+    assert any(s.final_total != (match.state["tally"]["scores"][i]) for i, s in seats.items())  # bonuses counted
+    for index, seat in seats.items():
+        row = next(r for r in board.parts["seats"].items if r.startswith(f'<li id="seat-{index}"'))
+        assert f'<span class="score">{seat.final_total} pts</span>' in row
+        assert f"<strong>{seat.final_total}</strong>" in board.fragments["results"]

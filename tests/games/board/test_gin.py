@@ -214,6 +214,8 @@ def test_knock_layout_is_proposed_and_a_chosen_one_is_validated(client, make_use
     assert match.status in (MatchStatus.BETWEEN_ROUNDS, MatchStatus.FINISHED)
     assert "gin-result" in html and "after lay-offs" in html
     assert "Roles:" in html  # the rotation is announced (C.9)
+    # The hand's result is Gin's own: no second, Manipulation-style table of "cards left" (issue 15 point 6).
+    assert 'class="panel round-end"' not in html and "Cards left</th>" not in html
 
 
 def test_big_gin_is_offered_when_the_option_is_on_and_all_eleven_cards_meld(client, make_user):
