@@ -9,6 +9,7 @@ card's face depends on its id and the language only.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from django.utils.html import escape
@@ -63,6 +64,7 @@ def card_html(
     source: str = "",
     pressable: bool = False,
     picture: bool = False,
+    on_table: bool = False,
 ) -> SafeString:
     """The one markup of a card: its ``<li class="card ...">`` for a ``cards-row`` list.
 
@@ -72,14 +74,17 @@ def card_html(
     toggle (``aria-pressed``: picked for a move with the keyboard or a tap), ``source`` a card the
     Gin board draws from (``data-source``, ``gin-draggable``).  ``meld`` (the Gin hand's meld
     number), ``suggested`` (by the advisor), ``laid`` (laid off) and ``added`` (by a replay's step)
-    mark it.  A ``picture`` is only shown (a round's result, a replay, the draw for roles): an
+    mark it; ``on_table`` a Manipulation card that lay on the table when the step began
+    (``data-on-table``: the page never lets it go back to a hand, RULES B.5.2 M2).  A ``picture`` is only shown (a round's result, a replay, the draw for roles): an
     image with no ids, never taken for a card in play.  Kept once per language.
     """
-    key = (ref, label, meld, bool(suggested), bool(laid), bool(added), source, bool(pressable), bool(picture), get_language())
+    key = (ref, label, meld, bool(suggested), bool(laid), bool(added), source, bool(pressable), bool(picture),
+           bool(on_table), get_language())
     html = _CARD_HTML.get(key)
     if html is None:
         html = card_html_for(card_face(ref, hidden=not ref), label=label, meld=meld, suggested=suggested,
-                             laid=laid, added=added, source=source, pressable=pressable, picture=picture)
+                             laid=laid, added=added, source=source, pressable=pressable, picture=picture,
+                             on_table=on_table)
         if len(_CARD_HTML) < _CARD_HTML_MAX:
             _CARD_HTML[key] = html
     return html
@@ -96,6 +101,7 @@ def card_html_for(
     source: str = "",
     pressable: bool = False,
     picture: bool = False,
+    on_table: bool = False,
 ) -> SafeString:
     """:func:`card_html` from a face already made (:func:`card_face`, or a stored value shown as text)."""
     hidden = face.get("hidden", False)
@@ -119,6 +125,8 @@ def card_html_for(
         attrs += f' data-id="{escape(face.get("id", ""))}" data-ref="{escape(face.get("ref", ""))}"'
     if source:
         attrs += f' data-source="{escape(source)}"'
+    if on_table and not hidden and not picture:
+        attrs += ' data-on-table="true"'
     aria_label = escape(" — ".join(name))
     if hidden:
         inner = f'<span class="card-face" role="img" aria-label="{aria_label}"></span>'
@@ -147,9 +155,12 @@ def button_name(face: dict[str, Any], name: list[str]) -> str:
     return escape(_("%(shown)s, %(words)s") % {"shown": shown, "words": words})
 
 
-def cards_html(refs: list[str]) -> SafeString:
-    """The cards of a meld or a hand one may pick and drag ("" = face down), joined."""
-    return mark_safe("".join([card_html(ref, pressable=True) for ref in refs]))  # each piece escaped
+def cards_html(refs: list[str], on_table: Collection[str] = ()) -> SafeString:
+    """The cards of a meld or a hand one may pick and drag ("" = face down), joined; those whose id
+    is in ``on_table`` lay on the table when the step began (:func:`card_html`)."""
+    return mark_safe("".join([  # each piece escaped
+        card_html(ref, pressable=True, on_table=bool(ref) and Card.from_code(ref).id in on_table) for ref in refs
+    ]))
 
 
 def joker_option(code: str) -> dict[str, str]:

@@ -23,7 +23,7 @@ def manipulation_context(*, match: Match, view: dict, me: Seat | None, state, se
     hand = faces.cards_html(faces.sorted_hand(hand_ids, me.hand_order if me else []))
     draft_report = (match.draft or {}).get("report") if drafting else None
     return {
-        "melds": _meld_rows(table_refs, reports, drafting),
+        "melds": _meld_rows(table_refs, reports, drafting, {Card.from_code(r).id for m in view["table"] for r in m}),
         "hand": hand,
         "my_turn": my_turn,
         "can_draw": "draw" in actions,
@@ -57,7 +57,8 @@ def _draft_table(match: Match, view: dict, me: Seat | None):
     if draft is None:
         return None, False, table_refs, hand_ids, []
     if me is not None and draft.get("seat") == me.index:
-        table_refs = [list(m) for m in draft["table"]]
+        reports = draft.get("report", {}).get("melds", [])
+        table_refs = [_as_lying(list(m), reports[i] if i < len(reports) else {}) for i, m in enumerate(draft["table"])]
         placed = {Card.from_code(ref).id for m in table_refs for ref in m}
         hand_ids = [cid for cid in hand_ids if cid not in placed]
         return draft, True, table_refs, hand_ids, draft.get("report", {}).get("melds", [])
@@ -66,14 +67,25 @@ def _draft_table(match: Match, view: dict, me: Seat | None):
     return draft, False, table_refs, hand_ids, []
 
 
-def _meld_rows(table_refs: list[list[str]], reports: list[dict], drafting: bool) -> list[dict[str, Any]]:
+def _as_lying(refs: list[str], report: dict) -> list[str]:
+    """A draft meld's refs with the jokers the engine declared anew where they now lie (a freed
+    joker, a joker moved from one meld to another): its one fitting card, or bare while the player
+    is to choose (``report["jokers"]``: id -> ref)."""
+    jokers = report.get("jokers") or {}
+    if not jokers:
+        return refs
+    return [jokers.get(Card.from_code(ref).id, ref) if ref else ref for ref in refs]
+
+
+def _meld_rows(table_refs: list[list[str]], reports: list[dict], drafting: bool,
+               on_table: set[str]) -> list[dict[str, Any]]:
     melds = []
     for i, meld in enumerate(table_refs):
         report = reports[i] if i < len(reports) else {}
         melds.append({
             "index": i,
             "ids": [Card.from_code(ref).id if ref else "" for ref in meld],  # "" = face down
-            "cards_html": faces.cards_html(meld),
+            "cards_html": faces.cards_html(meld, on_table),
             "valid": report.get("valid", True),
             "reason": refusal_text(report, "manipulation") if drafting and report.get("reason") else None,
             "joker_options": [faces.joker_option(code) for code in report.get("joker_options", [])] if drafting else [],

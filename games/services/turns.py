@@ -66,6 +66,7 @@ def _apply(write: Write, seat_index: int, action: dict[str, Any], *, by_bot: boo
 
 
 DRAFT_REFUSALS = frozenset({"bad_table", "bad_action", "unknown_card", "duplicate_card", "bad_card", "card_not_available"})
+DRAFT_KEEPS_TABLE = frozenset({"table_card_missing", "freed_joker_not_placed"})
 
 
 def draft_update(*, match_id: int, user, table: Any, expected_version: Any) -> Match:
@@ -91,6 +92,11 @@ def draft_update(*, match_id: int, user, table: Any, expected_version: Any) -> M
         forged = next((e for e in report["errors"] if e["code"] in DRAFT_REFUSALS), None)
         if forged is not None:
             raise ActionRefused(forged["code"], forged["message"])
+        # RULES B.5.2 (M2): a card on the table never returns to a hand, freed jokers included; a
+        # draft without one is refused (the page snaps such a drop back), with the engine's reason.
+        dropped = next((e for e in report["errors"] if e["code"] in DRAFT_KEEPS_TABLE), None)
+        if dropped is not None:
+            raise IllegalMove(dropped["code"], dropped.get("template") or dropped["message"], dropped.get("params"))
         match.draft = {"seat": seat.index, "table": table, "report": report}
         write.save("draft")
         return match

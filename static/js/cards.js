@@ -27,8 +27,30 @@
 
   // A draft: the Manipulation table's melds (card refs) or a Gin knock layout, checked by the server.
   function sendDraft(draft) {
+    draftSent = true;
     post(page().dataset.draftUrl, { table: JSON.stringify(draft), version: board().dataset.version });
   }
+
+  // A refused draft changes nothing on the server, but the page already shows the refused
+  // arrangement (and a socket sends only the fragments that changed): the board is asked for again,
+  // and the refusal is kept on it.
+  var draftSent = false;
+  var keptError = null;
+  document.addEventListener("htmx:wsAfterMessage", function (event) {
+    if ((event.detail.message || "").indexOf('id="board-meta"') === -1) return;
+    var slot = document.getElementById("board-error");
+    if (keptError !== null) {
+      if (slot && !slot.querySelector(".board-error")) slot.innerHTML = keptError;
+      keptError = null;
+      return;
+    }
+    if (!draftSent) return;
+    draftSent = false;
+    if (slot && slot.querySelector(".board-error")) {
+      keptError = slot.innerHTML;
+      table.resync();
+    }
+  });
 
   // A list whose cards can be dragged. ``options`` are SortableJS's; its onEnd returns true when
   // it sent a command (the answer is a board); otherwise a push held back during the drag is
@@ -37,7 +59,8 @@
     var o = { animation: 120, forceFallback: true, fallbackTolerance: 4, delay: 80, delayOnTouchOnly: true };
     Object.keys(options).forEach(function (k) { o[k] = options[k]; });
     var ended = options.onEnd;
-    o.onStart = function () { table.dragStart(); };
+    var started = options.onStart;
+    o.onStart = function (evt) { table.dragStart(); if (started) started(evt); };
     o.onEnd = function (evt) {
       var stale = table.dragEnd();
       var sent = ended ? ended(evt) : false;
@@ -66,19 +89,36 @@
     if (event.key !== "Escape" || !b || !b.contains(event.target)) return;
     b.querySelectorAll('.card-face[aria-pressed="true"]').forEach(function (f) { f.setAttribute("aria-pressed", "false"); });
   });
-  function moveSelected(scope, dest) {
+  // ``accept(card)``, if given, says which of them may go there (the others stay, still picked);
+  // a card moved is no longer picked.
+  function moveSelected(scope, dest, accept) {
     var cards = [];
-    scope.querySelectorAll('.card-face[aria-pressed="true"]').forEach(function (f) { cards.push(f.closest(".card")); });
-    if (dest) cards.forEach(function (c) { dest.appendChild(c); });
-    return dest ? cards : [];
+    scope.querySelectorAll('.card-face[aria-pressed="true"]').forEach(function (f) {
+      var c = f.closest(".card");
+      if (!accept || accept(c)) cards.push(c);
+    });
+    if (!dest) return [];
+    cards.forEach(function (c) {
+      dest.appendChild(c);
+      var face = c.querySelector(".card-face[aria-pressed]");
+      if (face) face.setAttribute("aria-pressed", "false");
+    });
+    return cards;
   }
 
   // ``setUp(element)`` once for each new element ``find()`` returns: the board is replaced by
   // socket pushes and by command responses.
+  // A socket frame swaps its fragments one by one (#board-meta first): the lists are set up once the
+  // whole frame is in, not on the first swap (that would set up the lists the frame then replaces).
   function onEachBoard(find, flag, setUp) {
-    function refresh() {
+    var queued = false;
+    function run() {
+      queued = false;
       var el = find();
       if (el && !el.dataset[flag]) { el.dataset[flag] = "1"; setUp(el); }
+    }
+    function refresh() {
+      if (!queued) { queued = true; setTimeout(run, 0); }
     }
     ["htmx:afterSettle", "htmx:oobAfterSwap", "htmx:wsAfterMessage", "htmx:load"].forEach(function (name) {
       document.addEventListener(name, refresh);

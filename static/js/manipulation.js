@@ -1,7 +1,8 @@
 // RummyHub Manipulation board: the table's melds and the hand. A drag, or picked cards moved onto a
 // meld (a tap or a click on it, or Enter on it), that touches the table sends the arrangement
 // shown as a draft; a drag inside the hand sends its order; a joker's "stands for" button declares
-// it. The drags, picks and commands are cards.js's; the server validates every draft with the
+// it (the server shows a joker bare wherever it is to be declared anew, e.g. a freed one). A card
+// that was on the table when the step began (data-on-table) is never taken into the hand. The drags, picks and commands are cards.js's; the server validates every draft with the
 // engine and answers with the fragments that changed.
 (function () {
   "use strict";
@@ -21,16 +22,60 @@
     return melds;
   }
 
+  // A card that lay on the table when the step began never goes back to a hand (RULES B.5.2 M2):
+  // the hand list refuses it, so a drop there snaps back to where it came from, with the reason.
+  function onTable(card) { return !!card && card.matches(".card[data-on-table]"); }
+
+  // A card as the page draws it ("8♠"; a joker by its name).
+  function cardName(card) {
+    var rank = card.querySelector(".rank");
+    var suit = card.querySelector(".suit");
+    var face = card.querySelector(".card-face");
+    if (rank && suit && suit.textContent) return rank.textContent + suit.textContent;
+    return (face && face.getAttribute("aria-label")) || "";
+  }
+
+  function sayStays(list) {
+    var melds = document.getElementById("melds");
+    var slot = document.getElementById("melds-drop-reason");
+    if (!melds || !slot || !list.length) return;
+    slot.textContent = (melds.dataset.staysText || "%s").replace("%s", list.map(cardName).join(", "));
+    slot.hidden = false;
+  }
+
+  function clearStays() {
+    var slot = document.getElementById("melds-drop-reason");
+    if (slot) { slot.hidden = true; slot.textContent = ""; }
+  }
+
+  // Where a drag ended: the element under the pointer when it was let go.
+  function droppedOn(evt) {
+    var e = evt.originalEvent;
+    if (!e) return null;
+    var p = e.changedTouches && e.changedTouches.length ? e.changedTouches[0] : e;
+    if (typeof p.clientX !== "number") return null;
+    return document.elementFromPoint(p.clientX, p.clientY);
+  }
+
   // Set up again after every frame (``m`` is its #board-meta): the melds or the hand may be new.
   function setUp(m) {
     if (!sortables.reset()) return;
     var canMeld = m.dataset.canMeld === "true";
     var lists = document.querySelectorAll(canMeld ? "#melds .meld, #hand" : "#hand");
     lists.forEach(function (list) {
+      var group = canMeld ? "cards" : "hand-" + Math.random();
+      if (canMeld && list.id === "hand") {
+        group = { name: "cards", put: function (to, from, dragEl) { return !onTable(dragEl); } };
+      }
       sortables.add(list, {
-        group: canMeld ? "cards" : "hand-" + Math.random(),
+        group: group,
         draggable: ".card[data-ref]",
+        onStart: clearStays,
         onEnd: function (evt) {
+          if (onTable(evt.item) && evt.to.id !== "hand") {
+            var over = droppedOn(evt);
+            if (over && over.closest("#hand-area, #hand")) sayStays([evt.item]);
+          }
           if (evt.from === evt.to && evt.oldIndex === evt.newIndex) return false;
           if (evt.from.id !== "hand" || evt.to.id !== "hand") cards.sendDraft(collectTable());
           else cards.sendHandOrder(evt.to);
@@ -45,7 +90,13 @@
     var where = target.dataset.targetMeld;
     var dest = where === "hand" ? document.getElementById("hand")
       : cards.board().querySelector('#melds .meld[data-meld="' + where + '"]');
-    var moved = cards.moveSelected(cards.board(), dest);
+    clearStays();
+    var stays = [];
+    var moved = cards.moveSelected(cards.board(), dest, function (card) {
+      if (where === "hand" && onTable(card)) { stays.push(card); return false; }
+      return true;
+    });
+    sayStays(stays);
     if (moved.length) cards.sendDraft(collectTable());
     return moved.length > 0;
   }
@@ -58,13 +109,13 @@
   });
 
   document.addEventListener("click", function (event) {
+    var option = event.target.closest("[data-joker-option]");
     var target = event.target.closest("[data-target-meld]");
     // A tap on a card picks it (cards.js); a tap on a meld around its cards moves the picks there.
-    if (target && !event.target.closest(".card-face")) {
+    if (target && !option && !event.target.closest(".card-face")) {
       moveTo(target);
       return;
     }
-    var option = event.target.closest("[data-joker-option]");
     if (option) {
       // Declare the bare joker of that meld as the chosen card ("7S" → "JK=7S.<deck>").
       var meld = cards.board().querySelector('#melds .meld[data-meld="' + option.dataset.meldIndex + '"]');

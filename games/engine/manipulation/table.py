@@ -46,9 +46,19 @@ def analyse(state: ManipulationState, seat: int, proposed: tuple[tuple[Card, ...
         if c.id not in hand and c.id not in old
     ]
     melds_eff, freed = _effective_melds(proposed, old)
+    naturals = {c.key for meld in proposed for c in meld if not c.is_joker}
+    freed_ids = {c.id for c, _i in freed}
     reports, new_table = [], []
     for i, eff in enumerate(melds_eff):  # M3
+        eff, loosened = _redeclarable(eff, old, naturals, r)
         report, meld, error = _meld_report(i, proposed[i], eff, r)
+        if loosened:
+            lying = {c.id: c for c in meld}
+            report["jokers"] = {cid: card_ref(lying[cid]) for cid in loosened}
+            for cid in loosened:  # a table joker declared anew: freed by its natural card (M4)
+                if cid in old and cid not in freed_ids:
+                    freed.append((lying[cid], old[cid].declared))  # type: ignore[arg-type]
+                    freed_ids.add(cid)
         reports.append(report)
         new_table.append(meld)
         if error is not None:
@@ -101,6 +111,27 @@ def _effective_melds(
             eff.append(c)
         melds_eff.append(eff)
     return melds_eff, freed
+
+
+def _redeclarable(
+    eff: list[Card], old: dict[str, Card], naturals: set[tuple[int, int]], rules: Any
+) -> tuple[list[Card], list[str]]:
+    """A meld whose declared jokers do not fit it, with those that may take a new identity made
+    bare again, and their ids (B.3.1, B.3.4): a joker from the hand always may; a table joker may
+    once a natural card of its identity is on the table (it was freed by substitution, B.3.3).
+    A meld that is valid, or that no new identity of those jokers makes valid, is left as it is."""
+    if meld_problem(eff, rules) is None:
+        return eff, []
+    loose = [k for k, c in enumerate(eff) if c.is_joker and c.declared is not None
+             and (c.id not in old or old[c.id].declared in naturals)]
+    if not loose:
+        return eff, []
+    bare = list(eff)
+    for k in loose:
+        bare[k] = bare[k].undeclared()
+    if meld_problem(bare, rules) is not None:
+        return eff, []
+    return bare, [eff[k].id for k in loose]
 
 
 def _meld_report(

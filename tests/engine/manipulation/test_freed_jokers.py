@@ -34,7 +34,7 @@ def test_a_freed_joker_moved_with_its_old_declaration_offers_the_identities_that
     assert rep["melds"][0]["valid"]
     threes = rep["melds"][1]
     assert threes["code"] == "joker_identity_needed"
-    assert threes["joker_options"] == ["3H", "3S"]
+    assert threes["joker_options"] == ["3S", "3H"]
     assert threes["jokers"] == {"JK.0": "JK.0"}  # shown bare: its identity is to be chosen
     assert [e["code"] for e in rep["errors"]] == ["joker_identity_needed"]
     # the choice made, the step is legal and the joker lies as 3♥
@@ -79,7 +79,7 @@ def test_a_hand_joker_declared_in_one_meld_is_declared_again_in_another():
     s = make_state(["JK.0 5S.0 6S.0 9D.0 9C.0", "KC.0"], stock="2S.0")
     rep = game.check_table(s, 0, [["5S.0", "6S.0"], ["9D.0", "9C.0", "JK=7S.0"]])
     nines = rep["melds"][1]
-    assert nines["code"] == "joker_identity_needed" and nines["joker_options"] == ["9H", "9S"]
+    assert nines["code"] == "joker_identity_needed" and nines["joker_options"] == ["9S", "9H"]
     assert nines["jokers"] == {"JK.0": "JK.0"}
 
 

@@ -76,7 +76,7 @@ def test_the_freed_joker_is_shown_to_be_declared_again_where_it_lies(position):
     match = services.draft_update(match_id=match.pk, user=mover, table=moved, expected_version=match.version)
     ctx = board_table.table_context(selectors.board_data(Match.objects.get(pk=match.pk)), mover)
     threes = ctx["melds"][2]
-    assert threes["needs_joker"] and [o["code"] for o in threes["joker_options"]] == ["3H", "3S"]
+    assert threes["needs_joker"] and [o["code"] for o in threes["joker_options"]] == ["3S", "3H"]
     assert 'data-ref="JK.0"' in threes["cards_html"]  # shown bare: the page declares it anew
     assert "Q♥" not in threes["cards_html"]
     match = services.draft_update(match_id=match.pk, user=mover, expected_version=match.version,
