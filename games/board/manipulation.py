@@ -56,14 +56,14 @@ def _draft_table(match: Match, view: dict, me: Seat | None):
     table_refs = [list(m) for m in view["table"]]
     if draft is None:
         return None, False, table_refs, hand_ids, []
+    reports = draft.get("report", {}).get("melds", [])
+    lying = [_as_lying(list(m), reports[i] if i < len(reports) else {}) for i, m in enumerate(draft["table"])]
     if me is not None and draft.get("seat") == me.index:
-        reports = draft.get("report", {}).get("melds", [])
-        table_refs = [_as_lying(list(m), reports[i] if i < len(reports) else {}) for i, m in enumerate(draft["table"])]
-        placed = {Card.from_code(ref).id for m in table_refs for ref in m}
+        placed = {Card.from_code(ref).id for m in lying for ref in m}
         hand_ids = [cid for cid in hand_ids if cid not in placed]
-        return draft, True, table_refs, hand_ids, draft.get("report", {}).get("melds", [])
+        return draft, True, lying, hand_ids, reports
     public_ids = {Card.from_code(ref).id for m in view["table"] for ref in m}
-    table_refs = [[ref if Card.from_code(ref).id in public_ids else "" for ref in m] for m in draft["table"]]
+    table_refs = [[ref if Card.from_code(ref).id in public_ids else "" for ref in m] for m in lying]
     return draft, False, table_refs, hand_ids, []
 
 

@@ -106,7 +106,11 @@ def check_table(state: ManipulationState, seat: int, table: object) -> dict[str,
 
     Returns ``{"ok", "melds": [{"index", "cards", "valid", "kind", "code", "reason", "template",
     "params", "joker_options"}], "errors": [{"code", "message"}], "played": [ids], "points"}``;
-    ``joker_options`` lists the codes (``"6H"``) a bare joker of that meld could stand for.  A
+    ``joker_options`` lists the codes (``"6H"``) a bare joker of that meld could stand for; a meld
+    whose declared jokers did not fit it and may be declared anew (a joker from the hand, or a
+    table joker freed by its natural card, RULES B.3.4) also has ``"jokers"``: ``{id: ref}``, each
+    such joker as it will lie (``"JK=3H.0"`` when one card fits, ``"JK.0"`` while it is to be
+    chosen from ``joker_options``).  A
     reason or error that names cards also has its English ``template`` and ``params`` (see :mod:`..text`).
     ``ok`` means the meld step would be accepted now (including whose turn it is).
     """
