@@ -35,8 +35,10 @@ def violations(browser, live_daphne, user, match_id, shot, artifacts):
     expect(page.locator("#table-board")).to_have_attribute("data-status", "playing")
     expect(page.locator("#hand .card, #gin-hand .card").first).to_be_visible()
     page.wait_for_timeout(300)  # the pushes after the socket connects
-    # The final look, not a frame of a fade-in (the draw for roles): the animations have ended.
-    page.wait_for_function("() => document.getAnimations().every(a => a.playState !== 'running')", timeout=10000)
+    # The final look, not a frame of a fade-in (the draw for roles): the finite CSS animations have ended
+    # (the timer's bar is a transition restarted every half second).
+    page.wait_for_function("() => document.getAnimations().every(a => !(a instanceof CSSAnimation)"
+                           " || a.playState !== 'running' || a.effect.getTiming().iterations === Infinity)", timeout=10000)
     page.add_script_tag(path=str(AXE))
     found = page.evaluate(RUN)
     page.screenshot(path=str(artifacts / shot))
