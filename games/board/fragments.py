@@ -173,6 +173,8 @@ def _meta(ctx: dict, data: BoardData) -> dict[str, Any]:
     to_act = view.get("seat_to_act") if view is not None and ctx["is_playing"] else None
     return {
         "now_ms": int(timezone.now().timestamp() * 1000),
+        # Only while a round is played: a hand's result is nobody's turn, whatever its state says.
+        "my_turn": to_act is not None and to_act == ctx["my_index"],
         "turn_seat": "" if to_act is None else to_act,
         "my_seat": "" if ctx["my_index"] is None else ctx["my_index"],
     }

@@ -27,7 +27,7 @@ from games.board import faces, words
 from games.board.data import LOG_LENGTH, BoardData, LogEvent
 from games.board.gin import gin_context
 from games.board.manipulation import manipulation_context
-from games.models import READY_TIMEOUT, Match, MatchStatus, Round, Seat
+from games.models import DISCONNECT_GRACE, READY_TIMEOUT, Match, MatchStatus, Round, Seat
 from games.variants import spec_for
 
 
@@ -145,7 +145,7 @@ def table_context(data: BoardData, user) -> dict[str, Any]:
         "is_finished": match.status == MatchStatus.FINISHED,
         "can_join": match.status == MatchStatus.OPEN and me is None and any(s.is_empty for s in seats),
         "has_free_seats": any(s.is_empty for s in seats),
-        "timer": _timer(match, now),
+        "timer": _timer(match, now, seat_infos),
         "seat_rows": None if match.status == MatchStatus.OPEN else seat_rows(
             seat_infos, between_rounds=match.status == MatchStatus.BETWEEN_ROUNDS
         ),
@@ -201,19 +201,25 @@ def _seat_infos(match: Match, seats: list[Seat], view: dict | None, my_index: in
     ]
 
 
-def _timer(match: Match, now) -> dict[str, Any] | None:
+def _timer(match: Match, now, seats: list[SeatInfo]) -> dict[str, Any] | None:
+    """The clock the board shows: the wait between rounds, the turn timer, or the grace a player who
+    is away has before their turn is played for them (``away``: their name)."""
     if match.deadline is None or match.status not in (MatchStatus.PLAYING, MatchStatus.BETWEEN_ROUNDS):
         return None
     remaining = max(0.0, (match.deadline - now).total_seconds())
     # ``remaining`` is for a page without scripts; the page counts down from ``deadline_ms`` itself.
+    away = None
     if match.status == MatchStatus.BETWEEN_ROUNDS:
         total = READY_TIMEOUT
     elif match.turn_timer:
         total = match.turn_timer
     else:
-        return None  # bots and disconnected players: no bar
+        acting = next((s for s in seats if s.is_turn), None)
+        if acting is None or acting.is_bot or acting.autopilot or acting.connected:
+            return None  # a bot's short delay: no bar
+        total, away = DISCONNECT_GRACE, acting.name
     return {"remaining": round(remaining, 1), "total": total, "fraction": round(remaining / total, 3) if total else 0,
-            "deadline_ms": int(match.deadline.timestamp() * 1000)}
+            "deadline_ms": int(match.deadline.timestamp() * 1000), "away": away}
 
 
 # The board's game part for each family (GameSpec.family): what only that game's board shows.

@@ -20,12 +20,19 @@ from games.services.write import Write, _presence_changed, _schedule, _seat_of, 
 log = logging.getLogger(__name__)
 
 
-def _reschedule(write: Write) -> None:
-    """A seat came or went: the acting player's disconnect grace starts or ends."""
-    if write.match.status == MatchStatus.PLAYING:
-        write.seats_changed()  # presence is what changed: read it again
-        _schedule(write)
-        store.update(write.match, ["deadline"])
+def _reschedule(write: Write) -> bool:
+    """A seat came or went: the acting player's disconnect grace starts or ends.
+
+    True when it did (the deadline moved): the boards show that clock, so the caller saves a new
+    version.  Another seat's coming and going changes only its online dot (``table.presence``, no
+    version), so a connecting crowd does not make every seat re-render its board.
+    """
+    if write.match.status != MatchStatus.PLAYING:
+        return False
+    before = write.match.deadline
+    write.seats_changed()  # presence is what changed: read it again
+    _schedule(write)
+    return write.match.deadline != before
 
 
 def table_connection_open(*, match_id: int, user, token: str) -> None:
@@ -47,10 +54,9 @@ def table_connection_open(*, match_id: int, user, token: str) -> None:
         if seat is None:
             return
         Seat.objects.filter(pk=seat.pk).update(last_seen=now, autopilot=False, missed_turns=0)
-        if not was_online or seat.autopilot:
-            _reschedule(write)
-        if seat.autopilot:
-            write.save()
+        grace_ended = (not was_online or seat.autopilot) and _reschedule(write)
+        if seat.autopilot or grace_ended:
+            write.save("deadline")
         if not was_online:
             _presence_changed(match, seat, True)
 
@@ -73,7 +79,8 @@ def table_connection_close(*, token: str) -> None:
             return
         Seat.objects.filter(pk=seat.pk).update(last_seen=now)
         if not store.user_here(match.pk, user_id, now):
-            _reschedule(write)
+            if _reschedule(write):
+                write.save("deadline")
             _presence_changed(match, seat, False)
 
 
@@ -143,8 +150,8 @@ def _sweep_match(*, match_id: int, cutoff) -> int:
         for seat in gone:
             since = max(seat.last_seen or last_beat[seat.user_id], last_beat[seat.user_id])
             Seat.objects.filter(pk=seat.pk).update(last_seen=since)
-        if gone:
-            _reschedule(write)
+        if gone and _reschedule(write):
+            write.save("deadline")
         for seat in gone:
             _presence_changed(match, seat, False)
         return deleted

@@ -35,7 +35,8 @@
     if (!match) return;
     if (dragging) { staleWhileDragging = true; event.preventDefault(); return; }
     var m = meta();
-    if (m && !REPLY.test(message) && Number(match[1]) <= Number(m.dataset.version)) { event.preventDefault(); return; }
+    // An older board is skipped; one of the same version brings what changed since (a clock, a dot).
+    if (m && !REPLY.test(message) && Number(match[1]) < Number(m.dataset.version)) { event.preventDefault(); return; }
     before = snapshot();
   });
 
@@ -59,6 +60,15 @@
     return out;
   }
 
+  function handCards() {
+    var out = null;
+    document.querySelectorAll("#hand .card[data-id], #gin-hand .card[data-id]").forEach(function (c) {
+      out = out || {};
+      out[c.dataset.id] = true;
+    });
+    return out;
+  }
+
   function snapshot() {
     var picked = [];
     document.querySelectorAll('#table-board .card-face[aria-pressed="true"]').forEach(function (f) {
@@ -71,6 +81,7 @@
       focus: keyOf(document.activeElement),
       picked: picked,
       meldCards: meldCards(),
+      handCards: handCards(),
       meldsScroll: melds ? melds.scrollTop : 0,
       discard: discard ? discard.dataset.id : null,
       myTurn: meta() ? meta().dataset.myTurn === "true" : false
@@ -130,6 +141,12 @@
     var melds = document.getElementById("melds");
     if (melds) melds.scrollTop = prev.meldsScroll;
     if (fromOthers) markChanges(prev);
+    // The card just drawn (or taken) is marked in the hand, whoever's move brought the frame.
+    if (prev.handCards) {
+      document.querySelectorAll("#hand .card[data-id], #gin-hand .card[data-id]").forEach(function (c) {
+        if (!prev.handCards[c.dataset.id]) c.classList.add("card-new");
+      });
+    }
     roving();
     if (prev.focus && (document.activeElement === document.body || !document.activeElement)) {
       var el = document.querySelector(prev.focus);

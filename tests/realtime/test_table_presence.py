@@ -242,9 +242,13 @@ def test_another_servers_clock_sweeps_a_killed_servers_socket_and_its_viewers_se
             killed = time.monotonic()
             frame = watcher.recv(timeout=TIMEOUT + 5)
             seen_after = time.monotonic() - killed
+            # The mover is the one to act: their grace starts, and the board (a new version) shows
+            # its clock beside the offline dot.
+            frames = [frame, watcher.recv(timeout=5)]
 
-    assert frame.startswith(f'<span id="conn-{mover_index}"') and "conn-off" in frame
+    assert f'<span id="conn-{mover_index}" class="conn conn-off"' in frame
     assert seen_after < TIMEOUT + BEAT + 2
+    assert any("timer-away" in f for f in frames)
     assert not TableConnection.objects.filter(user=mover).exists()
     match.refresh_from_db()
     assert match.deadline is not None and services.pending_step(match) == "timeout"

@@ -193,19 +193,24 @@ async def test_a_move_reaches_the_other_seat_live(make_user, settings):
 
 async def test_connecting_changes_only_the_online_dot_and_a_current_page_gets_no_board(make_user, settings):
     match, players, _carol = await database_sync_to_async(setup_table)(make_user, settings)
-    version = (await database_sync_to_async(Match.objects.get)(pk=match.pk)).version
-    a = connect(match.pk, await database_sync_to_async(session_cookie_for)(players[0]))
+    acting = (await database_sync_to_async(Match.objects.get)(pk=match.pk)).state["round"]["seat_to_act"]
+    waiting = 1 - acting
+    a = connect(match.pk, await database_sync_to_async(session_cookie_for)(players[acting]))
     assert (await a.connect())[0]
     assert 'id="board-meta"' in await a.receive_from(timeout=5)  # no ?v=: a board at once
+    # The player to act is back: their disconnect grace ended (a new version, its board).
+    while not await a.receive_nothing(timeout=0.5):
+        pass
+    version = (await database_sync_to_async(Match.objects.get)(pk=match.pk)).version
     b = WebsocketCommunicator(
         application,
         f"/ws/tables/{match.pk}/?v={version}",
         headers=[(b"origin", b"http://testserver"),
-                 (b"cookie", f"sessionid={await database_sync_to_async(session_cookie_for)(players[1])}".encode())],
+                 (b"cookie", f"sessionid={await database_sync_to_async(session_cookie_for)(players[waiting])}".encode())],
     )
     assert (await b.connect())[0]
     dot = await a.receive_from(timeout=5)
-    assert dot.startswith('<span id="conn-1"') and "conn-on" in dot and 'hx-swap-oob="true"' in dot
+    assert dot.startswith(f'<span id="conn-{waiting}"') and "conn-on" in dot and 'hx-swap-oob="true"' in dot
     # b's page is current (?v= matches): it gets no board, only the online dots, and no version moved.
     dots = await b.receive_from(timeout=5)
     assert 'id="board-meta"' not in dots and "data-id" not in dots
@@ -214,7 +219,7 @@ async def test_connecting_changes_only_the_online_dot_and_a_current_page_gets_no
     assert (await database_sync_to_async(Match.objects.get)(pk=match.pk)).version == version
     await b.disconnect()
     gone = await a.receive_from(timeout=5)
-    assert gone.startswith('<span id="conn-1"') and "conn-off" in gone
+    assert gone.startswith(f'<span id="conn-{waiting}"') and "conn-off" in gone
     await a.disconnect()
 
 

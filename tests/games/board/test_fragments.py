@@ -118,3 +118,19 @@ def test_at_the_end_each_seat_row_shows_the_final_total_the_results_show(alice, 
         row = next(r for r in board.parts["seats"].items if r.startswith(f'<li id="seat-{index}"'))
         assert f'<span class="score">{seat.final_total} pts</span>' in row
         assert f"<strong>{seat.final_total}</strong>" in board.fragments["results"]
+
+
+def test_the_grace_of_a_player_who_is_away_is_shown_with_its_clock_and_ends_when_they_are_back(table):
+    """Issue 15: "a hidden 30 s disconnect cut": the board shows it, with the seconds left."""
+    match, users = table
+    now = Match.objects.get(pk=match.pk)
+    to_act = now.state["round"]["seat_to_act"]
+    _data, boards_now = boards(match.pk, users)
+    head = boards_now[1 - to_act].fragments["board-head"]
+    assert "timer-away" in head and users[to_act].username in head and "data-deadline-ms" in head
+    # Their socket opens: the grace ends, and a new version says so to every board.
+    services.table_connection_open(match_id=match.pk, user=users[to_act], token="back")
+    after = Match.objects.get(pk=match.pk)
+    assert after.version == now.version + 1 and after.deadline is None
+    _data, boards_after = boards(match.pk, users)
+    assert "timer-away" not in boards_after[1 - to_act].fragments["board-head"]
