@@ -36,11 +36,12 @@
   }
 
   function sayStays(list) {
-    var melds = document.getElementById("melds");
     var slot = document.getElementById("melds-drop-reason");
-    if (!melds || !slot || !list.length) return;
-    slot.textContent = (melds.dataset.staysText || "%s").replace("%s", list.map(cardName).join(", "));
+    if (!slot || !list.length) return;
+    slot.textContent = (slot.dataset.staysText || "%s").replace("%s", list.map(cardName).join(", "));
     slot.hidden = false;
+    clearTimeout(sayStays.timer);
+    sayStays.timer = setTimeout(clearStays, 8000); // a notice over the board, not for good
   }
 
   function clearStays() {
@@ -48,13 +49,16 @@
     if (slot) { slot.hidden = true; slot.textContent = ""; }
   }
 
-  // Where a drag ended: the element under the pointer when it was let go.
-  function droppedOn(evt) {
+  // Whether a drag was let go over the hand (by the pointer's position: the element under it may be
+  // the dragged card's own ghost, or a highlight over the board).
+  function droppedOnHand(evt) {
     var e = evt.originalEvent;
-    if (!e) return null;
+    var area = document.getElementById("hand-area");
+    if (!e || !area) return false;
     var p = e.changedTouches && e.changedTouches.length ? e.changedTouches[0] : e;
-    if (typeof p.clientX !== "number") return null;
-    return document.elementFromPoint(p.clientX, p.clientY);
+    if (typeof p.clientX !== "number") return false;
+    var r = area.getBoundingClientRect();
+    return p.clientX >= r.left && p.clientX <= r.right && p.clientY >= r.top && p.clientY <= r.bottom;
   }
 
   // Set up again after every frame (``m`` is its #board-meta): the melds or the hand may be new.
@@ -73,8 +77,7 @@
         onStart: clearStays,
         onEnd: function (evt) {
           if (onTable(evt.item) && evt.to.id !== "hand") {
-            var over = droppedOn(evt);
-            if (over && over.closest("#hand-area, #hand")) sayStays([evt.item]);
+            if (droppedOnHand(evt)) sayStays([evt.item]);
           }
           if (evt.from === evt.to && evt.oldIndex === evt.newIndex) return false;
           if (evt.from.id !== "hand" || evt.to.id !== "hand") cards.sendDraft(collectTable());
