@@ -425,7 +425,7 @@ async def reader(mode: str, table: Table, sock: Sock, stats: Stats, stopping: as
                 turn = MY_TURN_RE.search(frame)
                 sock.my_turn = bool(turn and turn.group(1) == "true")
                 # A frame holds the fragments that changed: the buttons are kept until their fragment comes.
-                if 'id="actions"' in frame or 'id="gin-board"' in frame or 'id="table-board"' in frame:
+                if any(f'id="{part}"' in frame for part in ("actions", "controls", "gin-board", "table-board")):
                     sock.actions = tuple(ACTION_RE.findall(frame))
             sock.version = max(sock.version, version)
             frame_received(table, sock, version, stats)

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
+from django.template import engines
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
@@ -131,10 +132,16 @@ def board_for(data: BoardData, user, *, error: dict | None = None, reply: bool =
     ctx["reply"] = reply
     ctx["meta"] = _meta(ctx, data)
     public: dict | None = None
+    frags = fragments_for(ctx["spec"].family)
+    shared = [frag.public(ctx) for frag in frags]
+    # This viewer's own fragments in one render (one context, one pass), cut apart after.
+    own = [frag for frag, is_public in zip(frags, shared, strict=True) if not is_public]
+    pieces = dict(zip([f.name for f in own], _bundle(tuple(f.partial for f in own)).render(ctx, request)
+                      .split(_CUT)[:-1], strict=True))
     board = Board(ctx, {})
-    for frag in fragments_for(ctx["spec"].family):
+    for frag, is_public in zip(frags, shared, strict=True):
         parts_of = PARTS.get(frag.name)
-        if frag.public(ctx):
+        if is_public:
             if public is None:
                 public = _public_store(data)
             kept = public.get(frag.name)
@@ -144,12 +151,26 @@ def board_for(data: BoardData, user, *, error: dict | None = None, reply: bool =
                 kept = public[frag.name] = (html, parts_of(shown, html) if parts_of else None)
             html, parts = kept
         else:
-            html = render_to_string(frag.partial, ctx, request=request)
+            html = mark_safe(pieces[frag.name])  # rendered by the template, escaped there
             parts = parts_of(ctx, html) if parts_of else None
         board.fragments[frag.name] = html
         if parts is not None:
             board.parts[frag.name] = parts
     return board
+
+
+_CUT = "\x1e"  # between two fragments of one render: a control character no template writes
+_BUNDLES: dict[tuple[str, ...], Any] = {}
+
+
+def _bundle(partials: tuple[str, ...]):
+    """One template that renders these partials one after the other, each followed by ``_CUT``."""
+    template = _BUNDLES.get(partials)
+    if template is None:
+        template = engines["django"].from_string(
+            "".join("{% include '" + p + "' %}" + _CUT for p in partials))
+        _BUNDLES[partials] = template
+    return template
 
 
 def _public_store(data: BoardData) -> dict:
