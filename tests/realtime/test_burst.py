@@ -173,6 +173,16 @@ def test_a_burst_at_one_table_is_answered_fast_and_starves_nobody(make_user, dja
         finally:
             connection.close()
 
+    def settle_versions():
+        try:
+            for _ in range(100):
+                if all(Match.objects.get(pk=pk).deadline is None for pk in before):
+                    break
+                time.sleep(0.05)
+            before.update({pk: (Match.objects.get(pk=pk).version, action_events(pk)) for pk in before})
+        finally:
+            connection.close()
+
     holder = threading.Thread(target=hold_the_table)
     log_path = tmp_path / "daphne.log"
     log_path.touch()
@@ -196,6 +206,9 @@ def test_a_burst_at_one_table_is_answered_fast_and_starves_nobody(make_user, dja
                     open_socket(servers[i % 2].ws_url, busy.pk, session, servers[i % 2].url)
                     for i in range(start, min(start + 10, BURST // 2))
                 ))
+            # The movers are here: their disconnect grace ended (a new version each). The burst is
+            # sent with the version after that.
+            await asyncio.to_thread(settle_versions)
             # The burst arrives while a move elsewhere (another process) holds the table's row.
             holder.start()
             assert await asyncio.to_thread(locked.wait, 10)
