@@ -270,7 +270,7 @@ def test_two_player_game_to_the_end_and_rematch(browser, live_daphne, artifacts,
             else:
                 page.wait_for_timeout(100)
             continue
-        if state.seat_to_act != 0:
+        if state is None or state.seat_to_act != 0:  # None: seen once in CI, a playing match with no round (noted)
             page.wait_for_timeout(50)
             continue
         page.wait_for_function("v => +document.getElementById('table-board').dataset.version >= v",
