@@ -112,10 +112,6 @@ class Board:
     fragments: dict[str, SafeString]  # id -> markup, in page order
     parts: dict[str, Parts] = field(default_factory=dict)  # id -> the parts a socket may send alone
 
-    @property
-    def version(self) -> int:
-        return self.ctx["version"]
-
     def html(self) -> SafeString:
         return mark_safe("".join(self.fragments.values()))  # every piece was rendered by a template
 
@@ -146,7 +142,7 @@ def board_for(data: BoardData, user, *, error: dict | None = None, reply: bool =
                 public = _public_store(data)
             kept = public.get(frag.name)
             if kept is None:
-                shown = _spectator_ctx(data, public)
+                shown = _spectator_ctx(data)
                 html = render_to_string(frag.partial, shown)
                 kept = public[frag.name] = (html, parts_of(shown, html) if parts_of else None)
             html, parts = kept
@@ -160,7 +156,7 @@ def board_for(data: BoardData, user, *, error: dict | None = None, reply: bool =
 
 
 _CUT = "\x1e"  # between two fragments of one render: a control character no template writes
-_BUNDLES: dict[tuple[str, ...], Any] = {}
+_BUNDLES: dict[tuple[str, ...], Any] = {}  # by the viewer's set of own fragments: a handful per game
 
 
 def _bundle(partials: tuple[str, ...]):
@@ -178,12 +174,14 @@ def _public_store(data: BoardData) -> dict:
     return data.shared.setdefault(("fragments", get_language()), {})
 
 
-def _spectator_ctx(data: BoardData, public: dict) -> dict:
-    ctx = public.get("__ctx__")
+def _spectator_ctx(data: BoardData) -> dict:
+    """The board of a viewer with no seat, which the public fragments are drawn from: once per version
+    and language, kept on the data beside them."""
+    key = ("spectator", get_language())
+    ctx = data.shared.get(key)
     if ctx is None:
-        ctx = table_context(data, SPECTATOR)
+        ctx = data.shared[key] = table_context(data, SPECTATOR)
         ctx["meta"] = None
-        public["__ctx__"] = ctx
     return ctx
 
 
@@ -196,7 +194,6 @@ def _meta(ctx: dict, data: BoardData) -> dict[str, Any]:
         "now_ms": int(timezone.now().timestamp() * 1000),
         # Only while a round is played: a hand's result is nobody's turn, whatever its state says.
         "my_turn": to_act is not None and to_act == ctx["my_index"],
-        "turn_seat": "" if to_act is None else to_act,
         "my_seat": "" if ctx["my_index"] is None else ctx["my_index"],
     }
 
@@ -214,10 +211,6 @@ def _meta(ctx: dict, data: BoardData) -> dict[str, Any]:
 class Parts:
     kind: str  # "by_id": each part an element with its own id; "newest_first": lines added at the top
     items: tuple[str, ...]
-
-
-def _seat_parts(ctx) -> Parts:
-    return Parts("by_id", tuple(ctx["seat_rows"] or ()))  # each row is <li id="seat-N">
 
 
 def _elements(*wanted: tuple[str, str]):
@@ -258,7 +251,7 @@ def delta(html: str, parts: Parts | None, sent_html: str | None, sent_parts: Par
     it is the same, only its changed parts when the rest is the same, else the whole fragment."""
     if sent_html is None:
         return html
-    if html is sent_html or html == sent_html:
+    if html == sent_html:  # usually the same string object (a public fragment): no comparison of text
         return None
     if parts is None or sent_parts is None or parts.kind != sent_parts.kind or not parts.items:
         return html

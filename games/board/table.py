@@ -261,11 +261,6 @@ def _round_results(rounds: list[Round], seats: list[Seat]) -> list[dict[str, Any
 _LOG_LINES = Kept(8192)
 
 
-def _log(match: Match, events: list[LogEvent], seats: list[Seat], viewer: int | None) -> SafeString:
-    """The last moves as the log list's items, the newest first, joined."""
-    return mark_safe("".join(_log_lines(match, events, seats, viewer)))  # every line was built by format_html
-
-
 def _log_lines(match: Match, events: list[LogEvent], seats: list[Seat], viewer: int | None) -> list[SafeString]:
     """The last moves as the log list's items, the newest first; an entry with an ``audience`` is shown
     only to those seats.
