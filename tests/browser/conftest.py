@@ -6,11 +6,13 @@ sync-Playwright test, async tests in the same session fail (STACK.md).
 
 from __future__ import annotations
 
+import itertools
 import os
 from pathlib import Path
 
 import pytest
 
+from games.engine.melds import classify
 from tests.live import LiveDaphne
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
@@ -66,8 +68,12 @@ def artifacts():
     return ARTIFACTS
 
 
-def drag(page, source, target, steps: int = 12) -> None:
-    """Drag with real mouse moves (SortableJS runs in fallback mode, as on touch screens)."""
+def drag(page, source, target, steps: int = 12, *, rest: bool = False) -> None:
+    """Drag with real mouse moves (SortableJS runs in fallback mode, as on touch screens).
+
+    ``rest``: hover over the target a moment before the drop, as a hand does (SortableJS checks
+    what is under the pointer only every few tens of ms: a drop at once may land before it looked).
+    """
     source.wait_for(state="visible")
     target.wait_for(state="visible")
     page.wait_for_timeout(150)  # let a pushed board settle before grabbing the card
@@ -79,7 +85,20 @@ def drag(page, source, target, steps: int = 12) -> None:
     for i in range(1, steps + 1):
         page.mouse.move(x0 + (x1 - x0) * i / steps, y0 + (y1 - y0) * i / steps)
         page.wait_for_timeout(15)
+    if rest:
+        for dx in (3, -3, 0):
+            page.mouse.move(x1 + dx, y1)
+            page.wait_for_timeout(60)
     page.mouse.up()
+
+
+def meld_in_hand(state, seat):
+    """Three cards of ``seat``'s hand (no joker) that make a meld, or None."""
+    hand = [c for c in state.hands[seat] if not c.is_joker]
+    for combo in itertools.combinations(hand, 3):
+        if classify([c.code for c in combo]) is not None:
+            return [c.id for c in combo]
+    return None
 
 
 def login(page, base_url: str, username: str, password: str = "correct-horse-battery") -> None:

@@ -16,6 +16,7 @@ from playwright.sync_api import expect
 from games import services
 from games.engine import manipulation as manip
 from games.models import Match
+from tests.browser.conftest import drag as conftest_drag
 from tests.browser.conftest import login
 from tests.games.services.positions import set_position
 
@@ -46,24 +47,9 @@ def open_table(browser, live_daphne, match, name):
     return context, page
 
 
-def drag(page, source, target, steps: int = 12) -> None:
-    """A drag with real mouse moves that rests on the target before the drop, as a hand does
-    (SortableJS in fallback mode checks what is under the pointer every few tens of ms)."""
-    source.wait_for(state="visible")
-    target.wait_for(state="visible")
-    page.wait_for_timeout(150)  # let a pushed board settle before grabbing the card
-    a, b = source.bounding_box(), target.bounding_box()
-    x0, y0 = a["x"] + a["width"] / 2, a["y"] + a["height"] / 2
-    x1, y1 = b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
-    page.mouse.move(x0, y0)
-    page.mouse.down()
-    for i in range(1, steps + 1):
-        page.mouse.move(x0 + (x1 - x0) * i / steps, y0 + (y1 - y0) * i / steps)
-        page.wait_for_timeout(15)
-    for dx in (3, -3, 0):
-        page.mouse.move(x1 + dx, y1)
-        page.wait_for_timeout(60)
-    page.mouse.up()
+def drag(page, source, target) -> None:
+    """These drops decide where a card lands: the pointer rests on the target first."""
+    conftest_drag(page, source, target, rest=True)
 
 
 def settled(page):

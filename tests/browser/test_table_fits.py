@@ -7,7 +7,6 @@ A picture of each step goes to artifacts/ (fits-<game>-<screen>-<step>.png)."""
 
 from __future__ import annotations
 
-import itertools
 import time
 
 import pytest
@@ -15,9 +14,9 @@ from playwright.sync_api import expect
 
 from games import services
 from games.engine import bots as engine_bots
-from games.engine.melds import classify
 from games.models import Match, MatchStatus
 from games.variants import spec_for
+from tests.browser.conftest import meld_in_hand
 from tests.browser.test_gin_journey import seed_for
 from tests.live import session_cookie_for
 
@@ -122,12 +121,20 @@ def press(page, screen: str, locator) -> None:
         locator.click()
 
 
-def meld_in_hand(state, seat):
-    hand = [c for c in state.hands[seat] if not c.is_joker]
-    for combo in itertools.combinations(hand, 3):
-        if classify([c.code for c in combo]) is not None:
-            return [c.id for c in combo]
-    return None
+def my_turns(page, match_id: int, what: str, limit: float = 60):
+    """Each moment the human (seat 0) is to act, once the page shows that version: (state, the page's
+    version); ends with the round, and fails when ``what`` has not ended within ``limit`` seconds."""
+    started = time.monotonic()
+    while time.monotonic() - started < limit:
+        match, state = current(match_id)
+        if match.status != MatchStatus.PLAYING:
+            return
+        if state.seat_to_act != 0:
+            page.wait_for_timeout(50)
+            continue
+        caught_up(page, match.version)
+        yield state, version(page)
+    raise AssertionError(f"{what} did not end within {limit:.0f} s")
 
 
 @pytest.mark.parametrize("screen", ["laptop", "phone"])
@@ -139,16 +146,7 @@ def test_a_manipulation_round_fits_the_screen(browser, live_daphne, artifacts, m
     steps = Steps(page, artifacts, f"manipulation-{screen}", "#hand", "#actions button")
     steps.check("start")
     turn, melded = 0, -1  # the human's turns, and the last one in which they melded
-    started = time.monotonic()
-    while time.monotonic() - started < 60:
-        match, state = current(match.pk)
-        if match.status != MatchStatus.PLAYING:
-            break
-        if state.seat_to_act != 0:
-            page.wait_for_timeout(50)
-            continue
-        caught_up(page, match.version)
-        v = version(page)
+    for state, v in my_turns(page, match.pk, "the round"):
         actions = page.locator("#actions .controls button[data-action]").evaluate_all(
             "els => els.map(e => e.dataset.action)")
         steps.check("my-turn")
@@ -177,8 +175,6 @@ def test_a_manipulation_round_fits_the_screen(browser, live_daphne, artifacts, m
         press(page, screen, page.locator(f'#actions button[data-action="{choice}"]'))
         past(page, v)
         steps.check(f"after-{choice}", need_hand=False)
-    else:
-        raise AssertionError("the round did not end within a minute")
     expect(page.locator("#results .round-end")).to_be_visible(timeout=15000)
     expect(page.locator('#actions [data-action="ready"], #actions [data-action="rematch"]')).to_be_visible()
     steps.check("round-end", need_hand=False)
@@ -202,16 +198,7 @@ def test_a_three_player_gin_hand_fits_the_screen(browser, live_daphne, artifacts
     context, page = open_table(browser, live_daphne, alice, screen, match.pk)
     steps = Steps(page, artifacts, f"gin-{screen}", "#gin-hand", GIN_BUTTONS)
     steps.check("start")
-    started = time.monotonic()
-    while time.monotonic() - started < 60:
-        match, state = current(match.pk)
-        if match.status != MatchStatus.PLAYING:
-            break
-        if state.seat_to_act != 0:
-            page.wait_for_timeout(50)
-            continue
-        caught_up(page, match.version)
-        v = version(page)
+    for state, v in my_turns(page, match.pk, "the hand"):
         steps.check("my-turn")
         action = engine_bots.choose_action(state, 0, policy="basic")
         kind = action["type"]
@@ -232,8 +219,6 @@ def test_a_three_player_gin_hand_fits_the_screen(browser, live_daphne, artifacts
             press(page, screen, page.locator(f'#gin-board [data-action="{kind}"]').first)
         past(page, v)
         steps.check(f"after-{kind}", need_hand=kind != "knock")  # a knock ends the hand: no hand to show
-    else:
-        raise AssertionError("the hand did not end within a minute")
     expect(page.locator("#gin-end .gin-result")).to_be_visible(timeout=15000)
     expect(page.locator('#actions [data-action="ready"], #actions [data-action="rematch"]')).to_be_visible()
     steps.check("hand-end", need_hand=False)

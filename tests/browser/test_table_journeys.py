@@ -7,7 +7,6 @@
 
 from __future__ import annotations
 
-import itertools
 import random
 
 import pytest
@@ -16,9 +15,8 @@ from playwright.sync_api import expect
 
 from games import services
 from games.engine import manipulation as manip
-from games.engine.melds import classify
 from games.models import Match
-from tests.browser.conftest import drag, login
+from tests.browser.conftest import drag, login, meld_in_hand
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -64,14 +62,6 @@ def test_new_player_plays_a_round_against_two_bots(page, live_daphne, artifacts)
 def settled_after_connect(page, online: int = 1) -> None:
     """Wait for the pushes that follow the players' socket connections (they bump the version)."""
     expect(page.locator(".seat .conn-on")).to_have_count(online)
-
-
-def meld_in_hand(state, seat):
-    hand = [c for c in state.hands[seat] if not c.is_joker]
-    for combo in itertools.combinations(hand, 3):
-        if classify([c.code for c in combo]) is not None:
-            return [c.id for c in combo]
-    return None
 
 
 def two_player_table(make_user, settings):
