@@ -123,10 +123,12 @@ def test_a_reclaimed_joker_is_declared_again_by_keyboard(browser, live_daphne, m
     card(page, "#hand", "QH.0").locator(".card-face").press("Space")
     box(page, 0).press("Enter")
     expect(card(page, "#melds", "QH.0")).to_have_count(1)
+    settled(page)  # the draft's answer is in (as a player sees the busy bar end) before the next move
     card(page, "#hand", "3C.0").locator(".card-face").press("Enter")
     card(page, "#hand", "3D.0").locator(".card-face").press("Space")
     box(page, "new").press("Enter")
     expect(meld(page, 2).locator(".card")).to_have_count(2)
+    settled(page)
     joker = card(page, "#melds", "JK.0").locator(".card-face")
     joker.press("Space")
     expect(joker).to_have_attribute("aria-pressed", "true")
