@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from django.template.loader import render_to_string
@@ -158,8 +158,10 @@ def table_context(data: BoardData, user) -> dict[str, Any]:
     if view is not None:
         ctx.update(GAME_PARTS[spec.family](match=match, view=view, me=me, state=state, seats=seats, rounds=data.rounds))
     # Lazy: the board reads it between rounds and at the end, and the scores panel only when its
-    # cache (kept per count of finished rounds) misses.
-    ctx["round_results"] = SimpleLazyObject(lambda: _round_results(data.rounds, seats))
+    # cache (kept per count of finished rounds) misses.  It holds the rounds, not ``data``: the
+    # spectator's context is kept on ``data`` (board.fragments), and a closure over ``data`` there
+    # would be a reference cycle, freed only by the periodic full collection (rummyhub.gctune).
+    ctx["round_results"] = SimpleLazyObject(partial(_round_results, data.rounds, seats))
     ctx["scores_key"] = f"{len(data.rounds)}:{'|'.join(s.display_name for s in seats)}"
     if match.status == MatchStatus.FINISHED:
         ctx["final"] = sorted(seat_infos, key=lambda s: -(s.final_total or 0))

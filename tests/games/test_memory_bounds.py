@@ -3,15 +3,23 @@
 from __future__ import annotations
 
 import asyncio
+import gc
+import weakref
 from types import SimpleNamespace
 
+import pytest
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 
+from games import services
+from games.board import fragments
 from games.board import table as board_table
 from games.board.data import BoardData
 from games.live import boardcache
+from games.models import Match
 from rummyhub import layers
+from tests.games.history.support import play_match
 
 
 def board(match_id: int, version: int = 1) -> BoardData:
@@ -73,3 +81,42 @@ def test_the_layer_sweep_drops_groups_it_emptied(monkeypatch):
 
     groups = asyncio.run(scenario())
     assert list(groups) == ["table-1"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("variant, seats", [("manipulation", 3), ("gin", 2)])
+def test_a_versions_board_data_is_freed_without_the_cyclic_collector(make_user, settings, variant, seats):
+    """The server collects cyclic garbage only every few minutes (rummyhub.gctune): a version's board
+    data, with the public fragments and the spectator's board kept on it, must go as soon as nothing
+    holds it, or every push of every table piles a board up until the next full collection."""
+    settings.RUMMYHUB_FIXED_SEED = "11"
+    users = [make_user(n) for n in ("alice", "bob", "carol")[:seats]]
+    match = services.match_create(host=users[0], variant=variant, seats_count=seats)
+    for user in users[1:]:
+        services.seat_join(match_id=match.pk, user=user)
+    services.match_start(match_id=match.pk, user=users[0])
+    assert_freed_by_reference_counting(match.pk, [*users, AnonymousUser()])
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("variant", ["manipulation", "gin"])
+def test_a_finished_matchs_board_data_is_freed_without_the_cyclic_collector(alice, settings, variant):
+    match = play_match(alice, settings=settings, variant=variant, game_target=40 if variant == "manipulation" else 10)
+    assert match.status == "finished"
+    assert_freed_by_reference_counting(match.pk, [alice, AnonymousUser()])
+
+
+def assert_freed_by_reference_counting(match_id: int, viewers) -> None:
+    data = boardcache.load(Match.objects.get(pk=match_id))
+    boardcache.forget(match_id)
+    for viewer in viewers:
+        html = fragments.board_for(data, viewer).html()
+        assert "results" in html
+    assert data.shared  # the public fragments and the spectator's board are kept on it
+    gone = weakref.ref(data)
+    gc.disable()
+    try:
+        del data
+        assert gone() is None, [type(r).__name__ for r in gc.get_referrers(gone())]
+    finally:
+        gc.enable()
