@@ -8,7 +8,7 @@ picking cards in, the button they focused and a drag in progress stay as they ar
 
 Two kinds of fragment:
 
-* **public**: drawn from the board of a viewer with no seat (``table_context(data, spectator)``),
+* **public**: drawn from the board of a viewer with no seat (``board.table.public_context``),
   so it can hold nothing that only one seat may see.  Rendered once per version, language and
   process, kept on the version's :class:`~games.board.data.BoardData`, and sent as the same
   string to every socket that shows it.  What differs per viewer in them (which seat is "you") is
@@ -27,13 +27,12 @@ from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
 from django.template import engines
-from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
 from games.board.data import BoardData
-from games.board.table import table_context
+from games.board.table import public_context, table_context
 
 SPECTATOR = AnonymousUser()
 PAGE = "games/table.html"
@@ -127,27 +126,19 @@ def board_for(data: BoardData, user, *, error: dict | None = None, reply: bool =
     ctx["error"] = error
     ctx["reply"] = reply
     ctx["meta"] = _meta(ctx, data)
-    public: dict | None = None
     frags = fragments_for(ctx["spec"].family)
     shared = [frag.public(ctx) for frag in frags]
     # This viewer's own fragments in one render (one context, one pass), cut apart after.
-    own = [frag for frag, is_public in zip(frags, shared, strict=True) if not is_public]
-    pieces = dict(zip([f.name for f in own], _bundle(tuple(f.partial for f in own)).render(ctx, request)
-                      .split(_CUT)[:-1], strict=True))
+    own = tuple(frag for frag, is_public in zip(frags, shared, strict=True) if not is_public)
+    pieces = _render_all(own, ctx, request)
+    public = _public_fragments(data, frags) if any(shared) else {}
     board = Board(ctx, {})
     for frag, is_public in zip(frags, shared, strict=True):
-        parts_of = PARTS.get(frag.name)
         if is_public:
-            if public is None:
-                public = _public_store(data)
-            kept = public.get(frag.name)
-            if kept is None:
-                shown = _spectator_ctx(data)
-                html = render_to_string(frag.partial, shown)
-                kept = public[frag.name] = (html, parts_of(shown, html) if parts_of else None)
-            html, parts = kept
+            html, parts = public[frag.name]
         else:
-            html = mark_safe(pieces[frag.name])  # rendered by the template, escaped there
+            html = pieces[frag.name]
+            parts_of = PARTS.get(frag.name)
             parts = parts_of(ctx, html) if parts_of else None
         board.fragments[frag.name] = html
         if parts is not None:
@@ -156,33 +147,39 @@ def board_for(data: BoardData, user, *, error: dict | None = None, reply: bool =
 
 
 _CUT = "\x1e"  # between two fragments of one render: a control character no template writes
-_BUNDLES: dict[tuple[str, ...], Any] = {}  # by the viewer's set of own fragments: a handful per game
+_BUNDLES: dict[tuple[str, ...], Any] = {}  # by a set of fragments: a handful per game
 
 
-def _bundle(partials: tuple[str, ...]):
-    """One template that renders these partials one after the other, each followed by ``_CUT``."""
+def _render_all(frags: tuple[Fragment, ...], ctx: dict, request=None) -> dict[str, SafeString]:
+    """These fragments rendered in one pass (one template including each partial), by name."""
+    if not frags:
+        return {}
+    partials = tuple(f.partial for f in frags)
     template = _BUNDLES.get(partials)
     if template is None:
-        template = engines["django"].from_string(
-            "".join("{% include '" + p + "' %}" + _CUT for p in partials))
+        template = engines["django"].from_string("".join("{% include '" + p + "' %}" + _CUT for p in partials))
         _BUNDLES[partials] = template
-    return template
+    pieces = template.render(ctx, request).split(_CUT)[:-1]
+    # Every piece was rendered by the template, escaped there.
+    return {f.name: mark_safe(html) for f, html in zip(frags, pieces, strict=True)}
 
 
-def _public_store(data: BoardData) -> dict:
-    """This version's public fragments in the current language, kept on the data they are drawn from."""
-    return data.shared.setdefault(("fragments", get_language()), {})
-
-
-def _spectator_ctx(data: BoardData) -> dict:
-    """The board of a viewer with no seat, which the public fragments are drawn from: once per version
-    and language, kept on the data beside them."""
-    key = ("spectator", get_language())
-    ctx = data.shared.get(key)
-    if ctx is None:
-        ctx = data.shared[key] = table_context(data, SPECTATOR)
-        ctx["meta"] = None
-    return ctx
+def _public_fragments(data: BoardData, frags: tuple[Fragment, ...]) -> dict[str, tuple[SafeString, Parts | None]]:
+    """This version's public fragments in the current language, with their parts: every fragment that is
+    public for a viewer with no seat (the most any viewer shares), drawn in one pass from that viewer's
+    board the first time a viewer needs one, and kept on the data for the version's other viewers."""
+    key = ("fragments", get_language())
+    kept = data.shared.get(key)
+    if kept is None:
+        shown = public_context(data)
+        shown["meta"] = None
+        public = tuple(frag for frag in frags if frag.public(shown))
+        kept = {}
+        for name, html in _render_all(public, shown).items():
+            parts_of = PARTS.get(name)
+            kept[name] = (html, parts_of(shown, html) if parts_of else None)
+        data.shared[key] = kept
+    return kept
 
 
 def _meta(ctx: dict, data: BoardData) -> dict[str, Any]:

@@ -114,26 +114,67 @@ def _act_url(match_id: int, prefix: str) -> str:
 
 
 def table_context(data: BoardData, user) -> dict[str, Any]:
-    """``user``'s board of the version ``data`` holds (a spectator's when they have no seat)."""
+    """``user``'s board of the version ``data`` holds (a spectator's when they have no seat).
+
+    What every viewer sees alike (:func:`public_context`) is worked out once per version and
+    language; a seated viewer's board is that with their own part laid over it: their view of the
+    round (their hand, what they may do), their seat marked, their own log if some entries are for
+    some seats only.  The seat rows and the public log lines are not worked out again for them: the
+    fragments showing those are public (``games.board.fragments``).
+    """
+    base, game = _public_parts(data)
+    match = data.match
+    is_host = user.is_authenticated and match.host_id == user.pk
+    me = next((s for s in data.seats if user.is_authenticated and s.user_id == user.pk), None)
+    if me is None:
+        return {**base, **game, "is_host": is_host}
+    spec, state, seats = base["spec"], data.state, data.seats
+    view = spec.view(state, me.index) if state is not None else None
+    now = timezone.now()
+    seat_infos = _seat_infos(match, seats, view, me.index, match.state.get("tally") or {}, now)
+    ctx = {**base, "seats": seat_infos, "me": me, "my_index": me.index, "is_host": is_host, "view": view,
+           "can_join": False, "timer": _timer(match, now, seat_infos)}
+    if base["log_private"]:
+        ctx["log_lines"] = log_lines = _log_lines(match, data.events, seats, me.index)
+        ctx["log"] = mark_safe("".join(log_lines))  # every line was built by format_html
+    if view is not None:
+        ctx.update(GAME_PARTS[spec.family](match=match, view=view, me=me, state=state, seats=seats, rounds=data.rounds))
+    return ctx
+
+
+def public_context(data: BoardData) -> dict[str, Any]:
+    """The board of a viewer with no seat: what every public fragment is drawn from."""
+    base, game = _public_parts(data)
+    return {**base, **game, "is_host": False}
+
+
+def _public_parts(data: BoardData) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(the board every viewer shares, the game's part of it for a viewer with no seat): once per
+    version and language, kept on ``data`` (``BoardData.shared``) for the version's other viewers."""
+    key = ("board", get_language())
+    parts = data.shared.get(key)
+    if parts is None:
+        parts = data.shared[key] = _build_public(data)
+    return parts
+
+
+def _build_public(data: BoardData) -> tuple[dict[str, Any], dict[str, Any]]:
     match = data.match
     seats = data.seats
-    me = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
-    my_index = me.index if me else None
     spec = spec_for(match.variant)
     state = data.state
-    view = spec.view(state, my_index) if state is not None else None
+    view = spec.view(state, None) if state is not None else None
     tally = match.state.get("tally") or {}
     now = timezone.now()
 
-    seat_infos = _seat_infos(match, seats, view, my_index, tally, now)
+    seat_infos = _seat_infos(match, seats, view, None, tally, now)
 
     ctx: dict[str, Any] = {
         "match": match,
         "spec": spec,  # the templates draw the game's own parts from it (board_styles, board_scripts ...)
         "seats": seat_infos,
-        "me": me,
-        "my_index": my_index,
-        "is_host": user.is_authenticated and match.host_id == user.pk,
+        "me": None,
+        "my_index": None,
         "view": view,
         "version": match.version,
         # Every move button posts here: reversed once per match, not once per button per render.
@@ -143,30 +184,31 @@ def table_context(data: BoardData, user) -> dict[str, Any]:
         "is_playing": match.status == MatchStatus.PLAYING,
         "between_rounds": match.status == MatchStatus.BETWEEN_ROUNDS,
         "is_finished": match.status == MatchStatus.FINISHED,
-        "can_join": match.status == MatchStatus.OPEN and me is None and any(s.is_empty for s in seats),
+        "can_join": match.status == MatchStatus.OPEN and any(s.is_empty for s in seats),
         "has_free_seats": any(s.is_empty for s in seats),
         "timer": _timer(match, now, seat_infos),
         "seat_rows": None if match.status == MatchStatus.OPEN else seat_rows(
             seat_infos, between_rounds=match.status == MatchStatus.BETWEEN_ROUNDS
         ),
-        "log_lines": (log_lines := _log_lines(match, data.events, seats, my_index)),
+        "log_lines": (log_lines := _log_lines(match, data.events, seats, None)),
         "log": mark_safe("".join(log_lines)),  # every line was built by format_html
         "log_length": LOG_LENGTH,  # the page keeps as many when a socket adds lines at the top
         # Some log entries are for some seats only: a seat then sees its own log, not the public one.
         "log_private": any("audience" in e.summary for e in data.events),
     }
-    if view is not None:
-        ctx.update(GAME_PARTS[spec.family](match=match, view=view, me=me, state=state, seats=seats, rounds=data.rounds))
     # Lazy: the board reads it between rounds and at the end, and the scores panel only when its
-    # cache (kept per count of finished rounds) misses.  It holds the rounds, not ``data``: the
-    # spectator's context is kept on ``data`` (board.fragments), and a closure over ``data`` there
-    # would be a reference cycle, freed only by the periodic full collection (rummyhub.gctune).
+    # cache (kept per count of finished rounds) misses.  It holds the rounds, not ``data``: this
+    # context is kept on ``data``, and a closure over ``data`` would be a reference cycle, freed only
+    # by the periodic full collection (rummyhub.gctune).
     ctx["round_results"] = SimpleLazyObject(partial(_round_results, data.rounds, seats))
     ctx["scores_key"] = f"{len(data.rounds)}:{'|'.join(s.display_name for s in seats)}"
     if match.status == MatchStatus.FINISHED:
         ctx["final"] = sorted(seat_infos, key=lambda s: -(s.final_total or 0))
         ctx["rematch"] = data.rematch
-    return ctx
+    game = {}
+    if view is not None:
+        game = GAME_PARTS[spec.family](match=match, view=view, me=None, state=state, seats=seats, rounds=data.rounds)
+    return ctx, game
 
 
 def _seat_infos(match: Match, seats: list[Seat], view: dict | None, my_index: int | None, tally: dict,
