@@ -158,9 +158,12 @@ def button_name(face: dict[str, Any], name: list[str]) -> str:
 def cards_html(refs: list[str], on_table: Collection[str] = ()) -> SafeString:
     """The cards of a meld or a hand one may pick and drag ("" = face down), joined; those whose id
     is in ``on_table`` lay on the table when the step began (:func:`card_html`)."""
-    return mark_safe("".join([  # each piece escaped
-        card_html(ref, pressable=True, on_table=bool(ref) and Card.from_code(ref).id in on_table) for ref in refs
-    ]))
+    return mark_safe("".join(card_items(refs, on_table)))  # each piece escaped
+
+
+def card_items(refs: list[str], on_table: Collection[str] = ()) -> list[SafeString]:
+    """:func:`cards_html`'s cards one by one."""
+    return [card_html(ref, pressable=True, on_table=bool(ref) and Card.from_code(ref).id in on_table) for ref in refs]
 
 
 def joker_option(code: str) -> dict[str, str]:

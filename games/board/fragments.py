@@ -21,6 +21,7 @@ except for the player to act, whose melds are the draft they are arranging.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -160,8 +161,10 @@ def _render_all(frags: tuple[Fragment, ...], ctx: dict, request=None) -> dict[st
         template = engines["django"].from_string("".join("{% include '" + p + "' %}" + _CUT for p in partials))
         _BUNDLES[partials] = template
     pieces = template.render(ctx, request).split(_CUT)[:-1]
-    # Every piece was rendered by the template, escaped there.
-    return {f.name: mark_safe(html) for f, html in zip(frags, pieces, strict=True)}
+    # Every piece was rendered by the template, escaped there.  Its runs of white space (the templates'
+    # indentation) are one space, as a page shows them (the board has no preformatted text): a frame
+    # is sent to every socket at every move.
+    return {f.name: mark_safe(" ".join(html.split())) for f, html in zip(frags, pieces, strict=True)}
 
 
 def _public_fragments(data: BoardData, frags: tuple[Fragment, ...]) -> dict[str, tuple[SafeString, Parts | None]]:
@@ -197,17 +200,27 @@ def _meta(ctx: dict, data: BoardData) -> dict[str, Any]:
 
 # ----- parts: what of a changed fragment a socket sends -------------------------------------------
 #
-# A move changes one seat's row, adds a line to the log and a card less to the stock: the rest of
-# those fragments is what the page shows already.  A fragment's parts are its pieces that change on
-# their own; when only parts changed (the rest of the fragment, its "shell", is the same), a socket
-# sends just those: an element with an id replaces the one with that id, and new log lines are put
-# at the top of the log list (``hx-swap-oob="afterbegin:#log-list"``; the page keeps LOG_LENGTH).
+# A move changes one seat's row, adds a line to the log, a card to a hand and one less to the stock:
+# the rest of those fragments is what the page shows already.  A fragment's parts are its pieces that
+# change on their own; when only parts changed (the rest of the fragment, its "shell", is the same), a
+# socket sends just those: an element with an id replaces the one with that id, new log lines are put
+# at the top of the log list (``hx-swap-oob="afterbegin:#log-list"``; the page keeps LOG_LENGTH), and
+# a hand's new cards are put in their places and its gone cards taken out (htmx's out-of-band swaps
+# ``afterend:<the card before>`` and ``delete:<the card>``), so a draw sends one card, not the hand.
 
 
 @dataclass(frozen=True)
 class Parts:
-    kind: str  # "by_id": each part an element with its own id; "newest_first": lines added at the top
-    items: tuple[str, ...]
+    """The pieces of a rendered fragment a socket may send alone."""
+
+    by_id: tuple[str, ...] = ()  # elements with their own id: each replaces the element with that id
+    rows: tuple[str, ...] = ()  # the items of one list, drawn one after the other in the fragment
+    rows_of: str = ""  # that list's id
+    order: str = ""  # "newest_first": new rows come at the top (a log); "keyed": rows come and go anywhere
+    keys: tuple[str, ...] = ()  # "keyed": each row's ``data-id``
+
+    def shape(self) -> tuple:
+        return len(self.by_id), self.rows_of, self.order
 
 
 def _elements(*wanted: tuple[str, str]):
@@ -215,30 +228,41 @@ def _elements(*wanted: tuple[str, str]):
     of its own tag (the ``part-*`` partials in games/table.html say so), so it ends at the first
     closing tag after it.  A part missing from the fragment is left out."""
     def parts_of(ctx, html: str) -> Parts:
-        items = []
-        for tag, ident in wanted:
-            start = html.find(f'id="{ident}"')
-            if start == -1:
-                continue
-            start = html.rfind(f"<{tag}", 0, start)
-            end = html.find(f"</{tag}>", start)
-            items.append(html[start : end + len(tag) + 3])
-        return Parts("by_id", tuple(items))
+        return Parts(by_id=_cut(html, wanted))
     return parts_of
 
 
+def _cut(html: str, wanted) -> tuple[str, ...]:
+    items = []
+    for tag, ident in wanted:
+        start = html.find(f'id="{ident}"')
+        if start == -1:
+            continue
+        start = html.rfind(f"<{tag}", 0, start)
+        end = html.find(f"</{tag}>", start)
+        items.append(html[start : end + len(tag) + 3])
+    return tuple(items)
+
+
 def _seat_parts(ctx, html: str) -> Parts:
-    return Parts("by_id", tuple(ctx["seat_rows"] or ()))  # each row is <li id="seat-N">
+    return Parts(by_id=tuple(ctx["seat_rows"] or ()))  # each row is <li id="seat-N">
 
 
 def _log_parts(ctx, html: str) -> Parts:
-    return Parts("newest_first", tuple(ctx["log_lines"]))
+    return Parts(rows=tuple(ctx["log_lines"]), rows_of="log-list", order="newest_first")
+
+
+def _hand_parts(ctx, html: str) -> Parts:
+    cards = ctx.get("hand_cards") or ()
+    return Parts(by_id=_cut(html, [("p", "hand-info")]), rows=tuple(html for _key, html in cards), rows_of="hand",
+                 order="keyed", keys=tuple(key for key, _html in cards))
 
 
 PARTS: dict[str, Callable[[dict, str], Parts]] = {
     "seats": _seat_parts,
     "board-head": _elements(("span", "stock-count"), ("div", "board-timer")),
     "actions": _elements(("p", "prompt"), ("div", "controls")),
+    "hand-area": _hand_parts,
     "log": _log_parts,
 }
 
@@ -250,27 +274,62 @@ def delta(html: str, parts: Parts | None, sent_html: str | None, sent_parts: Par
         return html
     if html == sent_html:  # usually the same string object (a public fragment): no comparison of text
         return None
-    if parts is None or sent_parts is None or parts.kind != sent_parts.kind or not parts.items:
+    if parts is None or sent_parts is None or parts.shape() != sent_parts.shape():
         return html
     if _shell(html, parts) != _shell(sent_html, sent_parts):
         return html
-    if parts.kind == "by_id":
-        if len(parts.items) != len(sent_parts.items):
+    out = [new for new, old in zip(parts.by_id, sent_parts.by_id, strict=True) if new != old]
+    if parts.rows != sent_parts.rows:
+        rows = _new_rows(parts, sent_parts) if parts.order == "newest_first" else _keyed_rows(parts, sent_parts)
+        if rows is None:
             return html
-        changed = [new for new, old in zip(parts.items, sent_parts.items, strict=True) if new != old]
-        return "".join(changed)
-    new, old = parts.items, sent_parts.items
-    if not old or old[0] not in new:
-        return html
-    k = new.index(old[0])
-    if new[k:] != old[: len(new) - k]:
-        return html
-    return '<ol hx-swap-oob="afterbegin:#log-list">' + "".join(new[:k]) + "</ol>"
+        out.append(rows)
+    return "".join(out)
 
 
 def _shell(html: str, parts: Parts) -> str:
-    if parts.kind == "newest_first":
-        return html.replace("".join(parts.items), "\0", 1)
-    for item in parts.items:
+    """The fragment without its parts (each one a NUL)."""
+    for item in parts.by_id:
         html = html.replace(item, "\0", 1)
+    if parts.rows:
+        html = html.replace("".join(parts.rows), "\0", 1)
     return html
+
+
+def _new_rows(parts: Parts, sent: Parts) -> str | None:
+    """The rows new at the top, when the list is the one sent with rows put on top (and the oldest gone)."""
+    new, old = parts.rows, sent.rows
+    if not old or old[0] not in new:
+        return None
+    k = new.index(old[0])
+    if new[k:] != old[: len(new) - k]:
+        return None
+    return f'<ol hx-swap-oob="afterbegin:#{parts.rows_of}">' + "".join(new[:k]) + "</ol>"
+
+
+_SAFE_KEY = re.compile(r"[A-Za-z0-9.=_-]+")
+
+
+def _keyed_rows(parts: Parts, sent: Parts) -> str | None:
+    """The rows gone (``delete``) and new (``afterend`` of the row before them, or ``afterbegin`` of the
+    list), when the rows kept are the same markup in the same order; else None (the whole fragment)."""
+    old = dict(zip(sent.keys, sent.rows, strict=True))
+    new = dict(zip(parts.keys, parts.rows, strict=True))
+    if len(old) != len(sent.keys) or len(new) != len(parts.keys) or not all(map(_SAFE_KEY.fullmatch, parts.keys)):
+        return None
+    kept = [key for key in parts.keys if key in old]
+    if kept != [key for key in sent.keys if key in new] or any(old[key] != new[key] for key in kept):
+        return None
+    list_id = parts.rows_of
+    out = [f"""<ol hx-swap-oob="delete:#{list_id} > [data-id='{key}']"></ol>""" for key in sent.keys if key not in new]
+    before, run = None, []
+    for key in [*parts.keys, None]:  # None closes the last run
+        if key is not None and key not in old:
+            run.append(new[key])
+            continue
+        if run:
+            where = f"afterend:#{list_id} > [data-id='{before}']" if before else f"afterbegin:#{list_id}"
+            out.append(f'<ol hx-swap-oob="{where}">' + "".join(run) + "</ol>")
+            run = []
+        before = key
+    return "".join(out)

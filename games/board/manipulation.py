@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from games.board import faces, words
@@ -20,11 +21,13 @@ def manipulation_context(*, match: Match, view: dict, me: Seat | None, state, se
     my_turn = me is not None and view.get("seat_to_act") == me.index and match.status == MatchStatus.PLAYING
     actions = {a["type"] for a in view.get("legal_actions", [])}
     draft, drafting, table_refs, hand_ids, reports = _draft_table(match, view, me)
-    hand = faces.cards_html(faces.sorted_hand(hand_ids, me.hand_order if me else []))
+    in_order = faces.sorted_hand(hand_ids, me.hand_order if me else [])
+    hand_cards = tuple(zip([Card.from_code(ref).id for ref in in_order], faces.card_items(in_order), strict=True))
     draft_report = (match.draft or {}).get("report") if drafting else None
     return {
         "melds": _meld_rows(table_refs, reports, drafting, {Card.from_code(r).id for m in view["table"] for r in m}),
-        "hand": hand,
+        "hand": mark_safe("".join(html for _id, html in hand_cards)),  # each card escaped
+        "hand_cards": hand_cards,  # (id, markup): a socket sends the cards a move adds or takes (board.fragments)
         "my_turn": my_turn,
         "can_draw": "draw" in actions,
         "can_meld": "meld" in actions,

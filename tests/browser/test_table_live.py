@@ -82,3 +82,54 @@ def test_the_turn_timer_counts_down_and_your_turn_is_announced(browser, live_dap
     expect(page.locator('button[data-action="draw"]')).to_be_visible()
     context.close()
     mover_ctx.close()
+
+
+def test_a_drawn_card_is_put_in_its_place_in_the_hand_and_a_sorted_hand_redrawn(browser, live_daphne, make_user, settings):
+    """A socket sends a draw's one new card, not the hand (games.board.fragments, keyed rows): the page
+    puts it in its place and keeps the hand's focus and picks; a sort, which moves every card, is sent whole."""
+    settings.RUMMYHUB_FIXED_SEED = "11"
+    alice, bob = make_user("alice"), make_user("bob")
+    match = services.match_create(host=alice, variant="manipulation", seats_count=2)
+    services.seat_join(match_id=match.pk, user=bob)
+    services.match_start(match_id=match.pk, user=alice)
+    state = manip.from_dict(Match.objects.get(pk=match.pk).state["round"])
+    mover = [alice, bob][state.seat_to_act]
+    context = browser.new_context()
+    page = context.new_page()
+    frames = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(payload)))
+    login(page, live_daphne.url, mover.username)
+    page.goto(f"{live_daphne.url}/tables/{match.pk}/")
+    page.wait_for_function("() => window.htmx && document.querySelector('#hand .card')")
+    page.wait_for_timeout(300)  # the socket is open
+
+    def shown() -> list[str]:
+        return page.eval_on_selector_all("#hand .card[data-id]", "cards => cards.map(c => c.dataset.id)")
+
+    def served() -> list[str]:
+        fresh = browser.new_context()
+        other = fresh.new_page()
+        login(other, live_daphne.url, mover.username)
+        other.goto(f"{live_daphne.url}/tables/{match.pk}/")
+        ids = other.eval_on_selector_all("#hand .card[data-id]", "cards => cards.map(c => c.dataset.id)")
+        fresh.close()
+        return ids
+
+    first = page.locator("#hand .card .card-face").first
+    first.click()  # picked (a toggle) and focused
+    picked = page.locator("#hand .card").first.get_attribute("data-id")
+    before = shown()
+    del frames[:]
+    page.locator('#actions button[data-action="draw"]').click()
+    page.wait_for_function(f"() => document.querySelectorAll('#hand .card[data-id]').length === {len(before) + 1}")
+    after = shown()
+    reply = next(f for f in frames if 'data-reply="true"' in f)
+    assert ':#hand' in reply and 'id="hand-area"' not in reply  # one card, not the hand
+    assert after == served()  # the new card is where the page drawn anew puts it
+    assert [c for c in after if c in before] == before
+    assert page.locator(f'#hand .card[data-id="{picked}"] .card-face').get_attribute("aria-pressed") == "true"
+    page.locator('button[name="mode"][value="rank"]').click()  # every card may move: the hand is sent whole
+    page.wait_for_function("ids => Array.from(document.querySelectorAll('#hand .card[data-id]')).map(c => c.dataset.id).join() !== ids",
+                           arg=",".join(after))
+    assert shown() == served()
+    context.close()

@@ -3,6 +3,7 @@ with other seats' online dots checked and skipped."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable
 
 from channels.db import database_sync_to_async
@@ -18,10 +19,15 @@ async def receive_board(communicator) -> str:
             assert "data-id" not in frame and "data-ref" not in frame
             continue
         # A board frame: its meta first, then what changed since this socket's last frame (fragments,
-        # or their parts: seat rows by id, new log lines put at the top of the log).
+        # or their parts: seat rows by id, new log lines put at the top of the log, a hand's cards
+        # put in or taken out).
         assert frame.startswith('<div id="board-meta"')
-        assert frame.count("hx-swap-oob") == frame.count('<ol hx-swap-oob="afterbegin:#log-list">')
+        assert frame.count("hx-swap-oob") == len(OUT_OF_BAND.findall(frame))
         return frame
+
+
+OUT_OF_BAND = re.compile(r"""<ol hx-swap-oob="(afterbegin:#log-list|afterbegin:#hand|"""
+                         r"""(afterend|delete):#hand > \[data-id='[A-Z0-9.=]+'\])">""")
 
 
 async def drain_to_current(

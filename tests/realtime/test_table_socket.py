@@ -28,7 +28,7 @@ from tests.realtime.frames import drain_to_current, receive_board
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-CARD_ATTR = re.compile(r'data-(?:id|ref)="([^"]+)"')
+CARD_ATTR = re.compile(r'''data-(?:id|ref)=["']([^"']+)["']''')  # in markup and in a swap's selector
 
 
 def connect(match_id: int, cookie: str) -> WebsocketCommunicator:

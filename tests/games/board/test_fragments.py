@@ -87,24 +87,72 @@ def test_after_a_draw_a_watching_seat_gets_only_the_changed_rows_the_stock_and_t
 
 
 def test_a_changed_shell_sends_the_whole_fragment_and_an_unchanged_one_nothing():
-    rows = fragments.Parts("by_id", ('<li id="a">1</li>', '<li id="b">2</li>'))
-    html = '<ol id="x">' + "".join(rows.items) + "</ol>"
+    rows = fragments.Parts(by_id=('<li id="a">1</li>', '<li id="b">2</li>'))
+    html = '<ol id="x">' + "".join(rows.by_id) + "</ol>"
     assert fragments.delta(html, rows, html, rows) is None
-    new = fragments.Parts("by_id", ('<li id="a">1</li>', '<li id="b">3</li>'))
-    assert fragments.delta('<ol id="x">' + "".join(new.items) + "</ol>", new, html, rows) == '<li id="b">3</li>'
-    assert fragments.delta('<ol id="y">' + "".join(new.items) + "</ol>", new, html, rows).startswith('<ol id="y">')
+    new = fragments.Parts(by_id=('<li id="a">1</li>', '<li id="b">3</li>'))
+    assert fragments.delta('<ol id="x">' + "".join(new.by_id) + "</ol>", new, html, rows) == '<li id="b">3</li>'
+    assert fragments.delta('<ol id="y">' + "".join(new.by_id) + "</ol>", new, html, rows).startswith('<ol id="y">')
     assert fragments.delta(html, rows, None, None) == html  # nothing shown yet: all of it
 
 
+def log(*lines):
+    return fragments.Parts(rows=tuple(f"<li>{n}</li>" for n in lines), rows_of="log-list", order="newest_first")
+
+
 def test_log_lines_are_added_at_the_top_and_a_log_that_does_not_continue_is_sent_whole():
-    old = fragments.Parts("newest_first", ("<li>2</li>", "<li>1</li>"))
-    new = fragments.Parts("newest_first", ("<li>3</li>", "<li>2</li>", "<li>1</li>"))
+    old, new = log(2, 1), log(3, 2, 1)
     shell = '<ol id="log-list">{}</ol>'
-    piece = fragments.delta(shell.format("".join(new.items)), new, shell.format("".join(old.items)), old)
+    piece = fragments.delta(shell.format("".join(new.rows)), new, shell.format("".join(old.rows)), old)
     assert piece == '<ol hx-swap-oob="afterbegin:#log-list"><li>3</li></ol>'
-    other = fragments.Parts("newest_first", ("<li>9</li>", "<li>8</li>"))
-    html = shell.format("".join(other.items))
-    assert fragments.delta(html, other, shell.format("".join(old.items)), old) == html
+    other = log(9, 8)
+    html = shell.format("".join(other.rows))
+    assert fragments.delta(html, other, shell.format("".join(old.rows)), old) == html
+
+
+def hand(*keys, points=10):
+    info = f'<p id="hand-info">{points} points</p>'
+    parts = fragments.Parts(by_id=(info,), rows=tuple(f'<li class="card" data-id="{k}">{k}</li>' for k in keys),
+                            rows_of="hand", order="keyed", keys=keys)
+    return '<div id="hand-area"><ol id="hand">' + "".join(parts.rows) + "</ol>" + info + "</div>", parts
+
+
+def test_a_hands_new_and_gone_cards_are_sent_alone_in_place_and_a_reordered_hand_whole():
+    old_html, old = hand("2S.0", "5S.0", "9H.1", "KD.0")
+    # A card drawn between two others and one at the start; one melded; the points changed.
+    new_html, new = hand("AS.1", "2S.0", "3S.0", "9H.1", "KD.0", points=16)
+    piece = fragments.delta(new_html, new, old_html, old)
+    assert piece == ('<p id="hand-info">16 points</p>'
+                     """<ol hx-swap-oob="delete:#hand > [data-id='5S.0']"></ol>"""
+                     """<ol hx-swap-oob="afterbegin:#hand"><li class="card" data-id="AS.1">AS.1</li></ol>"""
+                     """<ol hx-swap-oob="afterend:#hand > [data-id='2S.0']"><li class="card" data-id="3S.0">3S.0</li></ol>""")
+    # Two cards new in a row go in one piece, after the card before them.
+    two_html, two = hand("2S.0", "5S.0", "6S.0", "7S.0", "9H.1", "KD.0")
+    assert fragments.delta(two_html, two, old_html, old) == (
+        """<ol hx-swap-oob="afterend:#hand > [data-id='5S.0']"><li class="card" data-id="6S.0">6S.0</li>"""
+        """<li class="card" data-id="7S.0">7S.0</li></ol>""")
+    # The same cards in another order (a sort, the player's own order): the whole hand.
+    sorted_html, resorted = hand("KD.0", "2S.0", "5S.0", "9H.1")
+    assert fragments.delta(sorted_html, resorted, old_html, old) == sorted_html
+    # A card kept whose markup changed: the whole hand too.
+    changed_html, changed = hand("2S.0", "5S.0", "9H.1", "KD.0")
+    changed = fragments.Parts(by_id=changed.by_id, rows=(changed.rows[0].replace("card", "card picked"), *changed.rows[1:]),
+                              rows_of="hand", order="keyed", keys=changed.keys)
+    changed_html = changed_html.replace('class="card"', 'class="card picked"', 1)
+    assert fragments.delta(changed_html, changed, old_html, old) == changed_html
+
+
+def test_after_a_draw_the_mover_gets_the_drawn_card_and_not_the_hand(table):
+    match, users = table
+    data, before = boards(match.pk, users)
+    mover = move(match.pk, users)
+    after = fragments.board_for(boardcache.load(Match.objects.get(pk=match.pk)), users[mover], reply=True)
+    sent = frame(before[mover], after)
+    drawn = set(after.parts["hand-area"].keys) - set(before[mover].parts["hand-area"].keys)
+    assert len(drawn) == 1
+    assert f"data-id=\"{drawn.pop()}\"" in sent and 'id="hand-area"' not in sent
+    assert 'id="hand-info"' in sent  # the hand's points
+    assert len(sent) * 2 < len(after.html())
 
 
 def test_at_the_end_each_seat_row_shows_the_final_total_the_results_show(alice, settings):
@@ -115,7 +163,7 @@ def test_at_the_end_each_seat_row_shows_the_final_total_the_results_show(alice, 
     seats = {s.index: s for s in match.seats.all()}
     assert any(s.final_total != (match.state["tally"]["scores"][i]) for i, s in seats.items())  # bonuses counted
     for index, seat in seats.items():
-        row = next(r for r in board.parts["seats"].items if r.startswith(f'<li id="seat-{index}"'))
+        row = next(r for r in board.parts["seats"].by_id if r.startswith(f'<li id="seat-{index}"'))
         assert f'<span class="score">{seat.final_total} pts</span>' in row
         assert f"<strong>{seat.final_total}</strong>" in board.fragments["results"]
 

@@ -22,7 +22,7 @@ from games.variants import spec_for
 
 pytestmark = pytest.mark.django_db
 
-CARD_ATTR = re.compile(r'data-(?:id|ref)="([^"]+)"')
+CARD_ATTR = re.compile(r'''data-(?:id|ref)=["']([^"']+)["']''')  # in markup and in a swap's selector
 HX = {"HTTP_HX_REQUEST": "true"}
 
 
