@@ -130,8 +130,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
-            # {% partialdef %} / {% partial %} in every template without a {% load %}.
-            "builtins": ["template_partials.templatetags.partials"],
+            # {% partialdef %} / {% partial %} and the |bdi filter in every template without a {% load %}.
+            "builtins": ["template_partials.templatetags.partials", "games.templatetags.bidi"],
         },
     },
 ]
