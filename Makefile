@@ -10,6 +10,8 @@ PIP := $(VENV)/bin/pip
 HOST ?= 127.0.0.1
 PORT ?= 8000
 SORTABLE := static/vendor/sortablejs/Sortable.min.js
+# The webfonts (Fontsource packages from npm): only the subsets the site needs, with their @font-face rules.
+FONTS := static/vendor/fonts/fonts.css
 # axe-core (a devDependency, installed by `npm ci`): the browser tests inject it to check accessibility.
 AXE := node_modules/axe-core/axe.min.js
 # The catalogues (committed) and their compiled .mo files (built here, git-ignored).
@@ -66,7 +68,10 @@ $(SORTABLE): node_modules/.package-lock.json
 	mkdir -p $(dir $@)
 	cp node_modules/sortablejs/Sortable.min.js node_modules/sortablejs/LICENSE $(dir $@)
 
-assets: $(SORTABLE)
+$(FONTS): node_modules/.package-lock.json scripts/fonts.py
+	$(PYTHON) scripts/fonts.py
+
+assets: $(SORTABLE) $(FONTS)
 
 $(AXE): node_modules/.package-lock.json
 	@test -f $@ || { echo "$@ is missing: run npm ci"; exit 1; }
