@@ -68,8 +68,8 @@ $(SORTABLE): node_modules/.package-lock.json
 	mkdir -p $(dir $@)
 	cp node_modules/sortablejs/Sortable.min.js node_modules/sortablejs/LICENSE $(dir $@)
 
-$(FONTS): node_modules/.package-lock.json scripts/fonts.py
-	$(PYTHON) scripts/fonts.py
+$(FONTS): node_modules/.package-lock.json scripts/fonts.py | $(VENV)/.runtime-installed
+	$(PY) scripts/fonts.py
 
 assets: $(SORTABLE) $(FONTS)
 
