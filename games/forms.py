@@ -81,9 +81,12 @@ GIN_OPTION_LABELS: dict[str, tuple[Any, Any, tuple[str, ...] | None]] = {
     "fiftieth_card_rule": (_("50th-card rule (the last discard only to knock)"), "", None),
     "game_target": (_("Game ends at (points)"), _("Default: 100; Oklahoma 150."),
                     ("gin_box", "gin", "oklahoma")),
+    # Translators: Gin scoring: a "box" here is a hand won (a line on the score sheet), not the role "the box";
+    # a "shutout" is a game the loser ended without scoring.
     "end_bonuses": (_("End-of-game bonuses (game, boxes, shutout)"),
                     _("Default: off for three players, on for two."), None),
     "game_bonus": (_("Game bonus"), "", None),
+    # Translators: Gin scoring: the bonus for each hand (each "box" on the score sheet) a player won.
     "box_bonus": (_("Box bonus per hand won"), "", None),
     "shutout": (_("Shutout"), "", None),
     "role_draw_ties": (_("Tied role draw"), "", ("gin_box",)),

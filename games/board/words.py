@@ -44,6 +44,7 @@ def bonus_text(kind: str, points: int, *, count: int = 0, each: int = 0, target:
     (``target`` reached), ``three_games`` (Hollywood's games and their bonuses) or ``bonuses`` (all of them,
     from the stored totals)."""
     if kind == "box":
+        # Translators: Gin scoring: a "box" is a hand won (a line on the score sheet), not the role "the box".
         template = ngettext("%(n)d box × %(b)d = %(p)d", "%(n)d boxes × %(b)d = %(p)d", count)
         return template % {"n": count, "b": each, "p": points}
     if kind == "rounds_won":
