@@ -124,6 +124,8 @@ def _knock_editor(draft: dict[str, Any] | None, view: dict[str, Any], my_index: 
     ok = bool(report.get("ok"))
     invalid = [g["number"] for g in groups if not g["kind"]]
     args = {"d": deadwood, "k": limit}
+    # Translators: Gin: "deadwood" is the cards of a hand in no meld, and the points they count;
+    # "gin" is a hand with no deadwood at all.
     if ok and deadwood == 0:
         status = _("Gin: every card is in a meld.")
     elif ok:
