@@ -124,9 +124,9 @@ def _knock_editor(draft: dict[str, Any] | None, view: dict[str, Any], my_index: 
     ok = bool(report.get("ok"))
     invalid = [g["number"] for g in groups if not g["kind"]]
     args = {"d": deadwood, "k": limit}
-    # Translators: Gin: "deadwood" is the cards of a hand in no meld, and the points they count;
-    # "gin" is a hand with no deadwood at all.
     if ok and deadwood == 0:
+        # Translators: Gin: "deadwood" is the cards of a hand in no meld, and the points they count;
+        # "gin" is a hand with no deadwood at all.
         status = _("Gin: every card is in a meld.")
     elif ok:
         status = _("You can knock with this layout: deadwood %(d)d (the limit is %(k)d).") % args
@@ -170,11 +170,11 @@ def _discard_options(view: dict[str, Any]) -> list[dict[str, Any]]:
 
 def _suggestion_text(sug: dict[str, Any]) -> str:
     """The advisor's suggestion as an order to the captain, shown after "(advisor) suggests:"."""
-    # Translators: the texts below are what the advisor suggests to the captain (Gin for three),
-    # shown after "You suggested:" or "NAME (advisor) suggests:".
     kind = sug.get("action")
     if kind == "discard" and sug.get("card"):
         face = card_face(sug["card"])
+        # Translators: this and the texts below are what the advisor suggests to the captain (Gin for three),
+        # shown after "You suggested:" or "NAME (advisor) suggests:".
         return _("discard %(card)s") % {"card": face.get("label", "")}
     if kind == "knock" and sug.get("card") and sug.get("gin"):
         face = card_face(sug["card"])

@@ -21,8 +21,8 @@ def reason_text(reason: Any) -> str:
     if not isinstance(reason, dict):
         return str(reason)
     code, points = reason.get("code"), reason.get("points", 0)
-    # Translators: the parts of a round's score with their points, e.g. "undercut bonus 25".
     texts = {
+        # Translators: the parts of a round's score with their points, e.g. "undercut bonus 25".
         "difference": _("difference %(p)d"),
         "differences": _("differences %(p)d"),
         "undercut_bonus": _("undercut bonus %(p)d"),
@@ -61,9 +61,9 @@ def bonus_text(kind: str, points: int, *, count: int = 0, each: int = 0, target:
 
 def result_text(kind: str) -> str:
     """How a round ended, as a short label (the history's tables)."""
-    # Translators: how a round ended: "knock" (a player knocked), "undercut" (Gin: the defender's deadwood
-    # was as low as the knocker's), "gin" (every card in melds), "dead hand" (the stock ran low, nobody scores).
     return {
+        # Translators: how a round ended, a noun: "knock" (a player knocked), "undercut" (Gin: the defender's
+        # deadwood was as low as the knocker's), "gin" (every card in melds), "dead hand" (nobody scores).
         "knock": _("knock"),
         "went_out": _("went out"),
         "stock_exhausted": _("stock exhausted"),

@@ -25,8 +25,8 @@ def N_(text: str) -> str:
 
 
 # A card's name, whole (no rank and suit glued together: a language may inflect either), by its code.
-# Translators see each as it is: "seven of spades" is the card 7♠ (a Romanian player says "șapte de pică").
 CARD_NAMES: dict[str, str] = {
+    # Translators: a card's name, said whole ("seven of spades" is 7♠; a Romanian player says "șapte de pică").
     "AS": N_("ace of spades"), "2S": N_("two of spades"), "3S": N_("three of spades"), "4S": N_("four of spades"),
     "5S": N_("five of spades"), "6S": N_("six of spades"), "7S": N_("seven of spades"), "8S": N_("eight of spades"),
     "9S": N_("nine of spades"), "TS": N_("ten of spades"), "JS": N_("jack of spades"), "QS": N_("queen of spades"),
