@@ -102,8 +102,15 @@ def option_rows(variant: str) -> list[dict[str, Any]]:
         default = dict(words.options_text(variant, {key: defaults.get(key)})).get(str(field.label), "—")
         if key == "jokers":
             default = field.help_text
-        rows.append({"key": key, "label": field.label, "values": _values(field), "default": default,
-                     "effect": EFFECTS.get(key, "")})
+        rows.append(
+            {
+                "key": key,
+                "label": field.label,
+                "values": _values(field),
+                "default": default,
+                "effect": EFFECTS.get(key, ""),
+            }
+        )
     return rows
 
 
@@ -115,7 +122,12 @@ def page(request: HttpRequest, variant: str = "") -> HttpResponse:
     if variant not in dict(games):
         raise Http404(_("There is no such game."))
     spec = spec_for(variant)
-    ctx = {"variant": variant, "title": Variant(variant).label, "games": games,
-           "options": option_rows(variant), "template": f"games/howto/{variant}.html",
-           "d": spec.option_defaults(spec.default_seats)}  # the defaults the rules below are told with
+    ctx = {
+        "variant": variant,
+        "title": Variant(variant).label,
+        "games": games,
+        "options": option_rows(variant),
+        "template": f"games/howto/{variant}.html",
+        "d": spec.option_defaults(spec.default_seats),
+    }  # the defaults the rules below are told with
     return render(request, "games/howto/page.html", ctx)

@@ -44,6 +44,8 @@ def cut_to_symbols(source: Path, target: Path) -> None:
     sub.populate(unicodes=unicodes)
     sub.subset(font)
     subset.save_font(font, str(target), options)
+
+
 RULE = re.compile(r"/\* (?P<name>[\w-]+) \*/\s*@font-face \{(?P<body>.*?)\}", re.S)
 
 

@@ -65,7 +65,8 @@ def test_corsican_dates_and_numbers_have_their_own_formats():
     with translation.override("co"):
         when = datetime.datetime(2026, 3, 4, 15, 7)
         assert formats.date_format(when, "DATETIME_FORMAT") == "4 March 2026, 15:07".replace(
-            "March", translation.gettext("March"))
+            "March", translation.gettext("March")
+        )
         assert formats.number_format(1234.5, 1, force_grouping=True) == "1\xa0234,5"
 
 

@@ -25,9 +25,13 @@ LANGS = ("en", "ro", "fa", "ta", "co")
 SCRIPT_FONT = {"en": "Noto Sans", "ro": "Noto Sans", "co": "Noto Sans", "fa": "Vazirmatn", "ta": "Noto Sans Tamil"}
 # A sentence of each language in its own script, set on the page so that its glyphs must be drawn
 # even where a catalogue is not finished yet.
-SAMPLE = {"en": "Your turn: draw a card.", "ro": "Rândul tău: trage o carte, ș ț ă î â.",
-          "fa": "نوبت شماست: یک کارت بردارید.", "ta": "உங்கள் முறை: ஒரு அட்டையை எடுங்கள்.",
-          "co": "Tocca à tè: piglia una carta."}
+SAMPLE = {
+    "en": "Your turn: draw a card.",
+    "ro": "Rândul tău: trage o carte, ș ț ă î â.",
+    "fa": "نوبت شماست: یک کارت بردارید.",
+    "ta": "உங்கள் முறை: ஒரு அட்டையை எடுங்கள்.",
+    "co": "Tocca à tè: piglia una carta.",
+}
 
 
 # The one font Chromium is left with; it has Latin letters and the suits, but the site's webfonts come
@@ -51,7 +55,9 @@ def fontless_browser(playwright, tmp_path_factory):
     listed = subprocess.run(["fc-list", ":", "file"], env=env, capture_output=True, text=True, check=False)
     assert [line for line in listed.stdout.splitlines() if line.strip()] == [f"{folder / 'fonts' / LAST_FONT.name}: "]
     browser = playwright.chromium.launch(
-        executable_path=CHROMIUM, headless=True, env=env,
+        executable_path=CHROMIUM,
+        headless=True,
+        env=env,
         args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
     )
     yield browser
@@ -60,9 +66,9 @@ def fontless_browser(playwright, tmp_path_factory):
 
 def loaded_families(page) -> set[str]:
     page.evaluate("document.fonts.ready")
-    return set(page.evaluate(
-        "[...document.fonts].filter(f => f.status === 'loaded').map(f => f.family.replace(/[\"']/g, ''))"
-    ))
+    return set(
+        page.evaluate("[...document.fonts].filter(f => f.status === 'loaded').map(f => f.family.replace(/[\"']/g, ''))")
+    )
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -101,11 +101,17 @@ def test_every_page_a_player_reads_is_marked(pseudo, alice, bob, settings, monke
     services.match_start(match_id=gin.pk, user=alice)
     services.run_until_human(match_id=gin.pk)
     pages = [
-        reverse("home"), reverse("games:lobby"), reverse("games:table", args=[manip.pk]),
-        reverse("games:table", args=[gin.pk]), reverse("games:table", args=[finished.pk]),
+        reverse("home"),
+        reverse("games:lobby"),
+        reverse("games:table", args=[manip.pk]),
+        reverse("games:table", args=[gin.pk]),
+        reverse("games:table", args=[finished.pk]),
         reverse("history:match", args=[finished.pk]),
-        reverse("history:replay", args=[finished.pk]) + "?step=5", reverse("history:list"),
-        reverse("history:leaderboard"), reverse("profile", args=["alice"]), reverse("tournaments:list"),
+        reverse("history:replay", args=[finished.pk]) + "?step=5",
+        reverse("history:list"),
+        reverse("history:leaderboard"),
+        reverse("profile", args=["alice"]),
+        reverse("tournaments:list"),
         reverse("accounts:password_change"),
         *[reverse("games:howto", args=[v]) for v in ("manipulation", "gin_box", "gin", "oklahoma", "hollywood")],
     ]

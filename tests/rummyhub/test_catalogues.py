@@ -62,7 +62,10 @@ def extracted(tmp_path_factory) -> set[tuple[str | None, str, str]]:
     (work / "locale").mkdir()
     done = subprocess.run(
         [sys.executable, "manage.py", "makemessages", "-l", "ro", "-v", "0"],
-        cwd=work, capture_output=True, text=True, check=False,
+        cwd=work,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     return {key(e) for e in entries(polib.pofile(str(work / "locale" / "ro" / "LC_MESSAGES" / "django.po")))}

@@ -44,12 +44,14 @@ def fix_header(po: polib.POFile, lang: str) -> None:
     )
     if po.metadata.get("PO-Revision-Date", "").startswith("YEAR"):
         po.metadata["PO-Revision-Date"] = po.metadata.get("POT-Creation-Date", "")
-    po.metadata.update({
-        "Project-Id-Version": "RummyHub",
-        "Language": lang,
-        "Language-Team": LANGUAGE_TEAMS.get(lang, lang),
-        "Content-Type": "text/plain; charset=UTF-8",
-    })
+    po.metadata.update(
+        {
+            "Project-Id-Version": "RummyHub",
+            "Language": lang,
+            "Language-Team": LANGUAGE_TEAMS.get(lang, lang),
+            "Content-Type": "text/plain; charset=UTF-8",
+        }
+    )
     if lang in PLURAL_FORMS:
         po.metadata["Plural-Forms"] = PLURAL_FORMS[lang]
     for key in ("Last-Translator",):
