@@ -10,10 +10,16 @@ PIP := $(VENV)/bin/pip
 HOST ?= 127.0.0.1
 PORT ?= 8000
 SORTABLE := static/vendor/sortablejs/Sortable.min.js
+# The webfonts (Fontsource packages from npm): only the subsets the site needs, with their @font-face rules.
+FONTS := static/vendor/fonts/fonts.css
 # axe-core (a devDependency, installed by `npm ci`): the browser tests inject it to check accessibility.
 AXE := node_modules/axe-core/axe.min.js
+# The catalogues (committed) and their compiled .mo files (built here, git-ignored).
+PO_FILES := $(wildcard locale/*/LC_MESSAGES/*.po)
+MO_STAMP := locale/.compiled
+LANGS := ro fa ta co
 
-.PHONY: run test setup setup-dev system assets migrate lint test-unit test-e2e bench clean messages
+.PHONY: run test setup setup-dev system assets migrate lint test-unit test-e2e bench clean messages messages-check
 
 run: setup migrate
 	$(PY) manage.py collectstatic --noinput -v 0
@@ -62,14 +68,24 @@ $(SORTABLE): node_modules/.package-lock.json
 	mkdir -p $(dir $@)
 	cp node_modules/sortablejs/Sortable.min.js node_modules/sortablejs/LICENSE $(dir $@)
 
-assets: $(SORTABLE)
+$(FONTS): node_modules/.package-lock.json scripts/fonts.py | $(VENV)/.runtime-installed
+	$(PY) scripts/fonts.py
+
+assets: $(SORTABLE) $(FONTS)
 
 $(AXE): node_modules/.package-lock.json
 	@test -f $@ || { echo "$@ is missing: run npm ci"; exit 1; }
 
-setup: $(VENV)/.runtime-installed assets
+# The .mo files every language needs (Django finds a language only with its catalogue: Corsican,
+# which Django itself does not ship, is offered only once locale/co has its .mo).
+$(MO_STAMP): $(PO_FILES) | $(VENV)/.runtime-installed
+	@scripts/ensure-system.sh gettext
+	$(PY) manage.py compilemessages -v 0 --ignore=.venv --ignore=node_modules
+	touch $@
 
-setup-dev: $(VENV)/.dev-installed assets $(AXE)
+setup: $(VENV)/.runtime-installed assets $(MO_STAMP)
+
+setup-dev: $(VENV)/.dev-installed assets $(AXE) $(MO_STAMP)
 
 migrate: setup
 	$(PY) manage.py migrate --noinput -v 0
@@ -79,8 +95,17 @@ lint: setup-dev
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
 
+# Extract every marked string into locale/<lang>/LC_MESSAGES/django.po (headers and Plural-Forms set,
+# Django's own words filled from Django's catalogues: games/management/commands/makemessages.py).
 messages: setup-dev
-	$(PY) manage.py makemessages -l ro -l fa -l ta -l co --ignore=.venv --ignore=node_modules
+	@scripts/ensure-system.sh gettext
+	$(PY) manage.py makemessages $(addprefix -l ,$(LANGS)) --ignore=.venv --ignore=node_modules \
+	  --ignore=tests --ignore=bench --ignore=staticfiles --ignore=static/vendor --ignore=artifacts
+
+# Each catalogue's figures: 0 untranslated and 0 fuzzy when the translations are complete.
+messages-check:
+	@scripts/ensure-system.sh gettext
+	@for po in $(PO_FILES); do printf '%s: ' $$po; msgfmt --check --statistics -o /dev/null $$po 2>&1; done
 
 bench: setup-dev
 	$(PY) bench/engine_manipulation.py

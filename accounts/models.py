@@ -21,3 +21,19 @@ class Presence(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} @ {self.channel_name}"
+
+
+class Profile(models.Model):
+    """What a player chose for themselves: for now the site's language, which follows them to every
+    browser they sign in on (accounts.language)."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
+    # One of settings.LANGUAGES; "" while the player has not chosen (the browser's language is used).
+    language = models.CharField(_("language"), max_length=12, blank=True, default="")
+
+    class Meta:
+        verbose_name = _("profile")
+        verbose_name_plural = _("profiles")
+
+    def __str__(self) -> str:
+        return str(self.user)

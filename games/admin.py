@@ -86,16 +86,21 @@ class MatchAdmin(admin.ModelAdmin):
         record = (obj.state or {}).get("clock")
         if not record:
             return ""
-        return f"{record.get('failures', 0)}{' (held)' if record.get('held') else ''}"
+        n = record.get("failures", 0)
+        return _("%(n)d (held)") % {"n": n} if record.get("held") else str(n)
 
     @admin.display(description=_("clock record"))
     def clock_record(self, obj):
         record = (obj.state or {}).get("clock")
         if not record:
             return "—"
-        return format_html("{} failures in a row, the last at {}{}: <code>{}</code>", record.get("failures", 0),
-                           record.get("at", "?"), " (held: no deadline)" if record.get("held") else "",
-                           record.get("error", ""))
+        n = record.get("failures", 0)
+        if record.get("held"):
+            text = ngettext("%(n)d failure in a row, the last at %(at)s (held: no deadline):",
+                            "%(n)d failures in a row, the last at %(at)s (held: no deadline):", n)
+        else:
+            text = ngettext("%(n)d failure in a row, the last at %(at)s:", "%(n)d failures in a row, the last at %(at)s:", n)
+        return format_html("{} <code>{}</code>", text % {"n": n, "at": record.get("at", "?")}, record.get("error", ""))
 
     @admin.display(description=_("state"))
     def state_display(self, obj):

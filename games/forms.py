@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from games.engine import gin
 from games.engine import manipulation as manip
@@ -80,9 +81,12 @@ GIN_OPTION_LABELS: dict[str, tuple[Any, Any, tuple[str, ...] | None]] = {
     "fiftieth_card_rule": (_("50th-card rule (the last discard only to knock)"), "", None),
     "game_target": (_("Game ends at (points)"), _("Default: 100; Oklahoma 150."),
                     ("gin_box", "gin", "oklahoma")),
+    # Translators: Gin scoring: a "box" here is a hand won (a line on the score sheet), not the role "the box";
+    # a "shutout" is a game the loser ended without scoring.
     "end_bonuses": (_("End-of-game bonuses (game, boxes, shutout)"),
                     _("Default: off for three players, on for two."), None),
     "game_bonus": (_("Game bonus"), "", None),
+    # Translators: Gin scoring: the bonus for each hand (each "box" on the score sheet) a player won.
     "box_bonus": (_("Box bonus per hand won"), "", None),
     "shutout": (_("Shutout"), "", None),
     "role_draw_ties": (_("Tied role draw"), "", ("gin_box",)),
@@ -168,6 +172,13 @@ def _option_fields(prefix: str) -> dict[str, forms.Field]:
     return out
 
 
+def timer_choices() -> list[tuple[int, str]]:
+    """The turn timer's choices in the reader's language (made per form: a plural is chosen by its number)."""
+    return [(0, str(_("none"))), *[
+        (t, ngettext("%(n)d second", "%(n)d seconds", t) % {"n": t}) for t in TIMER_CHOICES if t
+    ]]
+
+
 class TableCreateForm(forms.Form):
     variant = forms.ChoiceField(label=_("Game"), choices=Variant.choices, initial=Variant.MANIPULATION.value)
     seats = forms.TypedChoiceField(
@@ -183,7 +194,7 @@ class TableCreateForm(forms.Form):
     turn_timer = forms.TypedChoiceField(
         label=_("Turn timer"),
         coerce=int,
-        choices=[(0, _("none")), *[(t, _("%(n)d seconds") % {"n": t}) for t in TIMER_CHOICES if t]],
+        choices=[(0, _("none"))],  # and the timers, in the reader's language: __init__
         initial=0,
     )
     is_private = forms.BooleanField(
@@ -195,6 +206,7 @@ class TableCreateForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        self.fields["turn_timer"].choices = timer_choices()
         self.fields.update(_option_fields(self.OPTION_PREFIX))
         self.fields.update(_gin_fields(self.GIN_PREFIX))
         if self.is_bound and self.data.get("variant") in GIN_VARIANTS:
@@ -264,7 +276,9 @@ class TableCreateForm(forms.Form):
             data["seats"] = spec_for(variant).seat_choices[0]  # the variant fixes the table size
         seats, bots = data.get("seats"), data.get("bots")
         if seats is not None and bots is not None and bots > seats - 1:
-            self.add_error("bots", _("At most %(n)d bots fit at a table of %(s)d.") % {"n": seats - 1, "s": seats})
+            self.add_error("bots", ngettext(
+                "At most %(n)d bot fits at a table of %(s)d.", "At most %(n)d bots fit at a table of %(s)d.", seats - 1
+            ) % {"n": seats - 1, "s": seats})
         return data
 
     def rule_options(self) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from typing import Any
 
 from django.utils.translation import gettext
 
+from games.board.bidi import isolate
 from games.board.faces import card_face
 from games.engine import text
 from games.engine.errors import CARD_PARAMS, RulesError
@@ -45,7 +46,7 @@ def _reader_params(params: Mapping[str, Any]) -> dict[str, Any]:
     for key, sep in CARD_PARAMS.items():
         if key in out:
             codes = [out[key]] if isinstance(out[key], str) else out[key]
-            out[key] = sep.join(card_text(code) for code in codes)
+            out[key] = isolate(sep.join(card_text(code) for code in codes))
     return out
 
 

@@ -1,11 +1,13 @@
 from django.urls import path
 
-from games import views
+from games import howto, views
 
 app_name = "games"
 
 urlpatterns = [
     path("play/", views.lobby, name="lobby"),
+    path("how-to-play/", howto.page, name="howto_index"),
+    path("how-to-play/<slug:variant>/", howto.page, name="howto"),
     path("play/new/", views.table_create, name="create"),
     path("tables/<int:match_id>/", views.table, name="table"),
     path("tables/<int:match_id>/join/", views.table_join, name="join"),

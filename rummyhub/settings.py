@@ -108,6 +108,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # A log-in brings back the player's language (the profile's) in the language cookie.
+    "accounts.language.ProfileLanguageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
 ]
@@ -128,8 +130,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
-            # {% partialdef %} / {% partial %} in every template without a {% load %}.
-            "builtins": ["template_partials.templatetags.partials"],
+            # {% partialdef %} / {% partial %} and the |bdi filter in every template without a {% load %}.
+            "builtins": ["template_partials.templatetags.partials", "games.templatetags.bidi"],
         },
     },
 ]
@@ -262,6 +264,10 @@ LANGUAGES = [
 LOCALE_PATHS = [BASE_DIR / "locale"]
 # Django knows no Corsican yet: describe it so the language menu can name it.
 LANG_INFO["co"] = {"bidi": False, "code": "co", "name": "Corsican", "name_local": "Corsu"}
+# ... and its date and number formats (rummyhub/formats/co); the other languages' are Django's.
+# Digits stay Western (0-9) in every language, Persian included: Django's Persian formats use them
+# too, and card ranks, scores and codes then read alike at every table (docs/architecture.md).
+FORMAT_MODULE_PATH = ["rummyhub.formats"]
 USE_I18N = True
 TIME_ZONE = "UTC"
 USE_TZ = True

@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from accounts import language as account_language
 from accounts import views as account_views
 from games import views as game_views
 
@@ -11,7 +12,8 @@ urlpatterns = [
     path("", include("games.history.urls")),
     path("accounts/", include("accounts.urls")),
     path("players/<str:username>/", account_views.profile, name="profile"),
-    path("i18n/", include("django.conf.urls.i18n")),
+    # Django's set_language, which also stores a signed-in player's choice on their profile.
+    path("i18n/setlang/", account_language.set_language, name="set_language"),
     # One log-in page for the whole site, with its rate limit: the admin's own is not served.
     path("admin/login/", account_views.admin_login),
     path("admin/", admin.site.urls),

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install the Debian packages RummyHub needs, only when they are missing.
-# Usage: scripts/ensure-system.sh python|node|chromium|redis ...
+# Usage: scripts/ensure-system.sh python|node|chromium|gettext|redis ...
 set -euo pipefail
 
 SUDO=""
@@ -36,6 +36,12 @@ for what in "$@"; do
       if [ ! -x /usr/bin/chromium ]; then
         echo "Installing chromium (apt, about 30 s)..."
         apt_install chromium
+      fi ;;
+    gettext)
+      # msgfmt and xgettext: Django's compilemessages and makemessages run them.
+      if ! command -v msgfmt >/dev/null 2>&1; then
+        echo "Installing gettext (apt)..."
+        apt_install gettext
       fi ;;
     redis)
       if ! command -v redis-server >/dev/null 2>&1; then

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import shutil
+import subprocess
+from pathlib import Path
+
 import pytest
 from django.conf import settings
 from django.db import connections
@@ -12,6 +16,15 @@ def pytest_configure(config):
     # the live daphne of the browser tests switches it back on.
     settings.RUMMYHUB_CLOCK = False
     settings.RUMMYHUB_BOT_DELAY = 0
+
+
+def pytest_sessionstart(session):
+    """The compiled catalogues (git-ignored, built by make) brought up to date with the .po files, so a
+    run of pytest alone tests the translations as they are (Corsican is offered only with its .mo)."""
+    for po in Path(settings.BASE_DIR, "locale").glob("*/LC_MESSAGES/*.po"):
+        mo = po.with_suffix(".mo")
+        if (not mo.exists() or mo.stat().st_mtime < po.stat().st_mtime) and shutil.which("msgfmt"):
+            subprocess.run(["msgfmt", "--check-format", "-o", str(mo), str(po)], check=True)
 
 
 def pytest_report_header(config):

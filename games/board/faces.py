@@ -18,7 +18,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from games.engine.cards import Card, sort_by_suit
-from games.engine.text import RANK_NAMES, SUIT_NAMES
+from games.engine.text import CARD_NAMES
 
 SUIT_LABELS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
@@ -177,7 +177,12 @@ def rank_text(rank: int) -> str:
 
 
 def card_words(rank: int, suit: int) -> str:
-    return _("%(rank)s of %(suit)s") % {"rank": _(RANK_NAMES[rank]), "suit": _(SUIT_NAMES["SHDC"[suit]])}
+    """A card's name in the reader's language, whole ("seven of spades": games/engine/text.py)."""
+    return _(CARD_NAMES[rank_code(rank) + "SHDC"[suit]])
+
+
+def rank_code(rank: int) -> str:
+    return {1: "A", 10: "T", 11: "J", 12: "Q", 13: "K"}.get(rank, str(rank))
 
 
 def sorted_hand(hand: list[str], order: list[str]) -> list[str]:

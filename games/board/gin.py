@@ -14,6 +14,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from games.board import bidi
 from games.board.faces import card_face
 from games.engine import gin
 from games.engine.gin import gin_next_roles
@@ -22,8 +23,11 @@ from games.models import MatchStatus
 
 def _role_label(role: str) -> str:
     return {
+        # Translators: a role in Gin for three (RULES C.1): the player alone against the other two ("in the box").
         "box": _("Box"),
+        # Translators: a role in Gin for three: the partner who holds the cards and plays against the box.
         "captain": _("Captain"),
+        # Translators: a role in Gin for three: the partner who holds no cards and advises the captain.
         "advisor": _("Advisor"),
         "dealer": _("Dealer"),
         "nondealer": _("Non-dealer"),
@@ -110,6 +114,7 @@ def _knock_editor(draft: dict[str, Any] | None, view: dict[str, Any], my_index: 
             invalid_points += sum(gin.VALUES[gin.card_index(c)] for c in m)
         ordered = sorted(m, key=lambda c: (gin.card_index(c) % 13, gin.card_index(c) // 13))
         groups.append({"index": i, "number": i + 1, "cards": [card_face(c) for c in ordered], "kind": kind,
+                       # Translators: Gin melds: a "set" is 3-4 cards of one rank, a "run" 3+ in sequence in one suit.
                        "kind_label": {"set": _("set"), "run": _("run")}.get(kind or "", ""),
                        "reason": None if kind else _meld_problem(m)})
     dead = [c for c in _sorted(rest, order) if c not in placed]
@@ -120,6 +125,8 @@ def _knock_editor(draft: dict[str, Any] | None, view: dict[str, Any], my_index: 
     invalid = [g["number"] for g in groups if not g["kind"]]
     args = {"d": deadwood, "k": limit}
     if ok and deadwood == 0:
+        # Translators: Gin: "deadwood" is the cards of a hand in no meld, and the points they count;
+        # "gin" is a hand with no deadwood at all.
         status = _("Gin: every card is in a meld.")
     elif ok:
         status = _("You can knock with this layout: deadwood %(d)d (the limit is %(k)d).") % args
@@ -162,9 +169,12 @@ def _discard_options(view: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _suggestion_text(sug: dict[str, Any]) -> str:
+    """The advisor's suggestion as an order to the captain, shown after "(advisor) suggests:"."""
     kind = sug.get("action")
     if kind == "discard" and sug.get("card"):
         face = card_face(sug["card"])
+        # Translators: this and the texts below are what the advisor suggests to the captain (Gin for three),
+        # shown after "You suggested:" or "NAME (advisor) suggests:".
         return _("discard %(card)s") % {"card": face.get("label", "")}
     if kind == "knock" and sug.get("card") and sug.get("gin"):
         face = card_face(sug["card"])
@@ -208,14 +218,15 @@ def rotation_text(roles: dict[str, int], winner: int | None, names: dict[int, st
     """RULES C.9 in words, e.g. "Alice stays in the box; Bob and Carol swap"."""
     box, captain, advisor = roles["box"], roles["captain"], roles["advisor"]
     if winner is None:
-        return _("Nobody scored: the roles stay and %(box)s deals again.") % {"box": names.get(box, "?")}
+        return _("Nobody scored: the roles stay and %(box)s deals again.") % bidi.isolated({"box": names.get(box, "?")})
     nb, nc, na = gin_next_roles((box, captain, advisor), winner)
     if winner == box:
-        return _("%(box)s stays in the box; %(c)s and %(a)s swap (%(nc)s is the new captain).") % {
+        # Translators: Gin for three (RULES C.9): "the box" is the player who plays alone against the other two.
+        return _("%(box)s stays in the box; %(c)s and %(a)s swap (%(nc)s is the new captain).") % bidi.isolated({
             "box": names.get(box, "?"), "c": names.get(captain, "?"), "a": names.get(advisor, "?"),
-            "nc": names.get(nc, "?")}
-    return _("%(c)s won as captain and takes the box; %(a)s becomes captain and %(b)s sits out as advisor.") % {
-        "c": names.get(nb, "?"), "a": names.get(nc, "?"), "b": names.get(na, "?")}
+            "nc": names.get(nc, "?")})
+    return _("%(c)s won as captain and takes the box; %(a)s becomes captain and %(b)s sits out as advisor.") % (
+        bidi.isolated({"c": names.get(nb, "?"), "a": names.get(nc, "?"), "b": names.get(na, "?")}))
 
 
 def _result(result: dict[str, Any], names: dict[int, str], rules: dict[str, Any]) -> dict[str, Any]:
@@ -231,9 +242,9 @@ def _result(result: dict[str, Any], names: dict[int, str], rules: dict[str, Any]
         {"cards": [card_face(c) for c in m], "laid": [card_face(c) for c in layoffs.get(i, [])]}
         for i, m in enumerate(result.get("knocker_melds") or [])
     ]
-    args = {"k": k, "d": d, "p": result.get("points", 0), "gb": rules.get("gin_bonus"),
-            "ub": rules.get("undercut_bonus"), "knocker": names.get(knocker, "?"),
-            "defender": names.get(result.get("defender"), "?"), "winner": names.get(winner, "?")}
+    args = bidi.isolated({"k": k, "d": d, "p": result.get("points", 0), "gb": rules.get("gin_bonus"),
+                          "ub": rules.get("undercut_bonus"), "knocker": names.get(knocker, "?"),
+                          "defender": names.get(result.get("defender"), "?"), "winner": names.get(winner, "?")})
     if kind == "gin":
         text = _("%(knocker)s went gin: %(defender)s's deadwood %(d)d + gin bonus %(gb)d = %(p)d.") % args
     elif kind == "knock":
@@ -467,7 +478,7 @@ def _gin_prompt(view: dict, my_turn: bool, actions: set[str], playing: bool, nam
             return _("Discard a card (drag it onto the pile, or pick it and press Discard) — or knock.")
         return ""
     if playing and to_act is not None:
-        who = names.get(to_act, "?")
+        who = bidi.isolate(names.get(to_act, "?"))
         if phase in ("upcard", "upcard_dealer"):
             return _("%(name)s decides on the upcard…") % {"name": who}
         return _("Waiting for %(name)s…") % {"name": who}

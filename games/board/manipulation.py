@@ -8,7 +8,7 @@ from typing import Any
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
-from games.board import faces, words
+from games.board import bidi, faces, words
 from games.engine.cards import Card
 from games.messages import refusal_text
 from games.models import Match, MatchStatus, Seat
@@ -116,5 +116,5 @@ def _manipulation_prompt(match: Match, view: dict, my_turn: bool, actions: set[s
     to_act = view.get("seat_to_act")
     if to_act is not None and match.status == MatchStatus.PLAYING:
         name = next((s.display_name for s in seats if s.index == to_act), "")
-        return _("Waiting for %(name)s to play…") % {"name": name}
+        return _("Waiting for %(name)s to play…") % {"name": bidi.isolate(name)}
     return ""

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games import forms
-from games.board import faces
+from games.board import bidi, faces
 
 
 def reason_text(reason: Any) -> str:
@@ -22,6 +22,7 @@ def reason_text(reason: Any) -> str:
         return str(reason)
     code, points = reason.get("code"), reason.get("points", 0)
     texts = {
+        # Translators: the parts of a round's score with their points, e.g. "undercut bonus 25".
         "difference": _("difference %(p)d"),
         "differences": _("differences %(p)d"),
         "undercut_bonus": _("undercut bonus %(p)d"),
@@ -43,6 +44,7 @@ def bonus_text(kind: str, points: int, *, count: int = 0, each: int = 0, target:
     (``target`` reached), ``three_games`` (Hollywood's games and their bonuses) or ``bonuses`` (all of them,
     from the stored totals)."""
     if kind == "box":
+        # Translators: Gin scoring: a "box" is a hand won (a line on the score sheet), not the role "the box".
         template = ngettext("%(n)d box × %(b)d = %(p)d", "%(n)d boxes × %(b)d = %(p)d", count)
         return template % {"n": count, "b": each, "p": points}
     if kind == "rounds_won":
@@ -58,7 +60,10 @@ def bonus_text(kind: str, points: int, *, count: int = 0, each: int = 0, target:
 
 
 def result_text(kind: str) -> str:
+    """How a round ended, as a short label (the history's tables)."""
     return {
+        # Translators: how a round ended, a noun: "knock" (a player knocked), "undercut" (Gin: the defender's
+        # deadwood was as low as the knocker's), "gin" (every card in melds), "dead hand" (nobody scores).
         "knock": _("knock"),
         "went_out": _("went out"),
         "stock_exhausted": _("stock exhausted"),
@@ -77,23 +82,14 @@ def event_sentence(summary: dict[str, Any] | None, name: str, action: dict[str, 
     """
     summary = summary or {}
     action = action if isinstance(action, dict) else {}
+    name = bidi.isolate(name)  # a Latin name in a Persian sentence (and the other way round) keeps its place
     code = summary.get("code") or action.get("type", "")
     if code == "deal":
         return _("Round %(n)d dealt.") % {"n": summary.get("round", 0)}
     if code == "draw":
         return _("%(name)s drew a card.") % {"name": name}
     if code == "meld":
-        text = ngettext("%(name)s melded %(n)d card", "%(name)s melded %(n)d cards", summary.get("cards", 0)) % {
-            "name": name,
-            "n": summary.get("cards", 0),
-        }
-        if summary.get("rearranged"):
-            text += ngettext(", rearranging %(k)d meld", ", rearranging %(k)d melds", summary["rearranged"]) % {
-                "k": summary["rearranged"]
-            }
-        if summary.get("went_out"):
-            text += " — " + _("and went out!")
-        return text + "."
+        return _meld_sentence(summary, name)
     if code == "knock":
         if summary.get("outcome") == "gin":
             return _("%(name)s went gin!") % {"name": name}
@@ -101,14 +97,13 @@ def event_sentence(summary: dict[str, Any] | None, name: str, action: dict[str, 
     if code == "end_turn":
         return _("%(name)s ended the turn.") % {"name": name}
     if code == "round_end":
-        return _("Round %(n)d is over (%(kind)s).") % {"n": summary.get("round", 0),
-                                                       "kind": result_text(summary.get("kind", ""))}
+        return round_end_sentence(summary.get("round", 0), summary.get("kind", ""))
     if code == "match_end":
         return _("The match is over.")
     if code == "suggest":
         return _("%(name)s made a suggestion.") % {"name": name}
     card = summary.get("card") or action.get("card")
-    card = faces.card_text(card) if isinstance(card, str) else ""
+    card = bidi.isolate(faces.card_text(card)) if isinstance(card, str) else ""
     if code == "take_upcard":
         return _("%(name)s took the upcard %(card)s.") % {"name": name, "card": card}
     if code == "pass_upcard":
@@ -122,6 +117,44 @@ def event_sentence(summary: dict[str, Any] | None, name: str, action: dict[str, 
     if code == "pass":
         return _("%(name)s passed.") % {"name": name}
     return _("%(name)s: %(code)s") % {"name": name, "code": str(code).replace("_", " ")}
+
+
+def _meld_sentence(summary: dict[str, Any], name: str) -> str:
+    """A meld step in whole sentences: the cards laid (and going out), then the melds rearranged."""
+    n = summary.get("cards", 0)
+    if summary.get("went_out"):
+        # Translators: Manipulation Rummy: the player laid their last cards on the table and so ended the round.
+        text = ngettext("%(name)s melded %(n)d card and went out!", "%(name)s melded %(n)d cards and went out!", n)
+    else:
+        # Translators: "melded": laid cards on the table in melds (groups or sequences), Manipulation Rummy.
+        text = ngettext("%(name)s melded %(n)d card.", "%(name)s melded %(n)d cards.", n)
+    text %= {"name": name, "n": n}
+    k = summary.get("rearranged")
+    if k:
+        text += " " + ngettext(
+            "%(k)d meld on the table was rearranged.", "%(k)d melds on the table were rearranged.", k
+        ) % {"k": k}
+    return text
+
+
+def round_end_sentence(number: int, kind: str) -> str:
+    """How a round (a Gin hand) ended, as one sentence of the log."""
+    texts = {
+        # Translators: a player knocked: ended the round (Manipulation: a low hand; Gin: low deadwood).
+        "knock": _("Round %(n)d is over: a player knocked."),
+        "went_out": _("Round %(n)d is over: a player went out."),
+        "stock_exhausted": _("Round %(n)d is over: the stock ran out."),
+        "gin": _("Round %(n)d is over: gin!"),
+        # Translators: Gin Rummy: the defender's deadwood was as low as or lower than the knocker's.
+        "undercut": _("Round %(n)d is over: an undercut."),
+        "dead": _("Round %(n)d is over: a dead hand (nobody scores)."),
+        "tie": _("Round %(n)d is over: a tie (nobody scores)."),
+        "big_gin": _("Round %(n)d is over: big gin!"),
+    }
+    template = texts.get(kind or "")
+    if template is None:
+        return _("Round %(n)d is over.") % {"n": number}
+    return template % {"n": number}
 
 
 def drawn_prompt(draws: int, max_draws: int, can_draw: bool) -> str:

@@ -14,11 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
-SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
-RANK_NAMES = {
-    1: "ace", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
-    8: "eight", 9: "nine", 10: "ten", 11: "jack", 12: "queen", 13: "king",
-}  # fmt: skip
+
 
 def N_(text: str) -> str:
     """Marks an English template for the site's translation catalogue (``make messages`` extracts it:
@@ -26,6 +22,28 @@ def N_(text: str) -> str:
     machinery, and these tables are the only copy of the words (``games/messages.py`` says them
     in the reader's language)."""
     return text
+
+
+# A card's name, whole (no rank and suit glued together: a language may inflect either), by its code.
+CARD_NAMES: dict[str, str] = {
+    # Translators: a card's name, said whole ("seven of spades" is 7♠; a Romanian player says "șapte de pică").
+    "AS": N_("ace of spades"), "2S": N_("two of spades"), "3S": N_("three of spades"), "4S": N_("four of spades"),
+    "5S": N_("five of spades"), "6S": N_("six of spades"), "7S": N_("seven of spades"), "8S": N_("eight of spades"),
+    "9S": N_("nine of spades"), "TS": N_("ten of spades"), "JS": N_("jack of spades"), "QS": N_("queen of spades"),
+    "KS": N_("king of spades"),
+    "AH": N_("ace of hearts"), "2H": N_("two of hearts"), "3H": N_("three of hearts"), "4H": N_("four of hearts"),
+    "5H": N_("five of hearts"), "6H": N_("six of hearts"), "7H": N_("seven of hearts"), "8H": N_("eight of hearts"),
+    "9H": N_("nine of hearts"), "TH": N_("ten of hearts"), "JH": N_("jack of hearts"), "QH": N_("queen of hearts"),
+    "KH": N_("king of hearts"),
+    "AD": N_("ace of diamonds"), "2D": N_("two of diamonds"), "3D": N_("three of diamonds"), "4D": N_("four of diamonds"),
+    "5D": N_("five of diamonds"), "6D": N_("six of diamonds"), "7D": N_("seven of diamonds"), "8D": N_("eight of diamonds"),
+    "9D": N_("nine of diamonds"), "TD": N_("ten of diamonds"), "JD": N_("jack of diamonds"), "QD": N_("queen of diamonds"),
+    "KD": N_("king of diamonds"),
+    "AC": N_("ace of clubs"), "2C": N_("two of clubs"), "3C": N_("three of clubs"), "4C": N_("four of clubs"),
+    "5C": N_("five of clubs"), "6C": N_("six of clubs"), "7C": N_("seven of clubs"), "8C": N_("eight of clubs"),
+    "9C": N_("nine of clubs"), "TC": N_("ten of clubs"), "JC": N_("jack of clubs"), "QC": N_("queen of clubs"),
+    "KC": N_("king of clubs"),
+}  # fmt: skip
 
 
 # Params that hold card codes (one code, or a list of codes), with the separator between cards.

@@ -41,10 +41,10 @@ def test_after_sign_up_the_home_page_welcomes_once_and_not_back(client, make_use
     make_user("bob")
     client.post(reverse("accounts:login"), {"username": "bob", "password": "correct-horse-battery"})
     home = client.get(reverse("home")).content.decode()
-    assert "Welcome back, bob." in home and home.count("Welcome") == 1
+    assert "Welcome back, <bdi>bob</bdi>." in home and home.count("Welcome") == 1
     client.post(reverse("accounts:logout"))
     client.post(reverse("accounts:login"), {"username": "alice", "password": GOOD_PASSWORD})
-    assert "Welcome back, alice." in client.get(reverse("home")).content.decode()
+    assert "Welcome back, <bdi>alice</bdi>." in client.get(reverse("home")).content.decode()
 
 
 def test_signup_with_email_stores_it(client):
