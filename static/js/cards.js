@@ -52,9 +52,8 @@
     }
   });
 
-  // A list whose cards can be dragged. ``options`` are SortableJS's; its onEnd returns true when
-  // it sent a command (the answer is a board); otherwise a push held back during the drag is
-  // asked for again.
+  // A list whose cards can be dragged. ``options`` are SortableJS's; its onEnd reads the drop and
+  // sends its move, and then the pushes held back during the drag are applied (table.js).
   function sortable(list, options) {
     var o = { animation: 120, forceFallback: true, fallbackTolerance: 4, delay: 80, delayOnTouchOnly: true };
     Object.keys(options).forEach(function (k) { o[k] = options[k]; });
@@ -62,9 +61,11 @@
     var started = options.onStart;
     o.onStart = function (evt) { table.dragStart(); if (started) started(evt); };
     o.onEnd = function (evt) {
-      var stale = table.dragEnd();
-      var sent = ended ? ended(evt) : false;
-      if (stale && !sent) setTimeout(table.resync, 50);
+      try {
+        if (ended) ended(evt);
+      } finally {
+        table.dragEnd();
+      }
     };
     return Sortable.create(list, o);
   }

@@ -2,16 +2,19 @@
 // #melds, #hand-area, #actions, #log ...): a socket frame carries #board-meta and the fragments
 // that changed, each swapped by its id, so whatever did not change (a card being picked, the
 // focused button, a drag) stays as it is. This file keeps the page around those swaps: frames held
-// back during a drag or skipped when not newer, focus and picked cards kept across a swap, what
+// back during a drag (and applied in order after it) or skipped when not newer, focus and picked cards kept across a swap, what
 // changed marked, "your turn" said (banner, title, an optional sound), the clocks counted down,
 // the page's moves sent over the socket. The cards are cards.js's; no rule is decided here.
 (function () {
   "use strict";
 
   var dragging = false;
-  var staleWhileDragging = false;
+  var held = []; // board frames that came during a drag, applied in order once it ends
+  var HELD_MAX = 50; // beyond that they are dropped and the whole board asked for again
+  var heldOverflow = false;
   var socket = null;
   var socketOpen = false;
+  var rawSocket = null; // the ws extension's WebSocket: held frames are handed to it again
 
   function page() { return document.querySelector(".table-page"); }
   function board() { return document.getElementById("table-board"); }
@@ -33,7 +36,13 @@
     var message = event.detail.message || "";
     var match = VERSION.exec(message);
     if (!match) return;
-    if (dragging) { staleWhileDragging = true; event.preventDefault(); return; }
+    // During a drag a frame waits (the drag goes on undisturbed); it is applied when the drag ends.
+    // Each frame carries what changed since the one before, so none is ever skipped.
+    if (dragging) {
+      if (held.length < HELD_MAX) held.push(message); else heldOverflow = true;
+      event.preventDefault();
+      return;
+    }
     var m = meta();
     // An older board is skipped; one of the same version brings what changed since (a clock, a dot).
     if (m && !REPLY.test(message) && Number(match[1]) < Number(m.dataset.version)) { event.preventDefault(); return; }
@@ -87,6 +96,24 @@
       myTurn: meta() ? meta().dataset.myTurn === "true" : false
     };
   }
+
+  // A frame may put a card into the hand that the page itself already put somewhere (a drag or
+  // "Selected back to hand" whose answer this frame is): the server's card replaces the page's own
+  // copy. A card it puts after one the page no longer has in the hand (moved meanwhile) cannot be
+  // placed: the whole board is asked for.
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var target = event.detail.target;
+    var fragment = event.detail.fragment;
+    if (!fragment || !target || !target.closest || !target.closest("#hand")) return;
+    fragment.querySelectorAll(".card[data-id]").forEach(function (card) {
+      document.querySelectorAll('#table-board .card[data-id="' + CSS.escape(card.dataset.id) + '"]')
+        .forEach(function (own) { own.remove(); });
+    });
+  });
+  document.addEventListener("htmx:oobErrorNoTarget", function (event) {
+    var content = event.detail.content;
+    if (content && content.querySelector && content.querySelector(".card[data-id]")) resync();
+  });
 
   // ---- after a frame (or a whole board from a form): put the page back together -------------
   document.addEventListener("htmx:wsAfterMessage", function (event) {
@@ -193,11 +220,11 @@
   // The viewer's seat, marked on the public seat list (it is the same markup for every viewer).
   function markMySeat(seat) {
     var label = (page() && page().dataset.youText) || "";
-    document.querySelectorAll("#seats .seat, #gin-top .gin-seat").forEach(function (li) {
+    document.querySelectorAll("#seats .seat").forEach(function (li) {
       var me = seat !== "" && li.dataset.seat === seat;
-      li.classList.toggle(li.classList.contains("gin-seat") ? "gin-seat-me" : "seat-me", me);
+      li.classList.toggle("seat-me", me);
       var badge = li.querySelector(".badge-me");
-      if (me && !badge && li.classList.contains("seat")) {
+      if (me && !badge) {
         badge = document.createElement("span");
         badge.className = "badge badge-me";
         badge.textContent = label;
@@ -334,7 +361,11 @@
   setInterval(tick, 500);
 
   // ---- the page's moves over the socket --------------------------------------------------------
-  document.addEventListener("htmx:wsOpen", function (event) { socket = event.detail.socketWrapper; socketOpen = true; });
+  document.addEventListener("htmx:wsOpen", function (event) {
+    socket = event.detail.socketWrapper;
+    rawSocket = event.detail.event.target;
+    socketOpen = true;
+  });
   document.addEventListener("htmx:wsClose", function () { socketOpen = false; });
 
   var busyTimer = null;
@@ -376,12 +407,18 @@
     csrfHeaders: csrfHeaders,
     resync: resync,
     dragStart: function () { dragging = true; },
-    // Ends the drag; true when a push was held back meanwhile (the caller asks for the board again).
+    // Ends the drag (after its move was read and sent): the frames held back meanwhile are applied
+    // in the order they came, then the move's answer comes. Too many of them: the whole board.
     dragEnd: function () {
-      var stale = staleWhileDragging;
       dragging = false;
-      staleWhileDragging = false;
-      return stale;
+      var frames = held;
+      held = [];
+      if (heldOverflow || (frames.length && !rawSocket)) {
+        heldOverflow = false;
+        resync();
+        return;
+      }
+      frames.forEach(function (message) { rawSocket.dispatchEvent(new MessageEvent("message", { data: message })); });
     }
   };
 

@@ -133,3 +133,51 @@ def test_a_drawn_card_is_put_in_its_place_in_the_hand_and_a_sorted_hand_redrawn(
                            arg=",".join(after))
     assert shown() == served()
     context.close()
+
+
+def test_a_move_arriving_during_a_drag_is_shown_once_the_drag_ends_without_asking_for_the_board(
+    browser, live_daphne, make_user, settings
+):
+    """Issue 15: pushes held back during a drag were dropped and the whole board asked for again
+    (a resync: a fresh load on the server). They are kept and applied in order once the drag ends."""
+    settings.RUMMYHUB_FIXED_SEED = "11"
+    alice, bob = make_user("alice"), make_user("bob")
+    match = services.match_create(host=alice, variant="manipulation", seats_count=2)
+    services.seat_join(match_id=match.pk, user=bob)
+    services.match_start(match_id=match.pk, user=alice)
+    state = manip.from_dict(Match.objects.get(pk=match.pk).state["round"])
+    mover, waiting = [alice, bob][state.seat_to_act], [alice, bob][1 - state.seat_to_act]
+    url = f"{live_daphne.url}/tables/{match.pk}/"
+    contexts = [browser.new_context(), browser.new_context()]
+    page, mover_page = contexts[0].new_page(), contexts[1].new_page()
+    sent = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(payload)))
+    login(page, live_daphne.url, waiting.username)
+    login(mover_page, live_daphne.url, mover.username)
+    page.goto(url)
+    mover_page.goto(url)
+    page.wait_for_function("() => window.htmx && document.querySelectorAll('#hand .card').length > 3")
+    page.wait_for_timeout(300)
+    log_lines = page.locator("#log-list li").count()
+    # The waiting player drags a card of their hand along it, and holds it there ...
+    source, target = page.locator("#hand .card").nth(0), page.locator("#hand .card").nth(3)
+    moved = source.get_attribute("data-id")
+    a, b = source.bounding_box(), target.bounding_box()
+    page.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 2)
+    page.mouse.down()
+    for i in range(1, 13):
+        page.mouse.move(a["x"] + a["width"] / 2 + (b["x"] - a["x"]) * i / 12 + 4, a["y"] + a["height"] / 2)
+        page.wait_for_timeout(15)
+    # ... while the other player draws: the frame comes during the drag.
+    mover_page.locator('#actions button[data-action="draw"]').click()
+    page.wait_for_timeout(800)
+    assert page.locator("#log-list li").count() == log_lines  # held back: the drag goes on undisturbed
+    page.mouse.up()
+    expect(page.locator("#log-list li").first).to_contain_text(f"{mover.username} drew a card")
+    assert page.locator("#log-list li").count() == log_lines + 1
+    page.wait_for_timeout(500)
+    assert not any('"resync"' in frame for frame in sent)
+    order = page.eval_on_selector_all("#hand .card[data-id]", "cards => cards.map(c => c.dataset.id)")
+    assert order.index(moved) > 0  # the drag itself took effect
+    for context in contexts:
+        context.close()
