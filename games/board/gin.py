@@ -14,24 +14,11 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games.board import bidi
+from games.board import bidi, words
 from games.board.faces import card_face
 from games.engine import gin
 from games.engine.gin import gin_next_roles
 from games.models import MatchStatus
-
-
-def _role_label(role: str) -> str:
-    return {
-        # Translators: a role in Gin for three (RULES C.1): the player alone against the other two ("in the box").
-        "box": _("Box"),
-        # Translators: a role in Gin for three: the partner who holds the cards and plays against the box.
-        "captain": _("Captain"),
-        # Translators: a role in Gin for three: the partner who holds no cards and advises the captain.
-        "advisor": _("Advisor"),
-        "dealer": _("Dealer"),
-        "nondealer": _("Non-dealer"),
-    }.get(role, "")
 
 
 def _sorted(hand: list[str], order: list[str]) -> list[str]:
@@ -209,7 +196,7 @@ def _role_draw(data: dict[str, Any] | None, names: dict[int, str]) -> list[dict[
                           "suit_key": face["suit_key"], "label": face["label"], "delay": n * len(rnd) + k})
         rounds.append({"draws": draws, "redraw": n > 0})
     roles = [
-        {"role": _role_label(r), "name": names.get(data.get(r), "?")} for r in ("box", "captain", "advisor")
+        {"role": words.role_label(r), "name": names.get(data.get(r), "?")} for r in ("box", "captain", "advisor")
     ]
     return [{"rounds": rounds, "roles": roles}]
 
@@ -339,9 +326,8 @@ def gin_context(*, match, view: dict[str, Any], me, state, seats, rounds) -> dic
             "phase": phase,
             "over": over,
             "role": role,
-            "role_label": _role_label(role),
+            "role_label": words.role_label(role),
             "is_advisor": role == "advisor" and three,
-            "seat_roles": _seat_roles(view, seats, my_index, playing, tally),
             "roles": roles,
             **_hands(view, seats, my_index, order, suggested=latest["card"] if latest and role == "captain" else None),
             "prompt": _gin_prompt(view, my_turn, actions, playing, names),
@@ -394,23 +380,6 @@ def _scores(match, view: dict, rounds, seats, names: dict[int, str], tally: dict
         "end_bonuses": rules.get("end_bonuses"),
         "target": tally.get("rules", {}).get("game_target"),
     }
-
-
-def _seat_roles(view: dict, seats, my_index: int | None, playing: bool, tally: dict) -> list[dict[str, Any]]:
-    """Seats with their role, cards and score (RULES C.2: roles shown on every seat)."""
-    roles, to_act, n = view.get("roles"), view.get("seat_to_act"), len(seats)
-    out = []
-    for s in seats:
-        if roles:
-            r = next((k for k, v in roles.items() if v == s.index), "")
-        else:
-            r = "dealer" if view.get("dealer") == s.index else "nondealer"
-        out.append({"index": s.index, "name": s.display_name, "role": r, "role_label": _role_label(r),
-                    "is_me": s.index == my_index, "to_act": playing and to_act == s.index,
-                    "count": view["hand_counts"][s.index],
-                    "score": (tally.get("scores") or [0] * n)[s.index],
-                    "won": (tally.get("hands_won") or [0] * n)[s.index]})
-    return out
 
 
 def _suggest_buttons(view: dict) -> dict[str, Any]:

@@ -99,6 +99,7 @@ class SeatInfo:
     is_turn: bool
     is_dealer: bool
     role: str
+    role_label: str
     score: int | None
     rounds_won: int | None
     ready: bool
@@ -232,6 +233,7 @@ def _seat_infos(match: Match, seats: list[Seat], view: dict | None, my_index: in
             is_turn=bool(view) and view.get("seat_to_act") == s.index and playing,
             is_dealer=bool(view) and view.get("dealer") == s.index,
             role=s.role,
+            role_label=words.role_label(s.role),
             # At the end a seat shows its final total (with the end-of-game bonuses), as the results do.
             score=s.final_total if match.status == MatchStatus.FINISHED and s.final_total is not None
             else scores[s.index],

@@ -16,6 +16,20 @@ from games import forms
 from games.board import bidi, faces
 
 
+def role_label(role: str) -> str:
+    """A seat's role as its badge says it (Gin: RULES C.1-C.2)."""
+    return {
+        # Translators: a role in Gin for three (RULES C.1): the player alone against the other two ("in the box").
+        "box": _("Box"),
+        # Translators: a role in Gin for three: the partner who holds the cards and plays against the box.
+        "captain": _("Captain"),
+        # Translators: a role in Gin for three: the partner who holds no cards and advises the captain.
+        "advisor": _("Advisor"),
+        "dealer": _("Dealer"),
+        "nondealer": _("Non-dealer"),
+    }.get(role, "")
+
+
 def reason_text(reason: Any) -> str:
     """One part of a round score, e.g. "undercut bonus 25" (a stored value of another shape as it is)."""
     if not isinstance(reason, dict):

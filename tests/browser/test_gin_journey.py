@@ -107,9 +107,9 @@ def test_captain_plays_a_whole_hand_against_two_bots(browser, live_daphne, artif
 
     # The role draw and the roles on every seat.
     expect(page.locator(".gin-role-draw")).to_contain_text("Drawing for roles")
-    expect(page.locator('.gin-seat[data-seat="0"]')).to_contain_text("Captain")
-    expect(page.locator(".gin-seats")).to_contain_text("Box")
-    expect(page.locator(".gin-seats")).to_contain_text("Advisor")
+    expect(page.locator("#seat-0")).to_contain_text("Captain")
+    expect(page.locator("#seats")).to_contain_text("Box")
+    expect(page.locator("#seats")).to_contain_text("Advisor")
     expect(page.locator("#gin-prompt")).to_have_text("Take the upcard or pass.")
     page.wait_for_timeout(1500)  # let the role-draw animation finish for the picture
     page.screenshot(path=str(artifacts / "gin-1-role-draw.png"), full_page=True)
@@ -184,7 +184,7 @@ def test_advisor_suggests_and_the_captain_sees_it(browser, live_daphne, artifact
     Match.objects.filter(pk=match_id).update(seed=seed_for(captain=0, advisor=1))
     captain.get_by_role("button", name="Start the game").click()
 
-    expect(advisor.locator('.gin-seat[data-seat="1"]')).to_contain_text("Advisor")
+    expect(advisor.locator("#seat-1")).to_contain_text("Advisor")
     expect(advisor.locator("#gin-captain-hand .card")).to_have_count(10)
     _, state = current(match_id)
     card = gin.IDS[state.hands[0][3]]

@@ -565,3 +565,26 @@ def test_a_bad_suggestion_is_refused_and_the_table_still_works_for_everyone(clie
     for index in (state.advisor, state.captain, state.dealer):
         client.force_login(users[index])
         assert client.get(reverse("games:table", args=[match.pk])).status_code == 200
+
+
+@pytest.mark.parametrize("variant, seats", [("gin_box", 3), ("gin", 2)])
+def test_each_seat_is_listed_once_with_its_role(client, make_user, variant, seats):
+    """Issue 15: the three-player board showed the seats twice, a seat bar and a roles bar (the
+    second cut off at 1280 px). One list: each seat once, with its role where the game has roles."""
+    users = [make_user(n) for n in ("alice", "bob", "carol")[:seats]]
+    match = services.match_create(host=users[0], variant=variant, seats_count=seats)
+    for user in users[1:]:
+        services.seat_join(match_id=match.pk, user=user)
+    services.match_start(match_id=match.pk, user=users[0])
+    client.force_login(users[0])
+    page = client.get(reverse("games:table", args=[match.pk])).content.decode()
+    head = page[page.index('id="board-head"') : page.index('id="actions"')]
+    listed = re.findall(r'<li [^>]*data-seat="(\d)"', head)
+    assert sorted(listed) == [str(i) for i in range(seats)]
+    state = round_state(match)
+    if seats == 3:
+        for role, index in (("Box", state.dealer), ("Captain", state.nondealer), ("Advisor", state.advisor)):
+            row = re.search(rf'<li id="seat-{index}".*?</li>', page, re.S).group(0)
+            assert role in row
+        advisor_row = re.search(rf'<li id="seat-{state.advisor}".*?</li>', page, re.S).group(0)
+        assert "advises the captain" in advisor_row and "0 cards" not in advisor_row
