@@ -20,7 +20,9 @@ which is the cheapest when nobody met before, and changes only what a rematch fo
    the cost most, the tables nearest in standing first (clusters of rematches, which a window
    cannot mend on its own, go straight here);
 3. windows again around the tables the swaps changed, and 2–3 until no swap helps;
-4. a field of at most ``EXACT_PLAYERS``: the exact search over all of it, bounded by the answer
+4. *polish*: between each table changed and its neighbours, the cheapest swap while it lowers
+   the cost (this also mends what a swap from afar left behind);
+5. a field of at most ``EXACT_PLAYERS``: the exact search over all of it, bounded by the answer
    so far (so the optimum within its node budget; the tests check it against brute force).
 
 So when it ends, no single swap of two players lowers the rematches, and every window around a
@@ -115,12 +117,16 @@ def seat(field: Field, sizes: Sequence[int], *, budget: int = NODE_BUDGET,
     state = _State(field, start if start is not None else plain_seating(sizes))
     if lanes is None:
         state.windows(state.lone_rematch_tables())
+    touched: set[int] = set()
     for _ in range(MAX_PASSES):
         changed = state.swap_rematches(lanes)
         if not changed:
             break
+        touched |= changed
         if lanes is None:
             state.windows(sorted(changed))
+    if lanes is None:
+        state.polish(sorted(touched))
     groups = state.groups
     if lanes is not None:
         return groups  # a seat per lane, in the order laid out
@@ -248,6 +254,19 @@ class _State:
                 for u, group in zip(window, found, strict=True):
                     self.groups[u] = group
                     self.costs[u] = self.field.table_cost(group)
+
+    def polish(self, tables: Sequence[int]) -> None:
+        """Between each of ``tables`` and its neighbours, the cheapest swap while it lowers the cost."""
+        queue = list(tables)
+        while queue:
+            t = queue.pop()
+            for u in range(max(0, t - self.reach), min(len(self.groups), t + self.reach + 1)):
+                if u == t:
+                    continue
+                delta, x, c = min((self._swap_delta(t, x, u, c), x, c) for x in self.groups[t] for c in self.groups[u])
+                if delta < 0:
+                    self._apply_swap(t, x, u, c)
+                    queue.extend((t, u))
 
     def swap_rematches(self, lanes: Sequence[Hashable] | None) -> set[int]:
         """Swap players out of rematches while a swap lowers the cost; the tables changed."""
