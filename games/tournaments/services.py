@@ -411,7 +411,11 @@ def _bot_takes_over(match_id: int, index: int, username: str) -> None:
 
 
 def table_override(*, table_id: int, by, places: list[int], reason: str) -> TournamentTable:
-    """Staff set a table's placements (1 = first, one per seat in seat order), with a reason."""
+    """Staff set a table's placements (1 = first, one per seat in seat order), with a reason.
+
+    The table is settled: a match still in play there ends (abandoned: no result of it counts, no
+    clock takes it again), so nobody plays on for nothing and a closed round offers no live table.
+    """
     if not (reason or "").strip():
         raise ActionRefused("reason_required", _("Give a reason for the audit log."))
     with transaction.atomic():
@@ -434,8 +438,12 @@ def table_override(*, table_id: int, by, places: list[int], reason: str) -> Tour
             TournamentSeat.objects.filter(pk=seat.pk).update(
                 placement=place, points=scheme[place - 1], game_points=game.get(seat.index) or 0, overridden=True
             )
+        ended = {}
+        if table.match is not None and table.match.status not in (MatchStatus.FINISHED, MatchStatus.ABANDONED):
+            game_services.match_abandon(match_id=table.match_id, by=by)
+            ended = {"ended_match": table.match_id}
         _audit(tournament, by, "result_overridden", reason, round=table.round.number, table=table.number,
-               before=before, places=list(places))
+               before=before, places=list(places), **ended)
         _changed(tournament.pk)
         return table
 

@@ -293,6 +293,7 @@ def test_a_table_settled_by_override_is_over_and_not_offered_for_play(client, st
     page = client.get(reverse("tournaments:detail", args=[tournament.pk])).content.decode()
     assert "Watch or play" not in page and "Your tournament tables" not in page
     assert f'href="/matches/{match.pk}/"' in page
+    assert client.get(f"/matches/{match.pk}/").status_code == 200
     detail = TournamentAudit.objects.get(tournament=tournament, action="result_overridden").detail
     assert detail["ended_match"] == match.pk
 
