@@ -232,14 +232,21 @@ def round_seat(*, tournament_id: int, by) -> TournamentRound:
         if not [t for t in tables if not t.is_bye]:
             raise ActionRefused("too_few", _("At least two active entrants are needed to seat a round."))
         rnd = TournamentRound.objects.create(tournament=tournament, number=number, status=RoundStatus.DRAFT)
-        entries = {e.pk: e for e in tournament.entries.all()}
-        for k, table in enumerate(sorted(tables, key=lambda t: t.is_bye), start=1):
-            row = TournamentTable.objects.create(round=rnd, number=k, is_bye=table.is_bye, reasons=list(table.reasons))
-            TournamentSeat.objects.bulk_create(
-                [TournamentSeat(table=row, entry=entries[pid], index=i) for i, pid in enumerate(table.players)]
-            )
+        _store_tables(rnd, sorted(tables, key=lambda t: t.is_bye))
         _audit(tournament, by, "round_seated", round=number, tables=len(tables))
         return rnd
+
+
+def _store_tables(rnd: TournamentRound, tables: list[pairing.Table]) -> None:
+    """The round's tables with their reasons, then every seat: two bulk inserts, whatever the field size."""
+    rows = TournamentTable.objects.bulk_create([
+        TournamentTable(round=rnd, number=k, is_bye=table.is_bye, reasons=list(table.reasons))
+        for k, table in enumerate(tables, start=1)
+    ], batch_size=500)
+    TournamentSeat.objects.bulk_create([
+        TournamentSeat(table=row, entry_id=pid, index=i)
+        for row, table in zip(rows, tables, strict=True) for i, pid in enumerate(table.players)
+    ], batch_size=1000)
 
 
 def _planned_rounds(tournament: Tournament) -> int:
