@@ -5,14 +5,18 @@ random order) is seated by ``pairing.seat_swiss``, every table's result is rando
 4/2/1/0), and the tables feed the meeting history of the next round.  Every round is also seated,
 from the same standings and history, by two baselines measured in the same run:
 
+* **plain**: blocks of consecutive players in standing order (``table_sizes``), nothing avoided —
+  the rematches there are the ones the search has to remove;
 * **greedy**: tables filled in standing order, each player going to the first table with room
   where they met nobody (else the first with room) — what a tournament director does by hand;
 * **old**: ``pairing.seat_swiss`` as it was before issue 18 (read from git, commit ``OLD_COMMIT``),
   a branch and bound over the whole field with a node budget, then pairwise swaps; only up to
   ``--old-max`` players (it takes seconds at 250 and recurses once per player: 1,000 crash).
 
-Times are CPU seconds of this process (``time.process_time``).  Costs are ``pairing.seating_cost``:
-(rematches, points spread, squared standing distance), lower is better, compared in that order.
+Times are CPU seconds of this process (``time.process_time``); "vs new" is a baseline's slowest round
+over the new one's.  Costs are ``pairing.seating_cost``: (rematches, points spread, squared standing
+distance), lower is better, compared in that order; spread and squared distance are summed over
+the rounds.
 
 Run: .venv/bin/python bench/tournament_pairing.py [--quick] [--rounds 7] [--old-max 250] [--fields 250,1000,5000]
 """
@@ -65,6 +69,15 @@ def greedy(players: list, met: dict) -> list[list]:
     return tables
 
 
+def plain(players: list, met: dict) -> list[list]:
+    sizes, _byes = pairing.table_sizes(len(players), SIZE, CHOICES)
+    tables, start = [], 0
+    for s in sizes:
+        tables.append([p.id for p in players[start : start + s]])
+        start += s
+    return tables
+
+
 def timed(seat, *args, **kwargs):
     start = time.process_time()
     result = seat(*args, **kwargs)
@@ -76,7 +89,7 @@ def simulate(n: int, rounds: int, old, seed: int = 1) -> dict[str, list]:
     rng = random.Random(seed)
     points = dict.fromkeys(range(n), 0)
     history: list[tuple] = []
-    out: dict[str, list] = {"new": [], "greedy": [], "old": []}
+    out: dict[str, list] = {"new": [], "plain": [], "greedy": [], "old": []}
     for _ in range(rounds):
         order = list(points)
         rng.shuffle(order)
@@ -84,8 +97,9 @@ def simulate(n: int, rounds: int, old, seed: int = 1) -> dict[str, list]:
         met = pairing.meetings_of(history)
         tables, seconds = timed(pairing.seat_swiss, players, size=SIZE, seat_choices=CHOICES, met=met)
         out["new"].append((seconds, pairing.seating_cost([t.players for t in tables], players, met)))
-        groups, seconds = timed(greedy, players, met)
-        out["greedy"].append((seconds, pairing.seating_cost(groups, players, met)))
+        for name, baseline in (("plain", plain), ("greedy", greedy)):
+            groups, seconds = timed(baseline, players, met)
+            out[name].append((seconds, pairing.seating_cost(groups, players, met)))
         if old is not None:
             old_players = [old.Player(id=p.id, points=p.points) for p in players]
             old_tables, seconds = timed(old.seat_swiss, old_players, size=SIZE, seat_choices=CHOICES, met=met)
@@ -102,13 +116,14 @@ def simulate(n: int, rounds: int, old, seed: int = 1) -> dict[str, list]:
 def report(n: int, rounds: int, runs: dict[str, list]) -> None:
     new_worst = max(s for s, _c in runs["new"])
     print(f"\n{n} players, tables of {SIZE}, {rounds} rounds")
-    print(f"  {'':7} {'slowest round':>14} {'ratio':>7}  rematches per round")
-    for name in ("new", "greedy", "old"):
+    print(f"  {'':7} {'slowest round':>14} {'vs new':>7} {'spread':>7} {'sq. dist':>9}  rematches per round")
+    for name in ("new", "plain", "greedy", "old"):
         if not runs[name]:
             continue
         worst = max(s for s, _c in runs[name])
-        ratio = f"{worst / new_worst:6.1f}x" if name != "new" else "      1"
-        print(f"  {name:7} {worst * 1000:>11.1f} ms {ratio}  {[c[0] for _s, c in runs[name]]}")
+        ratio = f"{worst / new_worst:6.2f}x" if name != "new" else "      1"
+        spread, dist = (sum(c[k] for _s, c in runs[name]) for k in (1, 2))
+        print(f"  {name:7} {worst * 1000:>11.1f} ms {ratio} {spread:>7} {dist:>9}  {[c[0] for _s, c in runs[name]]}")
     if runs["old"]:
         same = sum(1 for (_a, c1), (_b, c2) in zip(runs["new"], runs["old"], strict=True) if c1 == c2)
         cheaper = sum(1 for (_a, c1), (_b, c2) in zip(runs["new"], runs["old"], strict=True) if c1 < c2)
