@@ -19,6 +19,7 @@ distance), lower is better, compared in that order; spread and squared distance 
 the rounds.
 
 Run: .venv/bin/python bench/tournament_pairing.py [--quick] [--rounds 7] [--old-max 250] [--fields 250,1000,5000]
+     [--ties shuffled|id]
 """
 
 from __future__ import annotations
@@ -84,15 +85,16 @@ def timed(seat, *args, **kwargs):
     return result, time.process_time() - start
 
 
-def simulate(n: int, rounds: int, old, seed: int = 1) -> dict[str, list]:
-    """Per round: seconds and cost of the new seating, the greedy and (when given) the old one."""
+def simulate(n: int, rounds: int, old, *, shuffle_ties: bool = True, seed: int = 1) -> dict[str, list]:
+    """Per round: seconds and cost of the new seating, the baselines and (when given) the old one."""
     rng = random.Random(seed)
     points = dict.fromkeys(range(n), 0)
     history: list[tuple] = []
     out: dict[str, list] = {"new": [], "plain": [], "greedy": [], "old": []}
     for _ in range(rounds):
         order = list(points)
-        rng.shuffle(order)
+        if shuffle_ties:
+            rng.shuffle(order)
         players = sorted((pairing.Player(id=i, points=points[i]) for i in order), key=lambda p: -p.points)
         met = pairing.meetings_of(history)
         tables, seconds = timed(pairing.seat_swiss, players, size=SIZE, seat_choices=CHOICES, met=met)
@@ -139,6 +141,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--old-max", type=int, default=250, help="largest field the old algorithm seats (0: none)")
     parser.add_argument("--fields", default="250,1000,5000")
+    parser.add_argument("--ties", choices=("shuffled", "id"), default="shuffled",
+                        help="order of equal points: random, or by id (the pre-issue-18 bench: players who met "
+                             "stay next to each other, so the plain seating repeats many more tables)")
     args = parser.parse_args()
     fields = [int(x) for x in args.fields.split(",")]
     rounds, old_max = args.rounds, args.old_max
@@ -148,7 +153,8 @@ def main() -> None:
     if old_max and old is None:
         print("(no git history: the old algorithm is not measured)")
     for n in fields:
-        report(n, rounds, simulate(n, rounds, old if n <= old_max else None))
+        runs = simulate(n, rounds, old if n <= old_max else None, shuffle_ties=args.ties == "shuffled")
+        report(n, rounds, runs)
 
 
 if __name__ == "__main__":

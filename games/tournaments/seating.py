@@ -38,7 +38,7 @@ not used.
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
-from itertools import combinations
+from itertools import combinations, pairwise
 
 NODE_BUDGET = 50_000  # nodes of the exact search over a small field
 WINDOW_SEATS = 12  # players re-seated together by one window (at most)
@@ -145,19 +145,58 @@ class _BranchAndBound:
 
     Each position in turn goes into a table with room, cheapest first (of the empty tables of one
     size only the first: they are interchangeable); costs only grow, so a branch is cut as soon as
-    it is no cheaper than the best complete seating.  The recursion is as deep as the problem is
-    large (a window or a small field), never the whole of a large field.
+    its cost, plus the least the players still to seat must add, is no cheaper than the best
+    complete seating.  The recursion is as deep as the problem is large (a window or a small
+    field), never the whole of a large field.
+
+    ``ranks`` and ``points`` (the players' standing positions, ascending, and their tournament
+    points, not rising: given when the cost counts the spread and the squared distances) give
+    that least: each player still to seat stands at or below the next one, so pays at least
+    the squared distance from there, and the points difference (× ``spread_weight``), to each
+    player already at the table it joins; and the r players still to join a table stand at
+    least 1 apart (r²(r²−1)/12 between them).
     """
 
-    def __init__(self, matrix: list[list[int]], sizes: Sequence[int], bound: int, budget: int) -> None:
+    def __init__(self, matrix: list[list[int]], sizes: Sequence[int], bound: int, budget: int,
+                 ranks: Sequence[int] | None = None, points: Sequence[int] = (), spread_weight: int = 0) -> None:
         self.matrix, self.sizes, self.budget = matrix, sizes, budget
+        self.ranks, self.points, self.spread_weight = ranks, points, spread_weight
         self.groups: list[list[int]] = [[] for _ in sizes]
         self.best_cost, self.best = bound, None
         self.nodes = 0
+        # per table: the sums of its members' ranks, of their squares and of their points
+        self.sums = [[0, 0, 0] for _ in sizes]
+
+    def still_to_add(self, k: int) -> int:
+        """The least positions k.. add to the cost (0 without ``ranks``)."""
+        if self.ranks is None:
+            return 0
+        x, p, least = self.ranks[k], self.points[k], 0
+        for t, group in enumerate(self.groups):
+            free = self.sizes[t] - len(group)
+            if free:
+                ranks, squares, points = self.sums[t]
+                members = len(group)
+                least += free * (members * x * x - 2 * x * ranks + squares
+                                 + self.spread_weight * (points - members * p))
+                least += free * free * (free * free - 1) // 12
+        return least
+
+    def _seat(self, k: int, t: int, sign: int) -> None:
+        if sign > 0:
+            self.groups[t].append(k)
+        else:
+            self.groups[t].pop()
+        if self.ranks is not None:
+            r, sums = self.ranks[k], self.sums[t]
+            sums[0] += sign * r
+            sums[1] += sign * r * r
+            sums[2] += sign * self.points[k]
 
     def options(self, k: int) -> list[tuple[int, int]]:
+        """The tables with room for position k and what it adds there, cheapest first."""
         tried_empty: set[int] = set()
-        row = self.matrix[k]
+        get = self.matrix[k].__getitem__
         options = []
         for t, group in enumerate(self.groups):
             if len(group) >= self.sizes[t]:
@@ -166,23 +205,25 @@ class _BranchAndBound:
                 if self.sizes[t] in tried_empty:
                     continue
                 tried_empty.add(self.sizes[t])
-            options.append((sum(row[other] for other in group), t))
+                options.append((0, t))
+            else:
+                options.append((sum(map(get, group)), t))
         options.sort()
         return options
 
     def place(self, k: int, cost: int) -> None:
-        if cost >= self.best_cost:
-            return
         if k == len(self.matrix):
             self.best_cost, self.best = cost, [list(g) for g in self.groups]
             return
         self.nodes += 1
-        if self.nodes > self.budget:
+        if self.nodes > self.budget or cost + self.still_to_add(k) >= self.best_cost:
             return
         for added, t in self.options(k):
-            self.groups[t].append(k)
+            if cost + added >= self.best_cost:
+                break  # this and every dearer table after it
+            self._seat(k, t, 1)
             self.place(k + 1, cost + added)
-            self.groups[t].pop()
+            self._seat(k, t, -1)
 
 
 def exact_search(field: Field, players: Sequence[int], sizes: Sequence[int], bound: int,
@@ -194,7 +235,10 @@ def exact_search(field: Field, players: Sequence[int], sizes: Sequence[int], bou
     """
     assert len(players) <= max(EXACT_PLAYERS, WINDOW_SEATS + 5), "the exact search is for small problems"
     matrix = [[field.cost(a, b) if a != b else 0 for b in players] for a in players]
-    search = _BranchAndBound(matrix, sizes, bound, budget)
+    points = [field.points[p] for p in players]
+    ordered = field.use_scores and all(a >= b for a, b in pairwise(points))
+    search = _BranchAndBound(matrix, sizes, bound, budget, players if ordered else None, points,
+                             field.spread_weight)
     search.place(0, 0)
     if search.best is None:
         return None
@@ -246,6 +290,7 @@ class _State:
             # Swaps inside the window first: a close bound makes the exact search short.
             local = _State(self.field, [self.groups[u] for u in window])
             local.swap_rematches(None)
+            local.polish(range(width))
             bound = local.total()
             found = exact_search(self.field, players, [len(self.groups[u]) for u in window], bound, WINDOW_BUDGET)
             if found is None and bound < current:
