@@ -19,10 +19,10 @@ which is the cheapest when nobody met before, and changes only what a rematch fo
 2. *swaps*: a player of a rematch left is swapped with the player of another table that lowers
    the cost most, the tables nearest in standing first (clusters of rematches, which a window
    cannot mend on its own, go straight here);
-3. windows again around the tables the swaps changed, and 2–3 until no swap helps;
-4. *polish*: between each table changed and its neighbours, the cheapest swap while it lowers
-   the cost (this also mends what a swap from afar left behind);
-5. a field of at most ``EXACT_PLAYERS``: the exact search over all of it, bounded by the answer
+3. windows again around the tables the swaps changed, then *polish*: between each of them and
+   its neighbours, the cheapest swap while it lowers the cost (this also mends what a swap from
+   afar left behind); 2–3 again until a pass of swaps changes nothing;
+4. a field of at most ``EXACT_PLAYERS``: the exact search over all of it, bounded by the answer
    so far (so the optimum within its node budget; the tests check it against brute force).
 
 So when it ends, no single swap of two players lowers the rematches, and every window around a
@@ -117,16 +117,14 @@ def seat(field: Field, sizes: Sequence[int], *, budget: int = NODE_BUDGET,
     state = _State(field, start if start is not None else plain_seating(sizes))
     if lanes is None:
         state.windows(state.lone_rematch_tables())
-    touched: set[int] = set()
     for _ in range(MAX_PASSES):
+        # A pass that swaps nothing ends the search: then no swap lowers the rematches.
         changed = state.swap_rematches(lanes)
         if not changed:
             break
-        touched |= changed
         if lanes is None:
             state.windows(sorted(changed))
-    if lanes is None:
-        state.polish(sorted(touched))
+            state.polish(sorted(changed))
     groups = state.groups
     if lanes is not None:
         return groups  # a seat per lane, in the order laid out
