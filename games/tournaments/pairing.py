@@ -10,13 +10,20 @@ Three formats:
   only what rematches force: exact re-seating of windows of neighbouring
   tables, then swaps; exact over the whole field on small fields.  Its work
   follows the rematches, not the square of the field, and it does not recurse
-  on the field size (1,000 players in well under a second).
+  on the field size (``bench/tournament_pairing.py``).
 * **Round robin**: with two-seat tables the circle method (every player meets
   every other exactly once in n−1 rounds, a bye for odd fields); with larger
   tables the same search with no score terms, so pairs who met least sit
   together.
 * **Single elimination** (two-seat tables): a standard seeded bracket (1 v N,
   byes to the top seeds), winners meet in bracket order.
+
+A *duplicate* round (every table plays the same deals; seat k's cards are
+compared across tables) is not built yet.  Its seating would lay the field out
+in lanes (lane k: the k-th slice of the standings, seat k at every table, so
+each seat's cards go to players of comparable standing), then call
+``seating.seat(..., lanes=..., start=...)``: its swaps avoid rematches while
+keeping every player in their lane, and the tables keep the seat order.
 
 Table sizes: the chosen size; when numbers do not divide, tables of 3–5 seats
 (only those the variant allows), as close to the chosen size as possible; byes

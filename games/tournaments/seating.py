@@ -25,9 +25,9 @@ which is the cheapest when nobody met before, and changes only what a rematch fo
 4. a field of at most ``EXACT_PLAYERS``: the exact search over all of it, bounded by the answer
    so far (so the optimum within its node budget; the tests check it against brute force).
 
-So when it ends, no single swap of two players lowers the rematches, and every window around a
-table a rematch touched is at its cheapest (within the window's node budget).  The work follows
-the rematches, not the square of the field: ``bench/tournament_pairing.py``.
+So when it ends, no single swap of two players lowers the rematches (and small fields are at the
+optimum).  The work follows the rematches, not the square of the field:
+``bench/tournament_pairing.py``.
 
 **Lanes** (for a *duplicate* seating, where seat k of every table plays the same cards): give
 each position a lane (the seat it must keep) and lay the tables out with one player of each lane;
