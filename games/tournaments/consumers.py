@@ -1,4 +1,4 @@
-"""The tournament page's socket: pushes the re-rendered standings and rounds on "tournament.changed"."""
+"""The tournament page's socket: pushes the re-rendered standings, entrants and rounds on "tournament.changed"."""
 
 from __future__ import annotations
 
@@ -43,5 +43,6 @@ class TournamentConsumer(AsyncWebsocketConsumer):
         context = {**selectors.tournament_page(tournament, self.scope.get("user")), "oob": True}
         with override_scope_language(self.scope):
             return "".join(
-                render_to_string(f"games/tournaments/detail.html#{name}", context) for name in ("standings", "rounds")
+                render_to_string(f"games/tournaments/detail.html#{name}", context)
+                for name in ("standings", "entrants", "rounds")
             )

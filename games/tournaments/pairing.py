@@ -5,9 +5,12 @@ Three formats:
 * **Swiss** (tables of 2–5): players in standing order are grouped into
   tables; a seating is chosen that minimises, in this order, (1) previous
   meetings of players at the same table, (2) the spread of tournament points
-  inside tables, (3) the squared distance of standing positions inside tables.  A
-  branch-and-bound search finds the exact optimum on small and medium fields
-  and, past a node budget, the best found so far, improved by pairwise swaps.
+  inside tables, (3) the squared distance of standing positions inside tables.
+  The search (``seating.py``) starts from blocks in standing order and changes
+  only what rematches force: exact re-seating of windows of neighbouring
+  tables, then swaps; exact over the whole field on small fields.  Its work
+  follows the rematches, not the square of the field, and it does not recurse
+  on the field size (``bench/tournament_pairing.py``).
 * **Round robin**: with two-seat tables the circle method (every player meets
   every other exactly once in n−1 rounds, a bye for odd fields); with larger
   tables the same search with no score terms, so pairs who met least sit
@@ -15,8 +18,15 @@ Three formats:
 * **Single elimination** (two-seat tables): a standard seeded bracket (1 v N,
   byes to the top seeds), winners meet in bracket order.
 
-Table sizes: the chosen size; when numbers do not divide, tables one seat
-of 3–5 seats (only those the variant allows), as close to the chosen size as possible; byes
+A *duplicate* round (every table plays the same deals; seat k's cards are
+compared across tables) is not built yet.  Its seating would lay the field out
+in lanes (lane k: the k-th slice of the standings, seat k at every table, so
+each seat's cards go to players of comparable standing), then call
+``seating.seat(..., lanes=..., start=...)``: its swaps avoid rematches while
+keeping every player in their lane, and the tables keep the seat order.
+
+Table sizes: the chosen size; when numbers do not divide, tables of 3–5 seats
+(only those the variant allows), as close to the chosen size as possible; byes
 only when nothing else fits (e.g. two-player Gin with an odd field).
 
 Every table carries machine-readable reasons (``{"code": ..., params}``) that
@@ -29,10 +39,11 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
+from games.tournaments import seating
+from games.tournaments.seating import NODE_BUDGET
+
 PlayerId = Hashable
 Meetings = Mapping[frozenset, int]
-
-NODE_BUDGET = 50_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,33 +88,41 @@ def table_sizes(n: int, size: int, seat_choices: Iterable[int]) -> tuple[list[in
 
 
 def _partition(n: int, size: int, sizes: set[int]) -> tuple[list[int], int] | None:
+    """The fewest byes, then the cheapest multiset of ``sizes`` seating the rest: a knapsack over seat counts.
+
+    A table of ``s`` seats costs (off the chosen size, |s − size|, oversized, then −1 in its own size's
+    column, larger sizes first): costs add up, so the cheapest way to seat m players is the cheapest
+    way to seat m − s plus one table of s; the last columns prefer more of the larger tables on ties.
+    """
     if not sizes:
         return None
-    best_key, best = None, None
+    order = sorted(sizes, reverse=True)
+
+    def table_cost(s: int) -> tuple[int, ...]:
+        column = tuple(-1 if x == s else 0 for x in order)
+        return (int(s != size), abs(s - size), int(s > size), *column)
+
+    costs = {s: table_cost(s) for s in order}
+    best: list[tuple[tuple[int, ...], int] | None] = [None] * (n + 1)  # (cost, last table) per seat count
+    best[0] = (tuple(0 for _ in costs[order[0]]), 0)
+    for m in range(1, n + 1):
+        for s in order:
+            prev = best[m - s] if s <= m else None
+            if prev is None:
+                continue
+            cost = tuple(a + b for a, b in zip(prev[0], costs[s], strict=True))
+            if best[m] is None or cost < best[m][0]:
+                best[m] = (cost, s)
     for byes in range(0, n + 1):
         m = n - byes
-        for plan in _compositions(m, sorted(sizes, reverse=True)):
-            tables = sorted(plan, reverse=True)
-            key = (byes, sum(1 for s in tables if s != size), sum(abs(s - size) for s in tables),
-                   sum(1 for s in tables if s > size))
-            if best_key is None or key < best_key:
-                best_key, best = key, (tables, byes)
-        if best is not None:
-            return best
-    return best
-
-
-def _compositions(m: int, sizes: list[int]) -> Iterable[list[int]]:
-    """Every multiset of ``sizes`` summing to ``m`` (sizes distinct, at most 4 of them)."""
-    if m == 0:
-        yield []
-        return
-    if not sizes:
-        return
-    first, rest = sizes[0], sizes[1:]
-    for count in range(m // first, -1, -1):
-        for tail in _compositions(m - count * first, rest):
-            yield [first] * count + tail
+        if best[m] is not None:
+            tables = []
+            while m:
+                s = best[m][1]
+                tables.append(s)
+                m -= s
+            return sorted(tables, reverse=True), byes
+    return None
 
 
 # ----------------------------------------------------------------- the search
@@ -138,82 +157,6 @@ def seating_cost(
     return rematches, spread, ranks
 
 
-def _pair_costs(players: Sequence[Player], met: Meetings, use_scores: bool) -> list[list[tuple[int, int, int]]]:
-    """The cost of seating two players together, by standing position: (meetings, point spread, squared
-    distance of positions); the score terms are 0 without ``use_scores``."""
-    n = len(players)
-    ids = [p.id for p in players]
-    pts = [p.points for p in players]
-    pair = [[(0, 0, 0)] * n for _ in range(n)]
-    for i in range(n):
-        for j in range(i + 1, n):
-            cost = (
-                met.get(frozenset((ids[i], ids[j])), 0),
-                abs(pts[i] - pts[j]) if use_scores else 0,
-                (j - i) ** 2 if use_scores else 0,
-            )
-            pair[i][j] = pair[j][i] = cost
-    return pair
-
-
-def _plain_seating(sizes: Sequence[int]) -> list[list[int]]:
-    """Blocks of positions in standing order, one per table."""
-    plain, start = [], 0
-    for s in sizes:
-        plain.append(list(range(start, start + s)))
-        start += s
-    return plain
-
-
-class _SeatingSearch:
-    """The branch and bound of :func:`best_seating` over positions 0..n-1, from a first answer (its bound)."""
-
-    def __init__(self, pair, sizes: Sequence[int], budget: int, seating: list[list[int]]) -> None:
-        self.pair, self.sizes, self.budget, self.n = pair, sizes, budget, len(pair)
-        self.groups: list[list[int]] = [[] for _ in sizes]
-        self.best_cost: tuple[int, int, int] | None = _cost_positions(seating, pair)
-        self.best = seating
-        self.nodes = 0
-
-    def options(self, k: int) -> list[tuple[int, int, int, int]]:
-        """The tables with room for position k, with the cost it adds there, cheapest first (stable: lower
-        table first, so good seatings come early); of empty tables of one size only the first."""
-        tried_empty: set[int] = set()
-        options = []
-        for t, group in enumerate(self.groups):
-            if len(group) >= self.sizes[t]:
-                continue
-            if not group:
-                if self.sizes[t] in tried_empty:
-                    continue
-                tried_empty.add(self.sizes[t])
-            d0 = d1 = d2 = 0
-            for other in group:
-                a, b, c = self.pair[k][other]
-                d0 += a
-                d1 += b
-                d2 += c
-            options.append((d0, d1, d2, t))
-        options.sort()
-        return options
-
-    def place(self, k: int, c0: int, c1: int, c2: int) -> None:
-        """Seat positions k.. given the cost so far; a branch no better than the best is cut."""
-        if self.best_cost is not None and (c0, c1, c2) >= self.best_cost:
-            return
-        if k == self.n:
-            self.best_cost = (c0, c1, c2)
-            self.best = [list(g) for g in self.groups]
-            return
-        self.nodes += 1
-        if self.nodes > self.budget and self.best_cost is not None:
-            return
-        for d0, d1, d2, t in self.options(k):
-            self.groups[t].append(k)
-            self.place(k + 1, c0 + d0, c1 + d1, c2 + d2)
-            self.groups[t].pop()
-
-
 def best_seating(
     players: Sequence[Player],
     sizes: Sequence[int],
@@ -222,62 +165,17 @@ def best_seating(
     use_scores: bool = True,
     budget: int = NODE_BUDGET,
 ) -> list[list[PlayerId]]:
-    """Split ``players`` (standing order) into tables of ``sizes`` at minimal :func:`seating_cost`.
+    """Split ``players`` (standing order) into tables of ``sizes`` at least :func:`seating_cost`.
 
-    Players are placed in standing order into a table with room (empty tables
-    of equal size are interchangeable, so only the first is tried); partial
-    costs only grow, so a branch is cut as soon as it is no better than the
-    best complete seating.  The first seating found is the plain one (blocks in
-    standing order), so the search always has an answer.
+    The search is :func:`games.tournaments.seating.seat`: the plain seating (blocks in standing
+    order), changed where a rematch forces it; exact on small fields (``budget``: its node budget).
+    Tables come best first, each in standing order.
     """
     assert sum(sizes) == len(players), "sizes must seat every player"
-    pair = _pair_costs(players, met, use_scores)
-    # The plain seating first, so there is always an answer and a bound.
-    search = _SeatingSearch(pair, sizes, budget, _plain_seating(sizes))
-    search.place(0, 0, 0, 0)
-    result = search.best
-    if search.nodes > budget:
-        result = _improve_by_swaps(result, pair)
-    return [[players[i].id for i in group] for group in result]
-
-
-def _cost_positions(groups: list[list[int]], pair) -> tuple[int, int, int]:
-    total = [0, 0, 0]
-    for group in groups:
-        for a, b in combinations(group, 2):
-            for x in range(3):
-                total[x] += pair[a][b][x]
-    return tuple(total)  # type: ignore[return-value]
-
-
-def _improve_by_swaps(groups: list[list[int]], pair) -> list[list[int]]:
-    """Swap two players of different tables while that lowers the cost (computed as a delta)."""
-    groups = [list(g) for g in groups]
-
-    def delta(t1: int, i: int, t2: int, j: int) -> tuple[int, int, int]:
-        a, b = groups[t1][i], groups[t2][j]
-        d = [0, 0, 0]
-        for x in groups[t1]:
-            if x != a:
-                for k in range(3):
-                    d[k] += pair[b][x][k] - pair[a][x][k]
-        for y in groups[t2]:
-            if y != b:
-                for k in range(3):
-                    d[k] += pair[a][y][k] - pair[b][y][k]
-        return d[0], d[1], d[2]
-
-    improved = True
-    while improved:
-        improved = False
-        for t1 in range(len(groups)):
-            for t2 in range(t1 + 1, len(groups)):
-                for i in range(len(groups[t1])):
-                    for j in range(len(groups[t2])):
-                        if delta(t1, i, t2, j) < (0, 0, 0):
-                            groups[t1][i], groups[t2][j] = groups[t2][j], groups[t1][i]
-                            improved = True
-    return [sorted(g) for g in groups]
+    field_ = seating.Field.of([p.id for p in players], [p.points for p in players], met, sizes=sizes,
+                              use_scores=use_scores)
+    groups = seating.seat(field_, sizes, budget=budget)
+    return [[players[i].id for i in group] for group in groups]
 
 
 # ----------------------------------------------------------------- Swiss
@@ -292,31 +190,38 @@ def seat_swiss(
     had_bye: Iterable[PlayerId] = (),
     budget: int = NODE_BUDGET,
 ) -> list[Table]:
-    """The next Swiss round for ``players`` in standing order (best first)."""
+    """The next Swiss round for ``players`` in standing order (best first): tables best first, then byes."""
     sizes, byes = table_sizes(len(players), size, seat_choices)
     field_, bye_tables = _take_byes(players, byes, set(had_bye))
     groups = best_seating(field_, sizes, met, budget=budget)
     plain = _plain_groups(field_, sizes)
-    plain_rematches = sum(met.get(frozenset(pr), 0) for g in plain for pr in combinations(g, 2))
-    by_id = {p.id: p for p in field_}
+    plain_rematches = any(met.get(frozenset(pr), 0) for g in plain for pr in combinations(g, 2))
+    plain_tables = {frozenset(g) for g in plain}
+    points = {p.id: p.points for p in field_}
     tables = []
-    for t, group in enumerate(groups):
-        order = sorted(group, key=[p.id for p in field_].index)
-        reasons: list[dict] = []
-        points = sorted({by_id[i].points for i in order}, reverse=True)
-        if len(points) == 1:
-            reasons.append({"code": "score_group", "points": points[0]})
-        else:
-            reasons.append({"code": "score_groups", "high": points[0], "low": points[-1]})
-        rematch = [sorted(pr, key=str) for pr in combinations(order, 2) if met.get(frozenset(pr), 0)]
-        if rematch:
-            reasons.append({"code": "rematch_unavoidable", "pairs": [list(pr) for pr in rematch]})
-        elif plain_rematches and set(order) != set(plain[t]):
-            reasons.append({"code": "avoids_rematch"})
-        if len(order) != size:
-            reasons.append({"code": "table_size", "seats": len(order)})
-        tables.append(Table(players=tuple(order), reasons=tuple(reasons)))
+    for group in groups:
+        reasons = _swiss_reasons(group, points, met, size, moved=plain_rematches and frozenset(group) not in plain_tables)
+        tables.append(Table(players=tuple(group), reasons=tuple(reasons)))
     return tables + bye_tables
+
+
+def _swiss_reasons(order: Sequence[PlayerId], points: Mapping[PlayerId, int], met: Meetings, size: int, *,
+                   moved: bool) -> list[dict]:
+    """Why a Swiss table is what it is: its score group(s), a rematch it avoids or could not, its size."""
+    reasons: list[dict] = []
+    scores = sorted({points[i] for i in order}, reverse=True)
+    if len(scores) == 1:
+        reasons.append({"code": "score_group", "points": scores[0]})
+    else:
+        reasons.append({"code": "score_groups", "high": scores[0], "low": scores[-1]})
+    rematch = [sorted(pr, key=str) for pr in combinations(order, 2) if met.get(frozenset(pr), 0)]
+    if rematch:
+        reasons.append({"code": "rematch_unavoidable", "pairs": [list(pr) for pr in rematch]})
+    elif moved:
+        reasons.append({"code": "avoids_rematch"})
+    if len(order) != size:
+        reasons.append({"code": "table_size", "seats": len(order)})
+    return reasons
 
 
 def _plain_groups(players: Sequence[Player], sizes: Sequence[int]) -> list[list[PlayerId]]:
@@ -409,8 +314,7 @@ def seat_round_robin(
     field_, bye_tables = _take_byes(players, byes, set())
     groups = best_seating(field_, sizes, met, use_scores=False, budget=budget)
     tables = []
-    for group in groups:
-        order = sorted(group, key=[p.id for p in field_].index)
+    for order in groups:
         repeats = sum(met.get(frozenset(pr), 0) for pr in combinations(order, 2))
         reasons = [{"code": "fewest_meetings", "repeats": repeats}]
         if len(order) != size:

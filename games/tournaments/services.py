@@ -232,14 +232,21 @@ def round_seat(*, tournament_id: int, by) -> TournamentRound:
         if not [t for t in tables if not t.is_bye]:
             raise ActionRefused("too_few", _("At least two active entrants are needed to seat a round."))
         rnd = TournamentRound.objects.create(tournament=tournament, number=number, status=RoundStatus.DRAFT)
-        entries = {e.pk: e for e in tournament.entries.all()}
-        for k, table in enumerate(sorted(tables, key=lambda t: t.is_bye), start=1):
-            row = TournamentTable.objects.create(round=rnd, number=k, is_bye=table.is_bye, reasons=list(table.reasons))
-            TournamentSeat.objects.bulk_create(
-                [TournamentSeat(table=row, entry=entries[pid], index=i) for i, pid in enumerate(table.players)]
-            )
+        _store_tables(rnd, sorted(tables, key=lambda t: t.is_bye))
         _audit(tournament, by, "round_seated", round=number, tables=len(tables))
         return rnd
+
+
+def _store_tables(rnd: TournamentRound, tables: list[pairing.Table]) -> None:
+    """The round's tables with their reasons, then every seat: two bulk inserts, whatever the field size."""
+    rows = TournamentTable.objects.bulk_create([
+        TournamentTable(round=rnd, number=k, is_bye=table.is_bye, reasons=list(table.reasons))
+        for k, table in enumerate(tables, start=1)
+    ], batch_size=500)
+    TournamentSeat.objects.bulk_create([
+        TournamentSeat(table=row, entry_id=pid, index=i)
+        for row, table in zip(rows, tables, strict=True) for i, pid in enumerate(table.players)
+    ], batch_size=1000)
 
 
 def _planned_rounds(tournament: Tournament) -> int:
@@ -411,7 +418,11 @@ def _bot_takes_over(match_id: int, index: int, username: str) -> None:
 
 
 def table_override(*, table_id: int, by, places: list[int], reason: str) -> TournamentTable:
-    """Staff set a table's placements (1 = first, one per seat in seat order), with a reason."""
+    """Staff set a table's placements (1 = first, one per seat in seat order), with a reason.
+
+    The table is settled: a match still in play there ends (abandoned: no result of it counts, no
+    clock takes it again), so nobody plays on for nothing and a closed round offers no live table.
+    """
     if not (reason or "").strip():
         raise ActionRefused("reason_required", _("Give a reason for the audit log."))
     with transaction.atomic():
@@ -434,8 +445,12 @@ def table_override(*, table_id: int, by, places: list[int], reason: str) -> Tour
             TournamentSeat.objects.filter(pk=seat.pk).update(
                 placement=place, points=scheme[place - 1], game_points=game.get(seat.index) or 0, overridden=True
             )
+        ended = {}
+        if table.match is not None and table.match.status not in (MatchStatus.FINISHED, MatchStatus.ABANDONED):
+            game_services.match_abandon(match_id=table.match_id, by=by)
+            ended = {"ended_match": table.match_id}
         _audit(tournament, by, "result_overridden", reason, round=table.round.number, table=table.number,
-               before=before, places=list(places))
+               before=before, places=list(places), **ended)
         _changed(tournament.pk)
         return table
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.views.decorators.http import require_POST
 
 from games.tournaments import selectors, services
@@ -51,5 +52,9 @@ def _entry_action(request, tournament_id: int, service):
         if error:
             messages.error(request, error)
         return redirect("tournaments:detail", tournament_id=tournament.pk)
-    context = {**selectors.tournament_page(tournament, request.user), "registration_error": error}
-    return render(request, "games/tournaments/detail.html#registration", context)
+    # The form's own block, and the entrants and standings it changed (out of band).
+    context = {**selectors.tournament_page(tournament, request.user), "registration_error": error, "oob": True}
+    return HttpResponse("".join(
+        render_to_string(f"games/tournaments/detail.html#{name}", context, request=request)
+        for name in ("registration", "entrants", "standings")
+    ))

@@ -1,4 +1,4 @@
-"""The tournament socket: a change sent by the services after commit re-renders the standings and rounds."""
+"""The tournament socket: a change sent by the services after commit re-renders the standings, entrants and rounds."""
 
 from __future__ import annotations
 
@@ -34,6 +34,8 @@ async def test_registration_pushes_standings_and_rounds(make_user):
     frame = await ws.receive_from(timeout=5)
     assert '<div id="standings" hx-swap-oob="true">' in frame and "alice" in frame
     assert '<div id="rounds" hx-swap-oob="true">' in frame
+    start = frame.find('<ol id="entrants" class="entrants" hx-swap-oob="true">')
+    assert start >= 0 and "alice" in frame[start:frame.index("</ol>", start)]
     await ws.disconnect()
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import random
 import subprocess
 import sys
@@ -12,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.tournaments import pairing
+from games.tournaments import pairing, seating
 from games.tournaments.pairing import Player, seating_cost, table_sizes
 from games.tournaments.standings import SeatResult, compute_standings, placements, points_for
 
@@ -50,6 +51,67 @@ def test_table_sizes_seat_everyone_within_bounds(n, size):
         assert all(3 <= s <= 5 for s in sizes)
         assert sum(1 for s in sizes if s != size) <= max(2, size)  # mostly the chosen size
     assert all(s in MANIPULATION for s in sizes)
+
+
+def _enumerated_sizes(n: int, size: int, choices) -> tuple[list[int], int]:
+    """table_sizes by enumerating every multiset of table sizes (its first version), for small n."""
+
+    def compositions(m, sizes):
+        if m == 0:
+            yield []
+            return
+        if not sizes:
+            return
+        first, rest = sizes[0], sizes[1:]
+        for count in range(m // first, -1, -1):
+            for tail in compositions(m - count * first, rest):
+                yield [first] * count + tail
+
+    def partition(sizes):
+        if not sizes:
+            return None
+        best_key, best = None, None
+        for byes in range(0, n + 1):
+            for plan in compositions(n - byes, sorted(sizes, reverse=True)):
+                tables = sorted(plan, reverse=True)
+                key = (byes, sum(1 for s in tables if s != size), sum(abs(s - size) for s in tables),
+                       sum(1 for s in tables if s > size))
+                if best_key is None or key < best_key:
+                    best_key, best = key, (tables, byes)
+            if best is not None:
+                return best
+        return best
+
+    allowed = set(choices)
+    if n <= 0:
+        return [], 0
+    best = partition(({size} & allowed) | {s for s in (3, 4, 5) if s in allowed})
+    if best is None or best[1]:
+        alt = partition(allowed)
+        if alt is not None and (best is None or alt[1] < best[1]):
+            best = alt
+    return best if best is not None else ([], n)
+
+
+@settings(max_examples=150, deadline=None)
+@given(n=st.integers(0, 60), size=st.integers(2, 5),
+       choices=st.sampled_from([MANIPULATION, GIN, (3,), (2, 3), (3, 4, 5), (2, 4), (5,), (2, 5)]))
+def test_table_sizes_match_the_enumeration_of_every_split(n, size, choices):
+    assert table_sizes(n, size, choices) == _enumerated_sizes(n, size, choices)
+
+
+@pytest.mark.parametrize(
+    ("n", "size", "choices", "expected"),
+    [
+        (1000, 4, MANIPULATION, ([4] * 250, 0)),
+        (1003, 4, MANIPULATION, ([4] * 250 + [3], 0)),
+        (5001, 4, MANIPULATION, ([5] + [4] * 1249, 0)),
+        (5002, 5, MANIPULATION, ([5] * 999 + [4, 3], 0)),  # two tables off the size, not three
+        (1001, 2, GIN, ([2] * 500, 1)),
+    ],
+)
+def test_table_sizes_of_large_fields(n, size, choices, expected):
+    assert table_sizes(n, size, choices) == expected
 
 
 # ----------------------------------------------------------------- Swiss
@@ -144,6 +206,118 @@ def test_swiss_large_field_is_fast_enough_and_valid():
     met = _history(players, rng, 150)
     tables = pairing.seat_swiss(players, size=4, seat_choices=MANIPULATION, met=met, budget=20_000)
     assert sorted(p for t in tables for p in t.players) == sorted(p.id for p in players)
+
+
+# ----------------------------------------------------------------- Swiss: large fields
+
+
+def _rematches(tables, met) -> int:
+    return sum(met.get(frozenset(pr), 0) for t in tables for pr in combinations(t.players, 2))
+
+
+def _blocks(n: int, size: int, offset: int = 0) -> list[range]:
+    return [range(k, min(k + size, n)) for k in range(offset, n, size)]
+
+
+@pytest.fixture
+def shallow_stack():
+    """A recursion limit a little above the test's own depth: a search recursing per player would fail."""
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(len(inspect.stack()) + 80)
+    yield
+    sys.setrecursionlimit(limit)
+
+
+def test_swiss_seats_1000_players_without_recursion_and_explains_every_table(shallow_stack):
+    """Everyone met their block of four in round 1 and the standing order did not change (all level):
+    the plain seating would repeat every table; a seating with no rematch exists (one player from
+    each of four neighbouring blocks), so none is left, and every table says why it moved."""
+    n = 1000
+    players = [Player(id=f"p{i}", points=0) for i in range(n)]
+    met = pairing.meetings_of([[f"p{i}" for i in block] for block in _blocks(n, 4)])
+    tables = pairing.seat_swiss(players, size=4, seat_choices=MANIPULATION, met=met)
+    assert sorted(p for t in tables for p in t.players) == sorted(p.id for p in players)
+    assert [len(t.players) for t in tables] == [4] * 250
+    assert _rematches(tables, met) == 0
+    for t in tables:
+        assert t.reasons == ({"code": "score_group", "points": 0}, {"code": "avoids_rematch"})
+
+
+def test_swiss_grid_fixture_has_no_rematch_at_1000_players(shallow_stack):
+    """Blocks of 16 that played rows and then columns of a 4×4 grid: the diagonals meet nobody twice."""
+    n = 1000
+    rows = _blocks(n, 4)
+    columns = [[b + j + 4 * i for i in range(4)] for b in range(0, n - 15, 16) for j in range(4)]
+    met = pairing.meetings_of(list(rows) + columns)
+    players = [Player(id=i, points=0) for i in range(n)]
+    tables = pairing.seat_swiss(players, size=4, seat_choices=MANIPULATION, met=met)
+    assert _rematches(tables, met) == 0
+    assert sorted(p for t in tables for p in t.players) == list(range(n))
+
+
+def test_two_seat_swiss_of_1001_avoids_every_rematch_and_gives_one_bye(shallow_stack):
+    n = 1001
+    players = [Player(id=i, points=(n - i) // 10) for i in range(n)]
+    met = pairing.meetings_of(_blocks(n - 1, 2))  # last round: 0–1, 2–3, ... in today's order
+    tables = pairing.seat_swiss(players, size=2, seat_choices=GIN, met=met, had_bye={n - 1})
+    byes = [t for t in tables if t.is_bye]
+    assert [t.players for t in byes] == [(n - 2,)]  # the lowest without a bye
+    assert _rematches(tables, met) == 0 and len(tables) == 501
+
+
+@pytest.mark.parametrize(("size", "choices", "forced"), [(4, MANIPULATION, 3), (2, GIN, 1)])
+def test_a_player_who_met_everyone_forces_only_their_own_rematches(size, choices, forced):
+    """In a field of 400, player 0 met all 399 others: their table repeats a meeting per table-mate
+    (3 at tables of 4, 1 at tables of 2), and no other table repeats any."""
+    n = 400
+    others = _blocks(n, size, offset=1)
+    met = pairing.meetings_of([(0, i) for i in range(1, n)] + list(others))
+    players = [Player(id=i) for i in range(n)]
+    tables = pairing.seat_swiss(players, size=size, seat_choices=choices, met=met)
+    assert _rematches(tables, met) == forced
+    (first,) = [t for t in tables if 0 in t.players]
+    assert any(r["code"] == "rematch_unavoidable" for r in first.reasons)
+    assert all(r["code"] != "rematch_unavoidable" for t in tables if t is not first for r in t.reasons)
+
+
+def _swap_lowers_rematches(groups, met) -> bool:
+    def count(group):
+        return sum(met.get(frozenset(pr), 0) for pr in combinations(group, 2))
+
+    for a, b in combinations(groups, 2):
+        before = count(a) + count(b)
+        for x in a:
+            for y in b:
+                a2 = [y if p == x else p for p in a]
+                b2 = [x if p == y else p for p in b]
+                if count(a2) + count(b2) < before:
+                    return True
+    return False
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), n=st.integers(17, 70), size=st.sampled_from([2, 3, 4, 5]))
+def test_swiss_leaves_no_rematch_a_single_swap_would_remove(seed, n, size):
+    rng = random.Random(seed)
+    players = _field(n, rng)
+    met = _history(players, rng, n * 3)
+    tables = pairing.seat_swiss(players, size=size, seat_choices=MANIPULATION, met=met)
+    assert sorted(p for t in tables for p in t.players) == sorted(p.id for p in players)
+    assert not _swap_lowers_rematches([list(t.players) for t in tables], met)
+
+
+def test_lanes_keep_every_player_in_their_seat():
+    """The hook for duplicate seating: seat k of every table is lane k; swaps stay within a lane."""
+    tables, size = 50, 4
+    n = tables * size
+    layout = [[k * tables + t for k in range(size)] for t in range(tables)]  # one player of each lane
+    lanes = [p // tables for p in range(n)]
+    history = [[layout[t][0], layout[t][1]] for t in range(tables)]  # lanes 0 and 1 of a table met
+    field = seating.Field.of(list(range(n)), [0] * n, pairing.meetings_of(history), sizes=[size] * tables)
+    groups = seating.seat(field, [size] * tables, lanes=lanes, start=layout)
+    assert sorted(p for g in groups for p in g) == list(range(n))
+    assert all(lanes[p] == k for g in groups for k, p in enumerate(g))
+    assert sum(field.meetings(g) for g in groups) == 0
 
 
 # ----------------------------------------------------------------- round robin
@@ -259,7 +433,7 @@ def test_equal_keys_share_a_rank():
 
 
 def test_pairing_and_standings_import_no_django():
-    code = ("import sys; import games.tournaments.pairing, games.tournaments.standings; "
+    code = ("import sys; import games.tournaments.pairing, games.tournaments.seating, games.tournaments.standings; "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in {'django', 'channels'}))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

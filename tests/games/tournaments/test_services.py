@@ -207,17 +207,22 @@ def test_override_with_reason_and_close_without_finished_match(staff, players, f
     # 5 players at two-seat Manipulation tables: a table of three, one of two.
     sizes = sorted(tb.seats.count() for tb in rnd.tables.all())
     assert sizes == [2, 3]
-    for table in rnd.tables.all():
+    finished, live = rnd.tables.order_by("number")
+    play_out(finished.match_id)  # its result is recorded; staff correct it afterwards
+    for table in (finished, live):
         with pytest.raises(services.ActionRefused):
             services.table_override(table_id=table.pk, by=staff, places=[1] * table.seats.count(), reason=" ")
-        services.table_override(table_id=table.pk, by=staff, places=list(range(1, table.seats.count() + 1)),
-                                reason="server outage")
+        places = list(range(table.seats.count(), 0, -1))
+        services.table_override(table_id=table.pk, by=staff, places=places, reason="server outage")
+        assert [s.placement for s in table.seats.order_by("index")] == places
+    # The finished match's own result does not replace the override; the live one is ended, not played on.
+    assert services.tournament_record_result(match=finished.match) is False
+    assert [s.placement for s in finished.seats.order_by("index")] == list(range(finished.seats.count(), 0, -1))
+    assert Match.objects.get(pk=live.match_id).status == MatchStatus.ABANDONED
+    assert Match.objects.get(pk=finished.match_id).status == MatchStatus.FINISHED
     services.round_close(round_id=rnd.pk, by=staff)
-    # A later automatic result does not replace the override.
-    table = rnd.tables.first()
-    play_out(table.match_id)
-    assert services.tournament_record_result(match=table.match) is False
-    assert TournamentAudit.objects.filter(tournament=t, action="result_overridden").count() == 2
+    audit = TournamentAudit.objects.filter(tournament=t, action="result_overridden").order_by("pk")
+    assert [a.detail.get("ended_match") for a in audit] == [None, live.match_id]
     rnd2 = services.round_seat(tournament_id=t.pk, by=staff)
     assert rnd2.number == 2
     services.round_discard(round_id=rnd2.pk, by=staff)

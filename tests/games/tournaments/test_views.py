@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import csv
 import io
+import re
+from html.parser import HTMLParser
 
 import pytest
 from django.urls import reverse
@@ -217,3 +219,105 @@ def test_final_round_closes_the_tournament_in_the_admin(staff_client, tournament
     assert TournamentSeat.objects.filter(placement__isnull=True).count() == 0
     page = staff_client.get(run_url(tournament)).content.decode()
     assert "Seat next round" not in page
+
+
+# ----------------------------------------------------------------- fixes of issue 18 (point 5)
+
+
+class _Outline(HTMLParser):
+    """Every id in a page, and the seat lists of the public rounds: (list tag, [text of each seat])."""
+
+    def __init__(self):
+        super().__init__()
+        self.ids: list[str] = []
+        self.seat_lists: list[tuple[str, list[str]]] = []
+        self._seat_list = None
+        self._item = None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if "id" in attrs:
+            self.ids.append(attrs["id"])
+        if "table-seats" in (attrs.get("class") or "").split():
+            self._seat_list = (tag, [])
+            self.seat_lists.append(self._seat_list)
+        elif tag == "li" and self._seat_list is not None:
+            self._item = []
+
+    def handle_endtag(self, tag):
+        if tag == "li" and self._item is not None:
+            self._seat_list[1].append(" ".join("".join(self._item).split()))
+            self._item = None
+        elif self._seat_list is not None and tag == self._seat_list[0]:
+            self._seat_list = None
+
+    def handle_data(self, data):
+        if self._item is not None:
+            self._item.append(data)
+
+
+def _outline(html: str) -> _Outline:
+    parser = _Outline()
+    parser.feed(html)
+    return parser
+
+
+def _entrants(html: str) -> str:
+    match = re.search(r'<ol[^>]*class="entrants"[^>]*>(.*?)</ol>', html, re.S)
+    return match.group(0) if match else ""
+
+
+def test_register_with_htmx_lists_the_player_among_the_entrants_at_once(client, tournament, players):
+    client.force_login(players[0])
+    page = client.get(reverse("tournaments:detail", args=[tournament.pk])).content.decode()
+    assert "No entrants yet." in _entrants(page)
+    html = client.post(reverse("tournaments:register", args=[tournament.pk]), **HX).content.decode()
+    assert "You are registered." in html
+    entrants = _entrants(html)
+    assert 'hx-swap-oob="true"' in entrants and "alice" in entrants and "No entrants yet." not in entrants
+    assert '<div id="standings" hx-swap-oob="true">' in html  # the standings come along too
+    html = client.post(reverse("tournaments:withdraw", args=[tournament.pk]), **HX).content.decode()
+    assert "No entrants yet." in _entrants(html)
+
+
+def test_a_table_settled_by_override_is_over_and_not_offered_for_play(client, staff, tournament, players, settings):
+    settings.RUMMYHUB_BOT_DELAY = 0
+    services.entries_import(tournament_id=tournament.pk, by=staff, usernames=NAMES)
+    rnd = services.round_publish(round_id=services.round_seat(tournament_id=tournament.pk, by=staff).pk, by=staff)
+    table = rnd.tables.get()
+    services.table_override(table_id=table.pk, by=staff, places=[1, 2, 3, 4], reason="the players agreed")
+    services.round_close(round_id=rnd.pk, by=staff)
+    match = Match.objects.get(pk=table.match_id)
+    assert match.status == MatchStatus.ABANDONED and match.deadline is None  # no clock takes it again
+    client.force_login(players[0])
+    page = client.get(reverse("tournaments:detail", args=[tournament.pk])).content.decode()
+    assert "Watch or play" not in page and "Your tournament tables" not in page
+    assert f'href="/matches/{match.pk}/"' in page
+    assert client.get(f"/matches/{match.pk}/").status_code == 200
+    detail = TournamentAudit.objects.get(tournament=tournament, action="result_overridden").detail
+    assert detail["ended_match"] == match.pk
+
+
+def test_the_run_page_and_the_public_page_have_each_id_once(staff_client, staff, tournament, players):
+    services.entries_import(tournament_id=tournament.pk, by=staff, usernames=NAMES)
+    rnd = services.round_publish(round_id=services.round_seat(tournament_id=tournament.pk, by=staff).pk, by=staff)
+    services.table_override(table_id=rnd.tables.get().pk, by=staff, places=[1, 2, 3, 4], reason="test")
+    services.round_close(round_id=rnd.pk, by=staff)
+    services.round_seat(tournament_id=tournament.pk, by=staff)  # a preview too
+    for url in (run_url(tournament), reverse("tournaments:detail", args=[tournament.pk])):
+        ids = _outline(staff_client.get(url).content.decode()).ids
+        assert "standings" in ids
+        assert sorted(i for i in set(ids) if ids.count(i) > 1) == [], url
+
+
+def test_a_seat_reads_name_then_place_and_points_without_a_second_number(client, staff, tournament, players):
+    services.entries_import(tournament_id=tournament.pk, by=staff, usernames=NAMES)
+    rnd = services.round_publish(round_id=services.round_seat(tournament_id=tournament.pk, by=staff).pk, by=staff)
+    table = rnd.tables.get()
+    order = [s.entry.user.username for s in table.seats.order_by("index")]
+    services.table_override(table_id=table.pk, by=staff, places=[2, 1, 3, 4], reason="test")
+    page = client.get(reverse("tournaments:detail", args=[tournament.pk])).content.decode()
+    [(tag, seats)] = _outline(page).seat_lists
+    assert tag == "ul"  # seat order is no ranking: no numbers before the names
+    assert seats == [f"{order[0]} place 2 · 2 points", f"{order[1]} place 1 · 4 points",
+                     f"{order[2]} place 3 · 1 point", f"{order[3]} place 4 · 0 points"]
