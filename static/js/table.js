@@ -69,6 +69,23 @@
     return out;
   }
 
+  // Where each table card is on the screen, by id (a rearrangement slides them from there).
+  // (Inside the melds' region, which may itself have moved on the page, and scrolls.)
+  function meldPlaces() {
+    var out = {};
+    var region = document.getElementById("melds");
+    if (!region) return out;
+    var origin = region.getBoundingClientRect();
+    document.querySelectorAll("#melds .meld").forEach(function (meld) {
+      meld.querySelectorAll(".card[data-id]").forEach(function (c, i) {
+        var r = c.getBoundingClientRect();
+        out[c.dataset.id] = { left: r.left - origin.left + region.scrollLeft, top: r.top - origin.top + region.scrollTop,
+                              where: meld.dataset.meld + ":" + i };
+      });
+    });
+    return out;
+  }
+
   function handCards() {
     var out = null;
     document.querySelectorAll("#hand .card[data-id], #gin-hand .card[data-id]").forEach(function (c) {
@@ -90,6 +107,7 @@
       focus: keyOf(document.activeElement),
       picked: picked,
       meldCards: meldCards(),
+      meldPlaces: meldPlaces(),
       handCards: handCards(),
       meldsScroll: melds ? melds.scrollTop : 0,
       discard: discard ? discard.dataset.id : null,
@@ -167,7 +185,10 @@
     restorePicks(prev.picked);
     var melds = document.getElementById("melds");
     if (melds) melds.scrollTop = prev.meldsScroll;
-    if (fromOthers) markChanges(prev);
+    if (fromOthers) {
+      markChanges(prev);
+      slide(prev.meldPlaces);
+    }
     // The card just drawn (or taken) is marked in the hand, whoever's move brought the frame.
     if (prev.handCards) {
       document.querySelectorAll("#hand .card[data-id], #gin-hand .card[data-id]").forEach(function (c) {
@@ -247,6 +268,25 @@
     });
     var discard = document.querySelector("#gin-discard .card[data-id]");
     if (discard && discard.dataset.id !== prev.discard) discard.classList.add("card-new");
+  }
+
+  // A table card another player moved (to another meld, or to another place in its meld) slides from
+  // where it was to where it is now: a quarter of a second; not at all when the system asks for
+  // reduced motion. Cards only pushed along by the others do not move.
+  var reducedMotion = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : null;
+  function slide(before) {
+    if (!before || (reducedMotion && reducedMotion.matches)) return;
+    var now = meldPlaces();
+    document.querySelectorAll("#melds .meld .card[data-id]").forEach(function (c) {
+      var was = before[c.dataset.id];
+      var is = now[c.dataset.id];
+      if (!was || !is || was.where === is.where || !c.animate) return;
+      var dx = was.left - is.left;
+      var dy = was.top - is.top;
+      if (Math.abs(dx) < 1 && Math.abs(dy) < 1) return;
+      c.animate([{ transform: "translate(" + dx + "px, " + dy + "px)" }, { transform: "none" }],
+        { duration: 250, easing: "ease-out" });
+    });
   }
 
   // ---- the keyboard: the hand and the melds are one Tab stop each ---------------------------

@@ -199,3 +199,34 @@ def test_a_draft_dropping_a_table_card_is_refused_and_the_table_shown_again(brow
     assert stored.version == version
     assert ["5S.0", "6S.0", "7S.0", "8S.0"] in stored.draft["table"]
     context.close()
+
+
+def test_a_card_moved_between_melds_slides_to_its_new_place_for_the_others(browser, live_daphne, make_user):
+    """Issue 15: what another player rearranges is shown moving (a short slide from where the card
+    was), not only highlighted; never with reduced motion."""
+    match, name = table_at(make_user, "9S.0 KD.0 2C.0 4H.0", ["5S.0 6S.0 7S.0 8S.0", "TH.0 JH.0 QH.0"])
+    make_user("carol"), make_user("dave")
+    context, page = open_table(browser, live_daphne, match, name)
+    watchers = []
+    for who, motion in (("carol", "no-preference"), ("dave", "reduce")):
+        ctx = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion=motion)
+        watcher = ctx.new_page()
+        login(watcher, live_daphne.url, who)
+        watcher.goto(f"{live_daphne.url}/tables/{match.pk}/")
+        watcher.wait_for_function("() => window.htmx && document.querySelector('#melds .card')")
+        watcher.wait_for_timeout(300)
+        # Which cards are moving right after each frame is put in.
+        watcher.evaluate("""() => { window.slid = [];
+            document.addEventListener('htmx:wsAfterMessage', () => document.querySelectorAll('#melds .card[data-id]')
+              .forEach(c => { if (c.getAnimations().some(a => a.playState === 'running')) window.slid.push(c.dataset.id); })); }""")
+        watchers.append((ctx, watcher))
+    drag(page, card(page, "#melds", "8S.0"), box(page, "new"))
+    for _ctx, watcher in watchers:
+        expect(watcher.locator('#melds .meld[data-meld="new"] .card[data-id="8S.0"], #melds .meld:last-of-type .card[data-id="8S.0"]')).to_have_count(1)
+    carol, dave = watchers[0][1], watchers[1][1]
+    assert "8S.0" in carol.evaluate("() => window.slid")
+    assert "5S.0" not in carol.evaluate("() => window.slid")  # what did not move stays still
+    assert dave.evaluate("() => window.slid") == []
+    for ctx, _watcher in watchers:
+        ctx.close()
+    context.close()
