@@ -171,3 +171,35 @@ def test_keyboard_only_meld(browser, live_daphne, artifacts, make_user, settings
     expect(page.locator("#table-board")).to_have_attribute("data-reply", "true")
     assert ranks_in_order()
     context.close()
+
+
+@pytest.mark.parametrize("most", [1, 2])
+def test_most_draws_per_turn_set_in_the_lobby_is_how_the_turn_goes(browser, live_daphne, make_user, most):
+    """Issue 15 point 5 (RULES B.5, E.1): with "Most draws per turn" 1 the draw is followed by the meld
+    step (it used to pass the turn at once, so nobody could ever meld); with 2 the prompt says
+    "draw 1 of 2" and a second draw is offered."""
+    make_user("alice")
+    context = browser.new_context()
+    page = context.new_page()
+    login(page, live_daphne.url, "alice")
+    page.goto(live_daphne.url + "/play/")
+    page.locator("summary", has_text="Create a table").click()
+    page.get_by_label("Players").select_option("2")
+    page.get_by_label("Fill with bots").select_option("1")
+    page.locator("details.options[data-family=manipulation] summary").click()
+    page.get_by_label("Most draws per turn").fill(str(most))
+    page.get_by_role("button", name="Create the table").click()
+    page.get_by_role("button", name="Start the game").click()
+    draw = page.locator('#actions button[data-action="draw"]')
+    expect(draw).to_be_visible(timeout=15_000)  # the bot played first, or it is alice's turn at once
+    draw.click()
+    prompt = page.locator("#prompt")
+    if most == 1:
+        expect(prompt).to_have_text("Meld (drag cards onto the table) or end your turn.")
+        expect(draw).to_have_count(0)
+        expect(page.locator('#actions button[data-action="end_turn"]')).to_be_visible()
+        expect(page.locator("#board-table, #melds")).to_have_attribute("data-can-meld", "true")
+    else:
+        expect(prompt).to_have_text("Meld (drag cards onto the table) or draw again — draw 1 of 2.")
+        expect(draw).to_be_visible()
+    context.close()
