@@ -10,9 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from games.engine import gin
+from games.engine import gin, shuffle
 from games.engine import manipulation as manip
-from games.engine import shuffle
 from games.engine.errors import InvalidAction
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "fairness.md"
