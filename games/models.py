@@ -75,7 +75,8 @@ class Match(models.Model):
     # The seq of this match's newest Event: the next one is numbered from it under the match lock.
     event_seq = models.PositiveIntegerField(default=0, editable=False)
     round_number = models.PositiveSmallIntegerField(default=0)
-    # {"round": engine round state, "tally": match bookkeeping, "stage": ...}; never sent raw to a client.
+    # {"round": engine round state, "tally": match bookkeeping, "commitment": the round's commitment to its
+    # seed (public), "stage": ...}; never sent raw to a client.
     state = models.JSONField(default=dict, blank=True)
     # The acting player's unsaved table arrangement (Manipulation meld step), kept across reloads.
     draft = models.JSONField(null=True, blank=True)

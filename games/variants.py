@@ -6,7 +6,8 @@ the match bookkeeping ("tally"), and describes an action for the public log.
 The Gin family plugs in here with the same methods, so the table machinery
 (services, consumers, timers, bots) exists once.
 
-A match snapshot (``Match.state``) is ``{"tally": {...}, "round": {...} | None}``.
+A match snapshot (``Match.state``) is ``{"tally": {...}, "round": {...} | None}`` (and the round's
+``"commitment"``, docs/fairness.md).
 """
 
 from __future__ import annotations

@@ -198,10 +198,13 @@ def _lobby_changed(match: Match) -> None:
 
 def _round_seed(number: int) -> str:
     """A new round's seed (``shuffle.CURRENT``): 256 fresh random bits, or, with
-    ``RUMMYHUB_FIXED_SEED`` (tests and demos only), a hash of that setting and the round number."""
+    ``RUMMYHUB_FIXED_SEED`` (tests and demos only), :func:`fixed_seed`."""
     fixed = str(getattr(settings, "RUMMYHUB_FIXED_SEED", "")).strip()
-    if not fixed:
-        return shuffle.new_seed()
+    return fixed_seed(fixed, number) if fixed else shuffle.new_seed()
+
+
+def fixed_seed(fixed: str, number: int) -> str:
+    """Round ``number``'s seed under ``RUMMYHUB_FIXED_SEED = fixed``: a hash of both (not secret)."""
     return hashlib.sha256(f"rummyhub-fixed-seed|{fixed}|{number}".encode()).hexdigest()
 
 
