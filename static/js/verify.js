@@ -141,10 +141,11 @@
                "legacy": "legacyText", "unrevealed": "unrevealedText" };
 
   function show(section, results) {
-    var bad = false, checked = 0;
+    var bad = false, checked = 0, legacy = 0;
     results.forEach(function (r) {
       var row = section.querySelector('[data-deal-round="' + r.number + '"] [data-verify-result]');
       if (r.status === "ok") checked++;
+      if (r.status === "legacy") legacy++;
       if (r.status.indexOf("bad") === 0) bad = true;
       if (!row) return;
       row.textContent = section.dataset[TEXT[r.status]];
@@ -152,7 +153,9 @@
       row.classList.toggle("verify-ok", r.status === "ok");
       row.classList.toggle("verify-bad", r.status.indexOf("bad") === 0);
     });
-    return bad ? section.dataset.someBadText : checked ? section.dataset.allOkText : section.dataset.noneText;
+    if (bad) return section.dataset.someBadText;
+    if (checked) return section.dataset.allOkText;
+    return legacy ? section.dataset.legacyText : section.dataset.noneText;
   }
 
   async function run(section, button) {
