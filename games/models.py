@@ -16,6 +16,9 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from games.engine.shuffle import CURRENT as CURRENT_SHUFFLE
+from games.engine.shuffle import new_seed as new_deal_seed
+
 
 class Variant(models.TextChoices):
     MANIPULATION = "manipulation", _("Manipulation Rummy")
@@ -72,7 +75,8 @@ class Match(models.Model):
     # The seq of this match's newest Event: the next one is numbered from it under the match lock.
     event_seq = models.PositiveIntegerField(default=0, editable=False)
     round_number = models.PositiveSmallIntegerField(default=0)
-    # {"round": engine round state, "tally": match bookkeeping, "stage": ...}; never sent raw to a client.
+    # {"round": engine round state, "tally": match bookkeeping, "commitment": the round's commitment to its
+    # seed (public), "stage": ...}; never sent raw to a client.
     state = models.JSONField(default=dict, blank=True)
     # The acting player's unsaved table arrangement (Manipulation meld step), kept across reloads.
     draft = models.JSONField(null=True, blank=True)
@@ -174,7 +178,12 @@ class Round(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()
     dealer = models.PositiveSmallIntegerField(null=True, blank=True)
-    seed = models.BigIntegerField(default=new_seed, editable=False)  # secret until the match is finished
+    # The deal (docs/fairness.md): the shuffle that dealt it, its seed (secret until the round is over:
+    # 64 hex digits for fy-hmac-sha256-v1, a whole number in decimal for the old python-random) and
+    # the commitment to the seed shown at the table from the deal on (empty for python-random rounds).
+    shuffle = models.CharField(max_length=24, default=CURRENT_SHUFFLE, editable=False)
+    seed = models.CharField(max_length=64, default=new_deal_seed, editable=False)
+    commitment = models.CharField(max_length=64, blank=True, editable=False)
     # The match bookkeeping before this round was dealt (roles, dealer, scores): replays start here.
     setup = models.JSONField(default=dict, blank=True)
     result_kind = models.CharField(max_length=20, blank=True)  # knock / went_out / stock_out / gin / undercut / dead

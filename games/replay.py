@@ -1,11 +1,14 @@
-"""Rebuild any state of a stored match from its rounds' seeds and its event log."""
+"""Rebuild any state of a stored match from its rounds' seeds and its event log.
+
+Each round is dealt again with the shuffle that dealt it (``Round.shuffle``: the documented
+``fy-hmac-sha256-v1``, or Python's ``random.Random`` for the rounds dealt before it)."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 from typing import Any
 
+from games.engine import shuffle
 from games.models import Event, Match, Round
 from games.variants import spec_for
 
@@ -14,7 +17,7 @@ def iter_round_states(match: Match, rnd: Round) -> Iterator[tuple[Event | None, 
     """Yield ``(event, state)``: the dealt state (event None), then the state after each action."""
     spec = spec_for(match.variant)
     rules = spec.rules(match.options, match.seats_count)
-    state, _dealer = spec.deal(rules, rnd.setup, random.Random(rnd.seed))
+    state, _dealer = spec.deal(rules, rnd.setup, shuffle.rng_for(rnd.shuffle, rnd.seed))
     yield None, state
     events = Event.objects.filter(match=match, round_number=rnd.number, kind="action").order_by("seq")
     for event in events:

@@ -6,7 +6,8 @@ the match bookkeeping ("tally"), and describes an action for the public log.
 The Gin family plugs in here with the same methods, so the table machinery
 (services, consumers, timers, bots) exists once.
 
-A match snapshot (``Match.state``) is ``{"tally": {...}, "round": {...} | None}``.
+A match snapshot (``Match.state``) is ``{"tally": {...}, "round": {...} | None}`` (and the round's
+``"commitment"``, docs/fairness.md).
 """
 
 from __future__ import annotations
@@ -71,6 +72,13 @@ class GameSpec:
 
     def deal(self, rules: Any, tally: dict[str, Any], rng: random.Random) -> tuple[Any, int | None]:
         """A freshly dealt round state and its dealer."""
+        raise NotImplementedError
+
+    def dealt(self, rules: Any, tally: dict[str, Any], state: Any) -> dict[str, Any]:
+        """A freshly dealt state as the game record's ``deal`` (docs/fairness.md): the deck (``packs``,
+        ``jokers``), the ``dealer`` and whether the shuffle's first draw chose it, the ``order`` of the
+        seats one pass of the deal goes round, the ``hand_size``, the ``upcard`` and what each seat
+        got (``hands``) and the ``stock``, top first, as card ids."""
         raise NotImplementedError
 
     def close_round(self, rules: Any, tally: dict[str, Any], state: Any) -> ClosedRound:
@@ -144,6 +152,16 @@ class ManipulationSpec(GameSpec):
         dealer = t.next_dealer(rules)
         state = manip.new_round(rules, t.players, rng, dealer=dealer)
         return state, state.dealer
+
+    def dealt(self, rules, tally, state):
+        n, r = state.players, state.rules
+        return {
+            "packs": r.packs, "jokers": r.jokers, "dealer": state.dealer,
+            "dealer_drawn": MatchTally.from_dict(tally).next_dealer(rules) is None,
+            "order": [(state.dealer + k) % n for k in range(1, n + 1)], "hand_size": r.hand_size,
+            "upcard": None, "hands": [[c.id for c in hand] for hand in state.hands],
+            "stock": [c.id for c in state.stock],
+        }
 
     def close_round(self, rules, tally, state):
         out = manip.outcome(state)
@@ -229,6 +247,14 @@ class GinSpec(GameSpec):
         t = GinMatch.from_dict(tally)
         state = gin.new_round(rules, t.players, rng, **t.next_round_kwargs())
         return state, state.dealer
+
+    def dealt(self, rules, tally, state):
+        ids = gin.IDS
+        return {
+            "packs": 1, "jokers": 0, "dealer": state.dealer, "dealer_drawn": False,
+            "order": [state.nondealer, state.dealer], "hand_size": 10, "upcard": ids[state.first_upcard],
+            "hands": [[ids[c] for c in hand] for hand in state.hands], "stock": [ids[c] for c in state.stock],
+        }
 
     def close_round(self, rules, tally, state):
         out = gin.outcome(state)

@@ -196,6 +196,8 @@ def _build_public(data: BoardData) -> tuple[dict[str, Any], dict[str, Any]]:
         "log_length": LOG_LENGTH,  # the page keeps as many when a socket adds lines at the top
         # Some log entries are for some seats only: a seat then sees its own log, not the public one.
         "log_private": any("audience" in e.summary for e in data.events),
+        # The current (or last) round's commitment to its seed, public from the deal on (docs/fairness.md).
+        "commitment": match.state.get("commitment") if match.status != MatchStatus.OPEN else None,
     }
     # Lazy: the board reads it between rounds and at the end, and the scores panel only when its
     # cache (kept per count of finished rounds) misses.  It holds the rounds, not ``data``: this
@@ -297,7 +299,9 @@ def _round_results(rounds: list[Round], seats: list[Seat]) -> list[dict[str, Any
                 }
             )
         out.append({"number": rnd.number, "kind": rnd.result_kind, "kind_text": words.result_text(rnd.result_kind),
-                    "knocker": rnd.knocker, "rows": row, "outcome": rnd.outcome})
+                    "knocker": rnd.knocker, "rows": row, "outcome": rnd.outcome,
+                    # The seed is revealed once the round is over (these are finished rounds only).
+                    "seed": rnd.seed if rnd.finished_at is not None else None, "commitment": rnd.commitment})
     return out
 
 

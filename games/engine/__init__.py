@@ -5,7 +5,7 @@ it). States and actions are plain values; ``apply(state, seat, action)`` returns
 a ``RulesError``.
 
 The tree, bottom up (import-linter holds the layers): ``text`` (English words and refusal templates)
-→ ``errors`` → ``cards`` → the two games, ``manipulation/`` and ``gin/``, independent of each other →
+→ ``errors`` → ``cards`` → ``shuffle`` (provably fair deals, docs/fairness.md) → the two games, ``manipulation/`` and ``gin/``, independent of each other →
 ``bots`` (one entry for both games' bots).  ``melds``, ``solver`` and ``scoring`` keep the module
 paths of DESIGN §3.  The public names of DESIGN §3 are re-exported here.
 """

@@ -1,24 +1,27 @@
 """The game record: a documented, versioned JSON export of a match (docs/game-record.md).
 
 ``match_record(match)`` writes it from the stored rows; ``import_record(record)``
-replays it with the engine (deal each round from its seed and setup, apply
-every action, close the round) and returns the states and scores it reached,
-checking on the way that every round ends where the record says it did.
-Seeds are written only for finished matches; a live match's record has no
-seeds and cannot be re-imported.
+replays it with the engine (deal each round from its seed and setup with the
+round's shuffle, apply every action, close the round) and returns the states
+and scores it reached, checking on the way that every round was dealt as the
+record says (its ``deal`` and its commitment) and ends where it says.
+A round's seed and deal are written once the round is over (docs/fairness.md);
+the round in play is not part of the record, and a live match's record cannot
+be re-imported.
 """
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
+from games.engine import shuffle
 from games.engine.errors import InvalidAction
 from games.models import Event, Match, MatchStatus, Round, RoundScore, Seat
 from games.variants import spec_for
 
 FORMAT = "rummyhub-game-record"
-VERSION = 1
+VERSION = 2  # 2: each round's shuffle, commitment and deal; 1: every round python-random, no deal
+READS = (1, 2)
 
 
 class RecordMismatch(InvalidAction):
@@ -73,13 +76,33 @@ def _actions_by_round(match: Match) -> dict[int, list[dict[str, Any]]]:
     return actions
 
 
+def _revealed_seed(r: Round) -> str | int | None:
+    """A finished round's seed as the record writes it (python-random's as a number); None before."""
+    if r.finished_at is None:
+        return None
+    return int(r.seed) if r.shuffle == shuffle.LEGACY else r.seed
+
+
+def _deal_record(match: Match, r: Round) -> dict[str, Any] | None:
+    """A finished round's deal as it was played: dealt again from its seed, setup and shuffle."""
+    if r.finished_at is None:
+        return None
+    spec = spec_for(match.variant)
+    rules = spec.rules(match.options, match.seats_count)
+    state, _dealer = spec.deal(rules, r.setup, shuffle.rng_for(r.shuffle, r.seed))
+    return spec.dealt(rules, r.setup, state)
+
+
 def _round_record(
-    r: Round, scores: list[RoundScore], actions: list[dict[str, Any]], finished: bool
+    match: Match, r: Round, scores: list[RoundScore], actions: list[dict[str, Any]]
 ) -> dict[str, Any]:
     return {
         "number": r.number,
         "dealer": r.dealer,
-        "seed": r.seed if finished else None,
+        "shuffle": r.shuffle,
+        "commitment": r.commitment or None,
+        "seed": _revealed_seed(r),
+        "deal": _deal_record(match, r),
         "setup": r.setup,
         "actions": actions,
         "result": {
@@ -107,7 +130,7 @@ def match_record(match: Match) -> dict[str, Any]:
         "version": VERSION,
         "match": _match_info(match),
         "seats": [_seat_record(s, finished) for s in seats],
-        "rounds": [_round_record(r, scores.get(r.pk, []), actions.get(r.number, []), finished) for r in rounds],
+        "rounds": [_round_record(match, r, scores.get(r.pk, []), actions.get(r.number, [])) for r in rounds],
         "final": {
             "totals": [s.final_total for s in seats] if finished else None,
             "winners": [s.index for s in seats if s.is_winner] if finished else None,
@@ -123,11 +146,11 @@ def import_record(record: dict[str, Any]) -> dict[str, Any]:
     "winners": [...], "tally": {...}}``.  Raises ``InvalidAction`` for a
     record of another format/version or without seeds, ``RulesError`` for an
     illegal action, and ``RecordMismatch`` when the replay disagrees with the
-    record (a setup, a round result, or the final totals).
+    record (a deal, a commitment, a setup, a round result, or the final totals).
     """
     if not isinstance(record, dict) or record.get("format") != FORMAT:
         raise InvalidAction("Not a RummyHub game record.", code="bad_record")
-    if record.get("version") != VERSION:
+    if record.get("version") not in READS:
         raise InvalidAction(f"Unsupported game record version {record.get('version')!r}.", code="bad_record")
     info = record["match"]
     spec = spec_for(info["variant"])
@@ -140,7 +163,7 @@ def import_record(record: dict[str, Any]) -> dict[str, Any]:
         if tally is not None and rnd["setup"] != tally:
             raise RecordMismatch(f"Round {rnd['number']}: the stored setup differs from the replayed one.")
         tally = rnd["setup"]
-        state, _dealer = spec.deal(rules, tally, random.Random(rnd["seed"]))
+        state = _deal_as_recorded(spec, rules, info, rnd, legacy=record["version"] == 1)
         for step in rnd["actions"]:
             state = spec.apply(state, step["seat"], step["action"])
         if not spec.is_round_over(state):
@@ -164,3 +187,17 @@ def import_record(record: dict[str, Any]) -> dict[str, Any]:
         "winners": list(winners),
         "tally": tally,
     }
+
+
+def _deal_as_recorded(spec, rules, info: dict[str, Any], rnd: dict[str, Any], *, legacy: bool) -> Any:
+    """A round dealt again from its seed with its shuffle (version 1: python-random), checked against
+    the record's commitment and deal."""
+    algorithm = shuffle.LEGACY if legacy else rnd.get("shuffle")
+    state, _dealer = spec.deal(rules, rnd["setup"], shuffle.rng_for(algorithm, rnd["seed"]))
+    if algorithm == shuffle.CURRENT:
+        expected = shuffle.commitment(rnd["seed"], match_id=info["id"], round_number=rnd["number"])
+        if rnd.get("commitment") != expected:
+            raise RecordMismatch(f"Round {rnd['number']}: the seed does not match the commitment.")
+    if not legacy and rnd.get("deal") != spec.dealt(rules, rnd["setup"], state):
+        raise RecordMismatch(f"Round {rnd['number']}: the recorded deal is not the one its seed deals.")
+    return state

@@ -9,6 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import signals
+from games.engine import shuffle
 from games.engine.gin.bots import advice
 from games.models import (
     Match,
@@ -22,7 +23,7 @@ from games.services.write import (
     Write,
     _lobby_changed,
     _own_seat,
-    _rng_for_round,
+    _round_seed,
     _rules,
     _schedule,
     writing,
@@ -35,12 +36,15 @@ def _deal(write: Write, rules) -> None:
     """Deal the next round and save it (the next automatic step scheduled)."""
     match, spec = write.match, write.spec
     number = match.round_number + 1
-    seed, rng = _rng_for_round(match, number)
+    seed = _round_seed(number)
     tally = match.state["tally"]
-    state, dealer = spec.deal(rules, tally, rng)
-    Round.objects.create(match=match, number=number, dealer=dealer, seed=seed, setup=tally)
+    state, dealer = spec.deal(rules, tally, shuffle.rng_for(shuffle.CURRENT, seed))
+    # The table shows the commitment from the deal on; the seed stays here until the round is over.
+    commitment = shuffle.commitment(seed, match_id=match.pk, round_number=number)
+    Round.objects.create(match=match, number=number, dealer=dealer, shuffle=shuffle.CURRENT, seed=seed,
+                         commitment=commitment, setup=tally)
     match.round_number = number
-    match.state = {"tally": tally}
+    match.state = {"tally": tally, "commitment": commitment}
     write.set_state(state)
     match.status = MatchStatus.PLAYING
     match.draft = None

@@ -4,7 +4,7 @@ engine, append events, save and bump the version (the one place that does), publ
 
 from __future__ import annotations
 
-import random
+import hashlib
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import store
+from games.engine import shuffle
 from games.live import boardcache, gate
 from games.models import (
     DISCONNECT_GRACE,
@@ -25,7 +26,6 @@ from games.models import (
     Match,
     MatchStatus,
     Seat,
-    new_seed,
 )
 from games.services.errors import ActionRefused, StaleVersion
 from games.services.retry import MIN_LOCK_WAIT
@@ -196,10 +196,16 @@ def _lobby_changed(match: Match) -> None:
     realtime.broadcast_on_commit(realtime.LOBBY_GROUP, {"type": "lobby.changed", "id": match.pk})
 
 
-def _rng_for_round(match: Match, number: int) -> tuple[int, random.Random]:
-    fixed = getattr(settings, "RUMMYHUB_FIXED_SEED", "")
-    seed = (int(fixed) * 1000 + number) if str(fixed).strip() else new_seed()
-    return seed, random.Random(seed)
+def _round_seed(number: int) -> str:
+    """A new round's seed (``shuffle.CURRENT``): 256 fresh random bits, or, with
+    ``RUMMYHUB_FIXED_SEED`` (tests and demos only), :func:`fixed_seed`."""
+    fixed = str(getattr(settings, "RUMMYHUB_FIXED_SEED", "")).strip()
+    return fixed_seed(fixed, number) if fixed else shuffle.new_seed()
+
+
+def fixed_seed(fixed: str, number: int) -> str:
+    """Round ``number``'s seed under ``RUMMYHUB_FIXED_SEED = fixed``: a hash of both (not secret)."""
+    return hashlib.sha256(f"rummyhub-fixed-seed|{fixed}|{number}".encode()).hexdigest()
 
 
 def _host_only(match: Match, user) -> None:

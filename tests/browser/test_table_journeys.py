@@ -7,15 +7,15 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from games import services
 from games.engine import manipulation as manip
+from games.engine import shuffle
 from games.models import Match
+from games.services.write import fixed_seed
 from tests.browser.conftest import drag, login, meld_in_hand
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -68,7 +68,7 @@ def two_player_table(make_user, settings):
     """A started 2-seat table whose first player holds a meld in the dealt hand (seed found by search)."""
     for seed in range(1, 500):
         rules = manip.ManipulationRules().for_players(2)
-        state = manip.new_round(rules, 2, random.Random(seed * 1000 + 1))
+        state = manip.new_round(rules, 2, shuffle.DealRandom(fixed_seed(str(seed), 1)))
         meld = meld_in_hand(state, state.seat_to_act)
         if meld:
             break

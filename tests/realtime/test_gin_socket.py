@@ -21,6 +21,7 @@ from games.variants import spec_for
 from rummyhub.asgi import application
 from tests.live import session_cookie_for
 from tests.realtime.frames import drain_to_current, receive_board
+from tests.seeds import secret_seeds, seed_leaks
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -81,7 +82,7 @@ async def check_frame(frame: str, match_id: int, seat: int | None):
     shown = set(CARD_ATTR.findall(frame))
     leaked = (shown & everything) - allowed
     assert not leaked, f"seat {seat} was shown {sorted(leaked)}"
-    assert "seed" not in frame.lower()
+    assert not seed_leaks(frame, await database_sync_to_async(secret_seeds)(match_id))
     board, _, log = frame.partition('<section class="panel log"')
     if seat is None or seat == box:
         assert "suggest" not in board.lower(), "the box was shown the team's advice"

@@ -25,6 +25,7 @@ from games.variants import spec_for
 from rummyhub.asgi import application
 from tests.live import session_cookie_for
 from tests.realtime.frames import drain_to_current, receive_board
+from tests.seeds import secret_seeds, seed_leaks
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -68,7 +69,7 @@ async def check_frame(frame: str, match_id: int, seat: int | None):
     shown = {Card.from_code(ref).id for ref in CARD_ATTR.findall(frame)}
     leaked = (shown & everything) - allowed
     assert not leaked, f"seat {seat} was shown {sorted(leaked)}"
-    assert "seed" not in frame.lower()
+    assert not seed_leaks(frame, await database_sync_to_async(secret_seeds)(match_id))
 
 
 async def test_every_frame_shows_each_viewer_only_what_they_may_see(make_user, settings):

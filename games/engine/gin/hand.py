@@ -11,6 +11,7 @@ from typing import Any
 
 from ..cards import Card
 from ..errors import InvalidAction
+from ..shuffle import DealRng
 from .deadwood import deadwood_mask
 from .knock import parse_melds, settle_knock
 from .masks import FULL_DECK, IDS, VALUES, card_index, card_items, hand_mask, illegal, mask_cards, mask_points
@@ -35,7 +36,7 @@ def _seat_count(seats: Any) -> int:
         raise InvalidAction("seats must be a number of seats or a list of seats.", code="bad_seats") from None
 
 
-def _seats(n: int, rng: random.Random, kw: dict[str, Any]) -> tuple[int, int, int | None, RoleDraw | None]:
+def _seats(n: int, rng: DealRng, kw: dict[str, Any]) -> tuple[int, int, int | None, RoleDraw | None]:
     """``(dealer, non-dealer, advisor, role draw)``: three players' roles given or drawn (C.2.1), else
     the two-player dealer given or chosen at random (D.1.2)."""
     if n != 3:
@@ -59,7 +60,7 @@ def _seats(n: int, rng: random.Random, kw: dict[str, Any]) -> tuple[int, int, in
     return box, captain, advisor, role_draw
 
 
-def new_round(rules: Any, seats: Any, rng: random.Random, **kw: Any) -> GinState:
+def new_round(rules: Any, seats: Any, rng: DealRng, **kw: Any) -> GinState:
     """Deal a hand.  ``seats``: 3 for the box game, 2 otherwise (an int or a list of players).
 
     Keywords: three players — ``roles=(box, captain, advisor)`` (else roles are drawn, C.2.1, and the

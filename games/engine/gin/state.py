@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-import random
 from dataclasses import dataclass
 from typing import Any
 
 from ..errors import InvalidAction
+from ..shuffle import DealRng
 from .deadwood import ALL_MELDS, meld_order
 from .knock import Settlement
 from .masks import CODES, IDS, card_index, hand_mask, mask_ids
@@ -41,7 +41,7 @@ class RoleDraw:
         return cls(rounds, d["box"], d["captain"], d["advisor"])
 
 
-def draw_roles(rng: random.Random, seats: int = 3) -> RoleDraw:
+def draw_roles(rng: DealRng, seats: int = 3) -> RoleDraw:
     """Each player draws a card from a shuffled pack: highest rank (K high, A low) → box, middle →
     captain, lowest → advisor; tied players draw again from a freshly shuffled pack (C.2.1 [ext])."""
     rounds: list[tuple[tuple[int, int], ...]] = []

@@ -7,13 +7,13 @@ ids (``"8S.0"``, ``"JK=9H.1"``, see :func:`card_ref`).
 from __future__ import annotations
 
 import functools
-import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
 from ..cards import Card, make_deck
 from ..errors import IllegalMove, InvalidAction
+from ..shuffle import DealRng
 from ..text import MANIPULATION_MESSAGES
 from .rules import GAME, ManipulationRules, as_rules
 
@@ -229,7 +229,7 @@ def from_dict(d: dict[str, Any]) -> ManipulationState:
 def new_round(
     rules: ManipulationRules | dict | None,
     seats: int | Sequence[Any],
-    rng: random.Random,
+    rng: DealRng,
     dealer: int | None = None,
 ) -> ManipulationState:
     """Deal a round (B.4): random first dealer unless given, 10 cards each from the dealer's left."""

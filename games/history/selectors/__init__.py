@@ -2,8 +2,9 @@
 
 Every function returns plain data for the templates (no querysets in templates).  One door to a
 match: ``match_for_viewer`` answers "missing" and "private and not yours" the same way (404).  Live
-matches never show a hand or a seed: the match page shows only finished rounds (by their scores) and
-the replay is offered for finished matches only.
+matches never show a hand, nor the seed of the round in play: the match page shows only finished
+rounds (by their scores, and each deal's seed, revealed once its round is over) and the replay is
+offered for finished matches only.
 
 One module per page, bottom up; this package's names are the public ones of all of them:
 

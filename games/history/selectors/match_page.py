@@ -1,6 +1,6 @@
-"""A match's page: its seats, the finished rounds with their scores and reasons, the end-of-match
-bonuses (the engines' breakdowns, formatted) and the cumulative chart.  Live matches show only their
-finished rounds, by their scores."""
+"""A match's page: its seats, the finished rounds with their scores and reasons (and their deals'
+commitments and seeds, revealed once a round is over), the end-of-match bonuses (the engines'
+breakdowns, formatted) and the cumulative chart.  Live matches show only their finished rounds."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from django.db.models import Prefetch
 from django.utils.translation import gettext as _
 
 from games.board import words
+from games.engine import shuffle
 from games.engine.gin import GinMatch
 from games.engine.manipulation import manipulation_end_bonuses
 from games.history import display
@@ -59,7 +60,7 @@ def seat_rows(match: Match) -> list[SeatRow]:
 def _finished_rounds(match: Match) -> list[Round]:
     return list(
         Round.objects.filter(match=match, finished_at__isnull=False)
-        .defer("setup", "seed")
+        .defer("setup")
         .prefetch_related(Prefetch("scores", queryset=RoundScore.objects.order_by("seat")))
         .order_by("number")
     )
@@ -103,6 +104,11 @@ def round_table(seats: list[SeatRow], rounds: list[Round]) -> list[dict[str, Any
                 "winners": [seat_name(seats, w) for w in winners],
                 "cells": cells,
                 "extra": _extra_outcome(rnd.outcome),
+                # The deal (docs/fairness.md): these rounds are over, so their seeds are revealed.
+                "shuffle": rnd.shuffle,
+                "commitment": rnd.commitment,
+                "seed": rnd.seed if rnd.finished_at is not None else "",
+                "legacy": rnd.shuffle == shuffle.LEGACY,
             }
         )
     return out

@@ -19,6 +19,7 @@ from games.engine.gin import GinMatch
 from games.forms import TableCreateForm
 from games.models import Event, Match, MatchStatus, Seat
 from games.variants import spec_for
+from tests.seeds import assert_no_secret_seed
 
 pytestmark = pytest.mark.django_db
 
@@ -126,7 +127,7 @@ def test_each_seat_sees_its_own_board_and_nothing_more(client, make_user):
         shown = shown_ids(page) - {gin.IDS[c] for c in state.discard}
         assert shown <= allowed[seat], (seat, shown - allowed[seat])
         assert not shown & stock
-        assert "seed" not in page.lower()
+        assert_no_secret_seed(page, match.pk)
         for role in ("Box", "Captain", "Advisor"):
             assert role in page
     assert "Take the upcard or pass." in pages[captain]

@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from games.engine import shuffle
 from games.engine.errors import InvalidAction
 from games.history.export import FORMAT, VERSION, RecordMismatch, import_record
 from games.history.selectors import replay_index, replay_step
@@ -14,6 +15,7 @@ from games.models import Match, MatchStatus, Round, RoundScore, Seat
 from games.replay import replay_round
 from games.variants import spec_for
 from tests.games.history.support import play_match, play_one_round
+from tests.seeds import assert_no_secret_seed
 
 pytestmark = pytest.mark.django_db
 
@@ -24,8 +26,8 @@ HX = {"HTTP_HX_REQUEST": "true"}
 def matches(alice, make_user, settings):
     bob = make_user("bob")
     return [
-        play_match(alice, settings=settings, seed="1", seats=3, bots=2, game_target=60),  # 4 rounds
-        play_match(alice, settings=settings, seed="4", seats=2, bots=0, others=[bob]),  # 4 rounds
+        play_match(alice, settings=settings, seed="10", seats=3, bots=2, game_target=60),  # 4 rounds
+        play_match(alice, settings=settings, seed="2", seats=2, bots=0, others=[bob]),  # 4 rounds
         play_match(alice, settings=settings, seed="21", seats=5, bots=4, game_target=30),
     ]
 
@@ -102,7 +104,10 @@ def test_export_round_trips_through_the_engine(client, matches):
         assert "attachment" in response["Content-Disposition"]
         record = json.loads(response.content)
         assert record["format"] == FORMAT and record["version"] == VERSION
-        assert all(isinstance(r["seed"], int) for r in record["rounds"])
+        for r in record["rounds"]:
+            assert r["shuffle"] == shuffle.CURRENT and len(r["seed"]) == 64
+            assert r["commitment"] == shuffle.commitment(r["seed"], match_id=match.pk, round_number=r["number"])
+            assert r["deal"]["dealer"] == r["dealer"]
         result = import_record(record)
         seats = list(Seat.objects.filter(match=match).order_by("index"))
         assert result["totals"] == [s.final_total for s in seats]
@@ -132,13 +137,20 @@ def test_import_refuses_tampered_or_foreign_records(client, matches):
         import_record(short)
 
 
-def test_live_export_has_no_seeds_and_no_round_in_play(client, alice, settings):
+def test_live_export_reveals_the_finished_rounds_only(client, alice, settings):
+    """A live match's record: each finished round with its seed and deal (revealed when it ended), the
+    round in play not at all, and no seed of it anywhere (docs/fairness.md)."""
     live = play_one_round(alice, settings=settings)
-    record = json.loads(client.get(f"/matches/{live.pk}/export.json").content)
-    assert all(r["seed"] is None for r in record["rounds"])
+    text = client.get(f"/matches/{live.pk}/export.json").content.decode()
+    record = json.loads(text)
     assert [r["number"] for r in record["rounds"]] == list(range(1, live.round_number))
+    for r in record["rounds"]:
+        stored = Round.objects.get(match=live, number=r["number"])
+        assert r["seed"] == stored.seed and r["commitment"] == stored.commitment and r["deal"]["hands"]
     assert record["final"]["totals"] is None
-    assert str(Round.objects.get(match=live, number=1).seed) not in json.dumps(record)
+    in_play = Round.objects.get(match=live, number=live.round_number)
+    assert in_play.finished_at is None and in_play.commitment
+    assert_no_secret_seed(text, live.pk)
     with pytest.raises(InvalidAction):
         import_record(record)
 
