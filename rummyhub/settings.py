@@ -195,6 +195,10 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # ----------------------------------------------------------- channel layer
 REDIS_URL = os.environ.get("REDIS_URL", "")
+# What this site's keys and channels on Redis start with.  The test suite runs in several processes
+# at once (pytest-xdist), each with its own test database whose ids start at 1: each also gets its own
+# prefix, or one process's "table-1" group would reach another's sockets.
+REDIS_PREFIX = os.environ.get("REDIS_PREFIX", "rummyhub") + os.environ.get("PYTEST_XDIST_WORKER", "")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
@@ -202,7 +206,7 @@ if REDIS_URL:
             "CONFIG": {
                 # No socket timeout: idle subscriptions must not be dropped.
                 "hosts": [{"address": REDIS_URL, "socket_timeout": None, "max_connections": 10000}],
-                "prefix": os.environ.get("REDIS_PREFIX", "rummyhub"),
+                "prefix": REDIS_PREFIX,
             },
         }
     }
@@ -211,7 +215,8 @@ else:
 
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+                          "KEY_PREFIX": REDIS_PREFIX}}
 # The table board's per-version fragments (log, scores): rendered by every socket of a table
 # in this process within milliseconds, so a process-local cache; a network round trip per
 # render would cost more than the fragment.  One entry per version (about 2 KB): only the newest

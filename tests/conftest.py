@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -9,6 +10,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.db import connections
+from django.utils import translation
 
 
 def pytest_configure(config):
@@ -24,7 +26,10 @@ def pytest_sessionstart(session):
     for po in Path(settings.BASE_DIR, "locale").glob("*/LC_MESSAGES/*.po"):
         mo = po.with_suffix(".mo")
         if (not mo.exists() or mo.stat().st_mtime < po.stat().st_mtime) and shutil.which("msgfmt"):
-            subprocess.run(["msgfmt", "--check-format", "-o", str(mo), str(po)], check=True)
+            # Written aside and moved into place: the suite's parallel workers may all be here at once.
+            fresh = mo.with_suffix(f".mo.{os.getpid()}")
+            subprocess.run(["msgfmt", "--check-format", "-o", str(fresh), str(po)], check=True)
+            os.replace(fresh, mo)
 
 
 def pytest_report_header(config):
@@ -32,6 +37,16 @@ def pytest_report_header(config):
     where = db.get("HOST") or db.get("NAME")
     layer = settings.CHANNEL_LAYERS["default"]["BACKEND"]
     return [f"rummyhub: database {db['ENGINE'].rsplit('.', 1)[-1]} ({where}); channel layer {layer}"]
+
+
+@pytest.fixture(autouse=True)
+def _language_of_the_site():
+    """Each test starts in the site's default language: a request through LocaleMiddleware (a
+    player's profile language, a language cookie) leaves its language active in the test's thread,
+    which would otherwise carry over into the next test's renders."""
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
 
 
 @pytest.fixture

@@ -74,6 +74,7 @@ def pseudo(monkeypatch, client):
 def plain_words(page: str) -> list[str]:
     page = re.sub(r"<(script|style)\b.*?</\1>", " ", page, flags=re.S)
     page = re.sub(r"<template\b.*?</template>", " ", page, flags=re.S)
+    page = re.sub(r"<code\b.*?</code>", " ", page, flags=re.S)  # data shown as it is (a seed, its commitment)
     texts = ATTRS.findall(page) + [re.sub(r"<[^>]+>", " ", page)]
     text = html.unescape(" ".join(texts))
     for name in LANGUAGE_NAMES:
