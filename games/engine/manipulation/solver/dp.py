@@ -23,12 +23,6 @@ _HALF_MASK = (1 << (2 * _SUIT_BITS)) - 1
 _SHORT_MASK = sum(0xFF << (_SUIT_BITS * s) for s in range(4))  # the n1 and n2 fields of every suit
 
 
-# option lists shared between problems (pure functions of their keys); cleared when they grow too big
-_CACHE_LIMIT = 100_000
-_OPTS_CACHE: dict[tuple, list] = {}
-_HALF_CACHE: dict[tuple, tuple] = {}
-
-
 class Problem:
     """One joker configuration: forced/optional naturals, forced/optional wildcards.
 
@@ -64,16 +58,15 @@ class Problem:
         self.joker_weight = joker_weight
         self.F = [[len(forced.get((r, s), ())) for s in range(4)] for r in range(15)]
         self.O = [[len(optional.get((r, s), ())) for s in range(4)] for r in range(15)]
-        self.memo: dict[int, list] = {}
         self.opt_cache: dict[tuple, list] = {}
         self.half_cache: dict[tuple, list] = {}
-        self.shared = False  # use the module-level option caches (worth it when many cases share cards)
-        self.budget: int | None = None
+        # option lists shared by the problems of one meld step (pure functions of their keys)
+        self.shared_opts: dict[tuple, list] = {}
+        self.shared_half: dict[tuple, tuple] = {}
         self.Jo = len(wild_optional)
         self._init_bounds()
         self._init_reservations()
         self.negv = [NEG] * self.L
-        self.root_choice: tuple | None = None
 
     def _init_bounds(self) -> None:
         """The optimistic bound per rank, the cards available per rank and suit (look-ahead), the top rank."""
@@ -136,11 +129,7 @@ class Problem:
             return hit
         reserve = r == 1 and self.high
         f, o = self.F[r][s], self.O[r][s]
-        if not self.shared:
-            out = self._make_opts(r, s, sc, wild, f, o, reserve)
-            self.opt_cache[key] = out
-            return out
-        # shared by every problem with the same cards there (many cases under new_meld_only)
+        # shared by the problems of one meld step with the same cards there (its joker cases)
         gkey = (
             key,
             self.min_rank,
@@ -151,15 +140,9 @@ class Problem:
             r == self.last,
             (self.cap[s], self.res_stride[s], tuple(self.res_pairs[s])) if reserve else None,
         )
-        hit = _OPTS_CACHE.get(gkey)
-        if hit is not None:
-            self.opt_cache[key] = hit
-            return hit
-        out = self._make_opts(r, s, sc, wild, f, o, reserve)
-        if len(_OPTS_CACHE) > _CACHE_LIMIT:
-            _OPTS_CACHE.clear()
-            _HALF_CACHE.clear()
-        _OPTS_CACHE[gkey] = out
+        out = self.shared_opts.get(gkey)
+        if out is None:
+            out = self.shared_opts[gkey] = self._make_opts(r, s, sc, wild, f, o, reserve)
         self.opt_cache[key] = out
         return out
 
@@ -209,12 +192,11 @@ class Problem:
             return hit
         oa = self._opts(r, 2 * h, hs & _SUIT_MASK, wild)
         ob = self._opts(r, 2 * h + 1, hs >> _SUIT_BITS, wild)
-        if self.shared:
-            gkey = (id(oa), id(ob), h, wild)  # the entry keeps oa and ob alive, so the ids stay theirs
-            ghit = _HALF_CACHE.get(gkey)
-            if ghit is not None:
-                self.half_cache[key] = ghit[2]
-                return ghit[2]
+        gkey = (id(oa), id(ob), h, wild)  # the entry keeps oa and ob alive, so the ids stay theirs
+        ghit = self.shared_half.get(gkey)
+        if ghit is not None:
+            self.half_cache[key] = ghit[2]
+            return ghit[2]
         out = []
         for ca in oa:
             for cb in ob:
@@ -239,10 +221,7 @@ class Problem:
             for e in out:
                 buckets.setdefault((e[2], e[3]), []).append(e)
             out = [(g, x, min(e[4] for e in lst), lst) for (g, x), lst in buckets.items()]
-        if self.shared:
-            if len(_HALF_CACHE) > _CACHE_LIMIT:
-                _HALF_CACHE.clear()
-            _HALF_CACHE[gkey] = (oa, ob, out)
+        self.shared_half[gkey] = (oa, ob, out)
         self.half_cache[key] = out
         return out
 
@@ -285,12 +264,13 @@ class Problem:
         return out
 
     def _children(self, r: int, runs: int, w: int) -> dict[int, float]:
-        """The states after rank ``r`` (1…13, as memo keys) and the best gain to reach each.
+        """The states after rank ``r`` (1…13, as keys ``runs << 8 | w << 4 | r + 1``) and the best gain to
+        reach each.
 
         The same enumeration as ``_moves``, written out again because this is the solver's hot loop:
-        it builds no move tuples, only the best gain per child.  Keep the two in step; ``_path``
-        retraces every optimum through ``_moves`` against the values computed here and fails loudly
-        when they disagree (the brute-force property tests would catch it).
+        it builds no move tuples, only the best gain per child.  Keep the two in step; ``path_of``
+        retraces every play through ``_moves`` against the gains computed here and fails loudly when
+        they disagree (the brute-force property tests would catch it).
         """
         wild = self.J - w
         A = self._half(r, 0, runs & _HALF_MASK, wild)
@@ -396,104 +376,38 @@ class Problem:
             out.append(((combo[0][7] + combo[1][7] + combo[2][7] + combo[3][7]) * w1 + end, combo))
         return out
 
-    # ------------------------------------------------------------------ the DP
+    # ------------------------------------------------------------------ the path of a play
 
-    def solve(self) -> float:
-        """Exact optimum over every reservation of high aces (``NEG`` when no legal arrangement exists)."""
-        if not self.high:
-            val = self._f(1, 0, 0)[0]
-            self.root_choice = None
-            return val
-        best: float = NEG
-        memo = self.memo
-        for gain, st, w2, combo, j, k in self._moves(1, 0, 0):
-            child = memo.get((st << 8) | (w2 << 4) | 2)
-            if child is None:
-                child = self._f(2, st, w2)
-            v = gain + child[k]
-            if v > best:
-                best = v
-                self.root_choice = (st, w2, combo, j, k)
-        return best
-
-    def _f(self, r: int, runs: int, w: int) -> list:
-        """Values from rank ``r`` on (vector over the reservations), given the open runs and wildcards used."""
-        memo = self.memo
-        key = (runs << 8) | (w << 4) | r
-        hit = memo.get(key)
-        if hit is not None:
-            return hit
-        if self.budget is not None and len(memo) > self.budget:
-            raise SearchBudgetExceeded(f"more than {self.budget} search states")
-        negv = self.negv
-        if r > self.last:  # only without high aces (L == 1)
-            vec = negv if runs & _SHORT_MASK else [self._end_value(w)]
-        elif r == 14:
-            vec = self._rank14(runs, w)
-            if max(vec) == NEG:
-                vec = negv
-        elif r > self.top and not runs:
-            # no natural card left: nothing happens until the high aces (a run of wildcards may end in one)
-            if self.high:
-                vec = self._f(14, 0, w)
-            else:
-                end = self._end_value(w)
-                vec = negv if end == NEG else [end]
-        else:
-            r1 = r + 1
-            best = None
-            for ck, gain in self._children(r, runs, w).items():
-                child = memo.get(ck)
-                if child is None:
-                    child = self._f(r1, ck >> 8, ck >> 4 & 15)
-                if child is negv:
-                    continue
-                if best is None:
-                    best = [x + gain for x in child] if gain else list(child)
-                elif gain:
-                    best = [a if a >= x + gain else x + gain for a, x in zip(best, child, strict=True)]
-                else:
-                    best = [a if a >= x else x for a, x in zip(best, child, strict=True)]
-            vec = negv if best is None or max(best) == NEG else best
-        memo[key] = vec
-        return vec
-
-    def _path(self) -> list[tuple[int, tuple, int]]:
-        """The choices ``(rank, per-suit options, group wildcards)`` of an optimum, rank by rank."""
+    def path_of(self, trace: list, canon: list[int]) -> list[tuple[int, tuple, int]]:
+        """The choices ``(rank, per-suit options, group wildcards)`` along a path of states found by
+        :mod:`.forward` (``[[(rank, key, gain into it), ...], k, gain at the first state, value at rank
+        14]``, keys ``runs << 4 | w`` under the masks ``canon`` of their rank)."""
+        chain, k, g0, tail = trace
         steps: list[tuple[int, tuple, int]] = []
+        key0 = chain[0][1]
+        if self.high:  # the first state follows rank 1, where the reservation k was chosen
+            c2 = canon[2]
+            root = next(
+                m for m in self._moves(1, 0, 0) if ((m[1] << 4 | m[2]) & c2) == key0 and m[5] == k and m[0] == g0
+            )
+            steps.append((1, tuple(c[6] for c in root[3]), root[4]))
+        for (r, key, _g), (r2, key2, gain) in zip(chain, chain[1:], strict=False):
+            if r2 != r + 1:
+                continue  # no card left and no open run: straight to rank 14
+            c2 = canon[r2]
+            move = next(
+                m for m in self._moves(r, key >> 4, key & 15) if ((m[1] << 4 | m[2]) & c2) == key2 and m[0] == gain
+            )
+            steps.append((r, tuple(c[6] for c in move[3]), move[4]))
         if self.high:
-            assert self.root_choice is not None
-            runs, w, combo, j, k = self.root_choice
-            steps.append((1, tuple(c[6] for c in combo), j))
-            r = 2
-        else:
-            runs, w, k, r = 0, 0, 0, 1
-        while r <= self.last:
-            if r == 14:
-                moves = self._rank14_moves(runs, w, k)
-                target = self._f(14, runs, w)[k]
-                combo14 = next(m[1] for m in moves if m[0] == target)
-                steps.append((14, combo14, 0))
-                break
-            if r > self.top and not runs:
-                if not self.high:
-                    break
-                r = 14
-                continue
-            target = self._f(r, runs, w)[k]
-            for gain, st, w2, combo, j, _kp in self._moves(r, runs, w):
-                if gain + self._f(r + 1, st, w2)[k] == target:
-                    steps.append((r, tuple(c[6] for c in combo), j))
-                    runs, w = st, w2
-                    break
-            else:  # pragma: no cover - the memo always holds a move reaching its value
-                raise AssertionError("solver: no move reaches the memoised value")
-            r += 1
+            key = chain[-1][1]
+            moves = self._rank14_moves(key >> 4, key & 15, k)
+            steps.append((14, next(m[1] for m in moves if m[0] == tail), 0))
         return steps
 
     # ------------------------------------------------------------------ rebuild the melds
-    def rebuild(self) -> tuple[list[list[Card]], list[Card]]:
-        """The melds of the optimum and the optional cards used."""
+    def rebuild(self, steps: list[tuple[int, tuple, int]]) -> tuple[list[list[Card]], list[Card]]:
+        """The melds of a path (:meth:`path_of`) and the optional cards it uses."""
         forced = self.forced
         optional = self.optional
         wilds = list(self.wild_forced) + list(self.wild_optional)
@@ -508,7 +422,7 @@ class Problem:
             card = wilds.pop(0)
             return card.declare(1 if rank == 14 else rank, suit)
 
-        for r, combo, j in self._path():
+        for r, combo, j in steps:
             group_cards: list[list[Card]] = [[] for _ in range(4)]
             for s in range(4):
                 (_n1, _n2, _n3, _low, y, g, uf, uo, e3, a, b, c, extra, xe, _need, _st) = combo[s]
