@@ -9,7 +9,7 @@ with card ids (``7S.1``, table jokers ``JK=7S.0``).  It was made once by :func:`
 whatever the solver becomes (the solver lays the tables it is made of; a later solver might lay them
 otherwise).  What it holds, by construction:
 
-* 432 positions; hand sizes 5…20, the same number of positions for each (27);
+* 512 positions; hand sizes 5…20, the same number of positions for each (32);
 * tables of 2…14 melds, laid by the solver (default rules) from 8…60 cards of a shuffled two-pack deck;
 * kinds, cycling by index: ``plain`` (no joker) for half of them, then ``table`` (1–2 jokers on the
   table), ``hand`` (1–2 in hand), ``both`` (one or two on the table and one or two in hand, at most 4 in
@@ -30,7 +30,7 @@ from games.engine.cards import Card, make_deck
 
 FILE = Path(__file__).resolve().parent / "solver_positions.txt"
 SEED = 2026_17
-COUNT = 432
+COUNT = 512
 KINDS = ("plain", "plain", "plain", "table", "hand", "both")
 
 Position = tuple[list[list[Card]], list[Card]]

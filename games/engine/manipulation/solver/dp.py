@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from functools import lru_cache
 from typing import Any
 
 from ...cards import Card
@@ -21,6 +22,37 @@ _SUIT_BITS = 16  # one suit's run state (n1, n2, n3, low) packed in 4 bits each
 _SUIT_MASK = (1 << _SUIT_BITS) - 1
 _HALF_MASK = (1 << (2 * _SUIT_BITS)) - 1
 _SHORT_MASK = sum(0xFF << (_SUIT_BITS * s) for s in range(4))  # the n1 and n2 fields of every suit
+
+
+@lru_cache(maxsize=20_000)
+def suit_entries(
+    r: int, s: int, sc: int, wild: int, min_rank: int, f: int, o: int, next1: int, next2: int, last: bool,
+    reserve: tuple | None,
+) -> tuple[tuple, ...]:  # fmt: skip
+    """:func:`.suits.suit_options` for suit ``s`` in run state ``sc`` as the DP uses them:
+    ``(wild_needed, uo, g, y, code, kpart, raw)`` with the new run state packed at the suit's place
+    (``code``) and, at rank 1 with high aces (``reserve``: the suit's cap, stride and reservation pairs),
+    the index part of the aces kept high.  Pure, so shared by every problem and step (tuples only: the
+    garbage collector stops tracking them).  The 20,000 kept weigh about 20 MB."""
+    raw = suit_options.__wrapped__(
+        r, min_rank, sc & 15, sc >> 4 & 15, sc >> 8 & 15, sc >> 12 & 15, f, o, wild, reserve is not None, next1,
+        next2, last,
+    )  # fmt: skip
+    shift = _SUIT_BITS * s
+    out = []
+    for op in raw:
+        if op[14] > wild:
+            continue
+        kpart = 0
+        if reserve is not None:
+            cap, stride, pairs = reserve
+            f_res = f - op[6]
+            if f_res > cap:
+                continue  # forced aces kept for a high end that cannot exist
+            kpart = stride * pairs.index((f_res, min(o - op[7], cap - f_res)))
+        code = (op[0] | op[1] << 4 | op[2] << 8 | op[3] << 12) << shift
+        out.append((op[14], op[7], op[5], op[4], code, kpart, op))
+    return tuple(out)
 
 
 class Problem:
@@ -58,10 +90,9 @@ class Problem:
         self.joker_weight = joker_weight
         self.F = [[len(forced.get((r, s), ())) for s in range(4)] for r in range(15)]
         self.O = [[len(optional.get((r, s), ())) for s in range(4)] for r in range(15)]
-        self.opt_cache: dict[tuple, list] = {}
+        self.opt_cache: dict[tuple, tuple] = {}
         self.half_cache: dict[tuple, list] = {}
-        # option lists shared by the problems of one meld step (pure functions of their keys)
-        self.shared_opts: dict[tuple, list] = {}
+        # pairs of option lists, shared by the problems of one meld step (its joker cases)
         self.shared_half: dict[tuple, tuple] = {}
         self.Jo = len(wild_optional)
         self._init_bounds()
@@ -121,64 +152,17 @@ class Problem:
             return NEG
         return (used - self.Jf) * self.joker_weight
 
-    def _opts(self, r: int, s: int, sc: int, wild: int) -> list[tuple]:
+    def _opts(self, r: int, s: int, sc: int, wild: int) -> tuple[tuple, ...]:
         """Suit ``s``'s options at rank ``r`` (run state ``sc``), as ``(wild_needed, uo, g, y, code, kpart, raw)``."""
         key = (r, s, sc, wild)
         hit = self.opt_cache.get(key)
-        if hit is not None:
-            return hit
-        reserve = r == 1 and self.high
-        f, o = self.F[r][s], self.O[r][s]
-        # shared by the problems of one meld step with the same cards there (its joker cases)
-        gkey = (
-            key,
-            self.min_rank,
-            f,
-            o,
-            self.avail[r + 1][s],
-            self.avail[r + 2][s],
-            r == self.last,
-            (self.cap[s], self.res_stride[s], tuple(self.res_pairs[s])) if reserve else None,
-        )
-        out = self.shared_opts.get(gkey)
-        if out is None:
-            out = self.shared_opts[gkey] = self._make_opts(r, s, sc, wild, f, o, reserve)
-        self.opt_cache[key] = out
-        return out
-
-    def _make_opts(self, r: int, s: int, sc: int, wild: int, f: int, o: int, reserve: bool) -> list[tuple]:
-        """The entries of :meth:`_opts` from :func:`suit_options` (rank 1: aces kept as a reservation index)."""
-        raw = suit_options(
-            r,
-            self.min_rank,
-            sc & 15,
-            sc >> 4 & 15,
-            sc >> 8 & 15,
-            sc >> 12 & 15,
-            f,
-            o,
-            wild,
-            reserve,
-            self.avail[r + 1][s],
-            self.avail[r + 2][s],
-            r == self.last,
-        )
-        shift = _SUIT_BITS * s
-        out = []
-        for op in raw:
-            if op[14] > wild:
-                continue
-            kpart = 0
-            if reserve:
-                f_res = f - op[6]
-                cap = self.cap[s]
-                if f_res > cap:
-                    continue  # forced aces kept for a high end that cannot exist
-                o_res = min(o - op[7], cap - f_res)
-                kpart = self.res_stride[s] * self.res_pairs[s].index((f_res, o_res))
-            code = (op[0] | op[1] << 4 | op[2] << 8 | op[3] << 12) << shift
-            out.append((op[14], op[7], op[5], op[4], code, kpart, op))
-        return out
+        if hit is None:
+            reserve = (self.cap[s], self.res_stride[s], tuple(self.res_pairs[s])) if r == 1 and self.high else None
+            hit = self.opt_cache[key] = suit_entries(
+                r, s, sc, wild, self.min_rank, self.F[r][s], self.O[r][s], self.avail[r + 1][s],
+                self.avail[r + 2][s], r == self.last, reserve,
+            )  # fmt: skip
+        return hit
 
     def _half(self, r: int, h: int, hs: int, wild: int) -> list:
         """Suits ``2h`` and ``2h + 1`` together at rank ``r``: ``(d, uo, g, maxg, y, code, kpart, (opt, opt))``.
@@ -378,25 +362,23 @@ class Problem:
 
     # ------------------------------------------------------------------ the path of a play
 
-    def path_of(self, trace: list, canon: list[int]) -> list[tuple[int, tuple, int]]:
+    def path_of(self, trace: list, canonical: Any) -> list[tuple[int, tuple, int]]:
         """The choices ``(rank, per-suit options, group wildcards)`` along a path of states found by
         :mod:`.forward` (``[[(rank, key, gain into it), ...], k, gain at the first state, value at rank
-        14]``, keys ``runs << 4 | w`` under the masks ``canon`` of their rank)."""
+        14]``, keys ``runs << 4 | w`` in the form ``canonical(rank, key)`` of the search)."""
         chain, k, g0, tail = trace
         steps: list[tuple[int, tuple, int]] = []
         key0 = chain[0][1]
         if self.high:  # the first state follows rank 1, where the reservation k was chosen
-            c2 = canon[2]
             root = next(
-                m for m in self._moves(1, 0, 0) if ((m[1] << 4 | m[2]) & c2) == key0 and m[5] == k and m[0] == g0
+                m for m in self._moves(1, 0, 0) if canonical(2, m[1] << 4 | m[2]) == key0 and m[5] == k and m[0] == g0
             )
             steps.append((1, tuple(c[6] for c in root[3]), root[4]))
         for (r, key, _g), (r2, key2, gain) in zip(chain, chain[1:], strict=False):
             if r2 != r + 1:
                 continue  # no card left and no open run: straight to rank 14
-            c2 = canon[r2]
             move = next(
-                m for m in self._moves(r, key >> 4, key & 15) if ((m[1] << 4 | m[2]) & c2) == key2 and m[0] == gain
+                m for m in self._moves(r, key >> 4, key & 15) if canonical(r2, m[1] << 4 | m[2]) == key2 and m[0] == gain
             )
             steps.append((r, tuple(c[6] for c in move[3]), move[4]))
         if self.high:

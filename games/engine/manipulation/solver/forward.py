@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # pragma: no cover
 _SHORT_MASK = sum(0xFF << (16 * s) for s in range(4))
 BEAM = 24  # states kept per layer by the first, narrow pass
 DOMINANCE_FROM = 32  # layers this big are cleared of dominated states
-_COVERS: dict[tuple[int, int, bool], bool] = {}
+_COVERS: dict[int, bool] = {}  # (xa << 17 | xb << 1 | late) -> covers(xa, xb, late); a few thousand at most
 
 
 def covers(xa: int, xb: int, late: bool) -> bool:
@@ -39,7 +39,7 @@ def covers(xa: int, xb: int, late: bool) -> bool:
     Runs started with a low ace (they never take a high ace) must be as many in both, and before rank 4
     (``late`` false), when they may still be short, everything else must be equal but the long runs.
     """
-    k = (xa, xb, late)
+    k = xa << 17 | xb << 1 | late
     hit = _COVERS.get(k)
     if hit is None:
         a1, a2, a3, al = xa & 15, xa >> 4 & 15, xa >> 8 & 15, xa >> 12 & 15
@@ -53,6 +53,26 @@ def covers(xa: int, xb: int, late: bool) -> bool:
         if len(_COVERS) < 50_000:
             _COVERS[k] = hit
     return hit
+
+
+CROSS = True
+_NO_LONG = ~sum(0xFF << (16 * s + 12) for s in range(4))
+
+
+def _more_long(ka: int, kb: int) -> bool:
+    for s in range(4):
+        at = 16 * s + 12
+        na, la = ka >> at & 15, ka >> at + 4 & 15
+        nb, lb = kb >> at & 15, kb >> at + 4 & 15
+        if na < nb or na - la < nb - lb:
+            return False
+    return True
+
+
+_LOW_BITS = sum(0xF << (16 * s + 16) for s in range(4))  # the low fields of a layer key
+_N3_FIELDS = sum(0xF << (16 * s) for s in range(4))  # (key >> 12): the long-run counts
+_ONES4 = sum(1 << (16 * s) for s in range(4))
+_GUARD4 = _ONES4 << 12  # a guard bit above each 16-bit suit field
 
 
 class Forward:
@@ -74,23 +94,25 @@ class Forward:
         self.field = (1 << W) - 1
         self.states = 0
         self.budget: int | None = None
-        self.canon = self._canon()
+        self._init_canonical()
+        self.kids: list[dict[int, dict[int, int]]] = [{} for _ in range(15)]  # per rank: state -> its children
 
-    def _canon(self) -> list[int]:
-        """Per layer, the mask its keys take: a suit's runs started with a low ace are told apart only
-        while a run could still end in a high ace there (the suit has an ace that could stay high, and
-        the ranks from the layer's up to the king have no more holes than there are wildcards)."""
+    def _init_canonical(self) -> None:
+        """The tables of :meth:`canonical`, per layer ``r`` (the ranks from ``r`` up to the king to come):
+        ``holes[r][s]``, the ranks without a natural card of suit ``s`` (a wildcard must fill each for a run
+        to reach the king), with ``99`` where no ace of the suit can be high; ``caps[r]``, the naturals of
+        rank ``r`` per suit packed as :meth:`canonical` compares them."""
         p = self.p
-        out = [-1] * 16
+        self.holes = [[0] * 4 for _ in range(16)]
+        self.caps = [0] * 16
         for s in range(4):
-            clear = ~(0xF << (16 * s + 16))
             holes = 0
+            no_high = not p.high or len(p.res_pairs[s]) == 1
             for r in range(15, 0, -1):
                 if r <= 13 and not p.avail[r][s]:
                     holes += 1
-                if not p.high or len(p.res_pairs[s]) == 1 or holes > p.J:
-                    out[r] &= clear
-        return out
+                self.holes[r][s] = 99 if no_high else holes
+                self.caps[r] |= min(p.avail[r][s], 15) << (16 * s)
 
     # ------------------------------------------------------------------ packed vectors
 
@@ -125,64 +147,110 @@ class Forward:
 
     # ------------------------------------------------------------------ the search
 
+    def children(self, r: int, key: int) -> dict[int, int]:
+        """The states after rank ``r`` from state ``key`` (``runs << 4 | w``, canonical) with the best gain
+        to each, remembered for the next pass and for tracing the best path back."""
+        hit = self.kids[r].get(key)
+        if hit is None:
+            canonical = self.canonical
+            hit = self.kids[r][key] = {}
+            for ck, gain in self.p._children(r, key >> 4, key & 15).items():
+                nk = canonical(r + 1, ck >> 4)
+                if hit.get(nk, -1) < gain:
+                    hit[nk] = gain
+        return hit
+
+    def canonical(self, r: int, key: int) -> int:
+        """A state of layer ``r`` as the search keeps it.  Runs started with a low ace (they never take a
+        high ace) are counted as any other where no run of the suit can reach the king any more and take
+        a high ace (no ace of the suit can be high, or its holes up to the king outnumber the wildcards
+        left).  And in a suit without such runs, no more long runs than can go on at rank ``r`` (its
+        naturals and the wildcards left): the others close, whichever they are."""
+        left = self.p.J - (key & 15)
+        if key & _LOW_BITS:
+            holes = self.holes[r]
+            for s in range(4):
+                if key >> (16 * s + 16) & 15 and holes[s] > left:
+                    key &= ~(0xF << (16 * s + 16))
+        longs = key >> 12 & _N3_FIELDS
+        if longs:
+            d = ((self.caps[r] + left * _ONES4 | _GUARD4) - longs) & _GUARD4
+            if d != _GUARD4:  # some suit has more long runs than can go on
+                for s in range(4):
+                    at = 16 * s + 12
+                    n3, low = key >> at & 15, key >> at + 4 & 15
+                    most = min(self.p.avail[r][s], 15) + left
+                    if not low and n3 > most:
+                        key -= (n3 - most) << at
+        return key
+
     def run(self, floor: float, width: int | None) -> tuple[tuple[float, list] | None, bool]:
         """The best play better than ``floor`` as ``(value, path)``, or None; and whether that is proven
         (with ``width``, only the ``width`` most promising states of a layer are kept: when a layer had
         more, the play found is only a lower bound)."""
-        p = self.p
-        W, guard, bigs = self.W, self.guard, self.bigs
-        shift = W - 1
         T = self.thresholds(floor)
-        layers: dict[int, dict[int, int]] = {}
-        parents: dict[tuple[int, int], list] = {}
-        start, layer = self._first_layer(T)
-        layers[start] = layer
-        late: dict[int, int] = {}  # states that jump to rank 14 (no card left, no open run)
-        jumps: dict[int, list] = {}  # their parents
-        top = p.top
+        layers: list[dict[int, int]] = [{} for _ in range(15)]
+        start, layers[start] = self._first_layer(T)
+        top = self.p.top
         complete = True
+        late = layers[14]  # states with no card left and no open run go straight to rank 14
         for r in range(start, 14):
+            layer = layers[r]
             if width is not None and len(layer) > width:
-                layer = self._narrow(layer, width)
-                layers[r] = layer
+                layer = layers[r] = self._narrow(layer, width)
                 complete = False
-            nxt: dict[int, int] = {}
-            Tn = T[r + 1]
-            canon = self.canon[r + 1]
-            for key, g in layer.items():
-                runs, w = key >> 4, key & 15
-                if r > top and not runs:
-                    self._merge(late, key, g)
-                    jumps.setdefault(key, []).append((r, key, 0))
-                    continue
-                for ck, gain in p._children(r, runs, w).items():
-                    v = g + gain * self.ones if gain else g
-                    d = ((v | guard) - Tn) & guard
-                    v &= d - (d >> shift)
-                    if not v & bigs:
-                        continue
-                    nk = ck >> 4 & canon
-                    old = nxt.get(nk)
-                    if old is None:
-                        nxt[nk] = v
-                        parents[(r + 1, nk)] = [(r, key, gain)]
-                    else:
-                        d = ((v | guard) - old) & guard
-                        m = d - (d >> shift)
-                        nxt[nk] = (v & m) | (old & ~m)
-                        parents[(r + 1, nk)].append((r, key, gain))
+            if r > top:
+                for key in [key for key in layer if key < 16]:
+                    self._merge(late, key, layer[key])
+            expand = self._expand_scalar if self.p.L == 1 else self._expand
+            nxt = expand(r, layer, T[r + 1], r > top)
+            if r + 1 == 14:
+                for key, g in late.items():
+                    self._merge(nxt, key, g)
             if len(nxt) >= DOMINANCE_FROM:
                 nxt = self._dominance(nxt, r + 1 >= 4)
             self.states += len(nxt)
             if self.budget is not None and self.states > self.budget:
                 raise SearchBudgetExceeded(f"more than {self.budget} search states")
-            layer = nxt
             layers[r + 1] = nxt
-        end = 14  # past rank 13 without high aces, rank 14 with them
-        for key, g in late.items():
-            self._merge(layers.setdefault(end, {}), key, g)
-            parents.setdefault((end, key), []).extend(jumps[key])
-        return self._best_end(layers.get(end, {}), floor, layers, parents), complete
+        return self._best_end(layers, floor), complete
+
+    def _expand(self, r: int, layer: dict[int, int], t: int, skip_empty: bool) -> dict[int, int]:
+        """The next layer: every child of every state, its fields below ``t`` dropped, the best kept."""
+        guard, bigs, ones = self.guard, self.bigs, self.ones
+        shift = self.W - 1
+        nxt: dict[int, int] = {}
+        get = nxt.get
+        for key, g in layer.items():
+            if skip_empty and key < 16:
+                continue
+            for nk, gain in self.children(r, key).items():
+                v = g + gain * ones if gain else g
+                d = ((v | guard) - t) & guard
+                v &= d - (d >> shift)
+                if not v & bigs:
+                    continue
+                old = get(nk)
+                if old is None:
+                    nxt[nk] = v
+                elif old != v:
+                    d = ((v | guard) - old) & guard
+                    m = d - (d >> shift)
+                    nxt[nk] = (v & m) | (old & ~m)
+        return nxt
+
+    def _expand_scalar(self, r: int, layer: dict[int, int], t: int, skip_empty: bool) -> dict[int, int]:
+        """:meth:`_expand` with one reservation only (no high ace): the packed int is the one field."""
+        nxt: dict[int, int] = {}
+        get = nxt.get
+        for key, g in layer.items():
+            if skip_empty and key < 16:
+                continue
+            for nk, gain in self.children(r, key).items():
+                v = g + gain
+                if v >= t and get(nk, 0) < v:
+                    nxt[nk] = v
+        return nxt
 
     def _dominance(self, layer: dict[int, int], late: bool) -> dict[int, int]:
         """A layer without what is dominated: of two states that differ in one suit's open runs only,
@@ -191,7 +259,11 @@ class Forward:
         live field left goes).  Chains of such steps are followed through the gains before knock-out.
         ``late``: after rank 3, when runs started with a low ace are all long ones."""
         guard, shift, bigs = self.guard, self.W - 1, self.bigs
+        scalar = self.p.L == 1
         before = dict(layer)
+        flag = int(late)
+        if CROSS:
+            self._long_dominance(layer, before)
         for s in range(4):
             at = 16 * s + 4
             rest = ~(0xFFFF << at)
@@ -205,16 +277,53 @@ class Forward:
                     vb = layer.get(kb)
                     if vb is None:
                         continue
-                    xb = kb >> at & 0xFFFF
+                    xb = (kb >> at & 0xFFFF) << 1 | flag
                     for ka in keys:
-                        if ka != kb and covers(ka >> at & 0xFFFF, xb, late):
-                            d = ((before[ka] | guard) - vb) & guard
-                            vb &= ~(d - (d >> shift))
+                        if ka == kb:
+                            continue
+                        xa = ka >> at & 0xFFFF
+                        c = _COVERS.get(xa << 17 | xb)
+                        if c is None:
+                            c = covers(xa, xb >> 1, late)
+                        if not c:
+                            continue
+                        va = before[ka]
+                        if scalar:
+                            if va >= vb:
+                                vb = 0
+                                break
+                            continue
+                        d = ((va | guard) - vb) & guard
+                        vb &= ~(d - (d >> shift))
                     if vb & bigs:
                         layer[kb] = vb
                     else:
                         del layer[kb]
         return layer
+
+    def _long_dominance(self, layer: dict[int, int], before: dict[int, int]) -> None:
+        """States equal but for their long runs (in any suits): more long runs everywhere knock out."""
+        guard, shift, bigs = self.guard, self.W - 1, self.bigs
+        groups: dict[int, list[int]] = {}
+        for key in before:
+            groups.setdefault(key & _NO_LONG, []).append(key)
+        for keys in groups.values():
+            if len(keys) < 2:
+                continue
+            for kb in keys:
+                vb = layer.get(kb)
+                if vb is None:
+                    continue
+                for ka in keys:
+                    if ka == kb or not _more_long(ka, kb):
+                        continue
+                    va = before[ka]
+                    d = ((va | guard) - vb) & guard
+                    vb &= ~(d - (d >> shift))
+                if vb & bigs:
+                    layer[kb] = vb
+                else:
+                    del layer[kb]
 
     def _merge(self, into: dict[int, int], key: int, g: int) -> None:
         old = into.get(key)
@@ -231,9 +340,8 @@ class Forward:
         if not p.high:
             return 1, {0: self.BIG}
         best: dict[int, list] = {}
-        c2 = self.canon[2]
         for gain, st, w2, _combo, _j, k in p._moves(1, 0, 0):
-            vals = best.setdefault(((st << 4) | w2) & c2, [None] * p.L)
+            vals = best.setdefault(self.canonical(2, (st << 4) | w2), [None] * p.L)
             if vals[k] is None or vals[k] < gain:
                 vals[k] = gain
         layer = {}
@@ -253,16 +361,19 @@ class Forward:
         if L == 1:
             ranked = sorted(layer.items(), key=lambda kv: -kv[1])
         else:
+
             def best(v: int) -> int:
                 return max(((v >> (W * k) & field) - BIG + self.optace[k]) for k in range(L))
+
             ranked = sorted(layer.items(), key=lambda kv: -best(kv[1]))
         return dict(ranked[:width])
 
-    def _best_end(self, end: dict[int, int], floor: float, layers: dict, parents: dict) -> tuple[float, list] | None:
-        """The best final value over the last layer (rank 14 or past rank 13), and its path."""
+    def _best_end(self, layers: list[dict[int, int]], floor: float) -> tuple[float, list] | None:
+        """The best final value over the last layer (rank 14, or past rank 13 without high aces) and its
+        path."""
         p = self.p
         best_val, best_at = floor, None
-        for key, g in end.items():
+        for key, g in layers[14].items():
             runs, w = key >> 4, key & 15
             if p.high:
                 vec = p._rank14(runs, w)
@@ -280,25 +391,33 @@ class Forward:
         if best_at is None:
             return None
         key, k, tail = best_at
-        return best_val, self._trace(key, k, tail, layers, parents)
+        return best_val, self._trace(key, k, tail, layers)
 
-    def _trace(self, key: int, k: int, tail: float, layers: dict, parents: dict) -> list:
+    def _trace(self, key: int, k: int, tail: float, layers: list[dict[int, int]]) -> list:
         """The best path for :meth:`.dp.Problem.path_of`: its states first to last as ``(rank, key, gain
         into it)``, the reservation ``k``, the gain at the first state and the value at rank 14."""
-        p = self.p
         r = 14
         target = self.field_of(layers[r][key], k)
         chain = []
-        start = 2 if p.high else 1
+        start = 2 if self.p.high else 1
         while r > start:
-            for pr, pkey, gain in parents[(r, key)]:
-                x = self.field_of(layers[pr][pkey], k)
-                if x is not None and x + gain == target:
-                    chain.append((r, key, gain))
-                    r, key, target = pr, pkey, target - gain
+            step = None
+            kids = self.kids[r - 1]
+            for pkey, g in layers[r - 1].items():
+                gain = kids[pkey].get(key) if pkey in kids else None
+                if gain is not None and self.field_of(g, k) == target - gain:
+                    step = (r - 1, pkey, gain)
                     break
-            else:  # pragma: no cover - every kept state has a parent reaching its value
+            if step is None and r == 14 and key < 16:  # straight from a layer past the last card
+                step = next(
+                    (q, key, 0)
+                    for q in range(13, max(start, self.p.top + 1) - 1, -1)
+                    if self.field_of(layers[q].get(key, 0), k) == target
+                )
+            if step is None:  # pragma: no cover - every kept state has a parent reaching its value
                 raise AssertionError("solver: no parent reaches the state's value")
+            chain.append((r, key, step[2]))
+            r, key, target = step[0], step[1], target - step[2]
         chain.append((r, key, 0))
         chain.reverse()
         return [chain, k, target, tail]

@@ -129,18 +129,17 @@ def _search(prepared: list[tuple], max_states: int | None) -> tuple[list[list[Ca
     best_val: float = 0.0
     spent = 0
     best = None
-    shared_opts: dict = {}  # the suit option lists, shared by the cases of this step
-    shared_half: dict = {}
+    shared_half: dict = {}  # pairs of suit option lists, shared by the cases of this step
     for bound, _i, args, const, pre_melds, extra_played in prepared:
         if bound <= best_val:
             break
         prob = Problem(*args)
-        prob.shared_opts, prob.shared_half = shared_opts, shared_half
+        prob.shared_half = shared_half
         fw = Forward(prob)
         if max_states is not None:
             fw.budget = max_states - spent
         floor = best_val - const
-        found, proven = fw.run(floor, BEAM)
+        found, proven = fw.run(floor, BEAM) if BEAM else (None, False)
         if not proven and (found is None or found[0] + const < bound):
             exact, _ = fw.run(floor if found is None else found[0], None)
             found = exact or found
@@ -150,7 +149,7 @@ def _search(prepared: list[tuple], max_states: int | None) -> tuple[list[list[Ca
         val = found[0] + const
         if val > best_val:
             best_val = val
-            melds_out, used_opt = prob.rebuild(prob.path_of(found[1], fw.canon))
+            melds_out, used_opt = prob.rebuild(prob.path_of(found[1], fw.canonical))
             best = (pre_melds + melds_out, used_opt + extra_played)
     return best
 
