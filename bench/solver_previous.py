@@ -33,7 +33,9 @@ def load() -> ModuleType | None:
     folder = Path(tempfile.mkdtemp(prefix="solver_previous_"))
     for name, text in sources.items():
         (folder / name).write_text(text)
-    spec = importlib.util.spec_from_file_location(NAME, folder / "__init__.py", submodule_search_locations=[str(folder)])
+    spec = importlib.util.spec_from_file_location(
+        NAME, folder / "__init__.py", submodule_search_locations=[str(folder)]
+    )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[NAME] = module
