@@ -92,8 +92,10 @@ class Problem:
         self.O = [[len(optional.get((r, s), ())) for s in range(4)] for r in range(15)]
         self.opt_cache: dict[tuple, tuple] = {}
         self.half_cache: dict[tuple, list] = {}
-        # pairs of option lists, shared by the problems of one meld step (its joker cases)
+        # pairs of option lists, and the second half's completions, shared by the problems of one meld
+        # step (its joker cases)
         self.shared_half: dict[tuple, tuple] = {}
+        self.shared_comps: dict[tuple, tuple] = {}
         self.Jo = len(wild_optional)
         self._init_bounds()
         self._init_reservations()
@@ -251,47 +253,64 @@ class Problem:
         """The states after rank ``r`` (1…13, as keys ``runs << 8 | w << 4 | r + 1``) and the best gain to
         reach each.
 
-        The same enumeration as ``_moves``, written out again because this is the solver's hot loop:
-        it builds no move tuples, only the best gain per child.  Keep the two in step; ``path_of``
-        retraces every play through ``_moves`` against the gains computed here and fails loudly when
-        they disagree (the brute-force property tests would catch it).
+        The same choices as ``_moves``, enumerated the fast way because this is the solver's hot loop: it
+        builds no move tuples, and pairs each entry of the first half (suits 0 and 1) with what the second
+        half can add to it (:meth:`_completions`: its run states, wildcards and gains after the groups of
+        the rank are made feasible).  Keep the two in step; ``path_of`` retraces every play through
+        ``_moves`` against the gains computed here and fails loudly when they disagree (the brute-force
+        property tests would catch it).
         """
         wild = self.J - w
         A = self._half(r, 0, runs & _HALF_MASK, wild)
         if not A:
             return {}
         B = self._half(r, 1, runs >> (2 * _SUIT_BITS), wild)
+        if not B:
+            return {}
         wr = self.weight[r]
-        r1 = r + 1
+        base_w = (w << 4) | (r + 1)
         out: dict[int, float] = {}
         get = out.get
+        comps = self.shared_comps
+        bid = id(B)
         for da, ua, ga, xa, ya, sta, _kpa, _pa in A:
-            left = wild - da
-            for gb, xb, minyb, lst in B:
-                gsum = ga + gb
-                if gsum:
-                    js = GROUP_JOKERS[gsum][xa if xa > xb else xb]
-                    if not js or js[0] > wild - ya - minyb:
-                        continue
-                else:
-                    js = NO_GROUP
-                j0 = js[0]
-                for b in lst:
-                    if b[0] > left:
-                        continue
-                    y = ya + b[4]
-                    if j0 > wild - y:
-                        continue
-                    gain = (ua + b[1]) * wr
-                    base = ((sta | b[5]) << 8) | r1
-                    wy = w + y
-                    for j in js:
-                        if j > wild - y:
-                            break
-                        ck = base | ((wy + j) << 4)
-                        if get(ck, NEG) < gain:
-                            out[ck] = gain
+            ck = (bid, ga, xa, wild - da, wild - ya)
+            tail = comps.get(ck)
+            if tail is None:
+                tail = comps[ck] = self._completions(B, ga, xa, wild - da, wild - ya)
+            hi = sta << 8 | base_w + (ya << 4)
+            for code, yt, ub in tail:
+                key = (hi | code) + yt
+                gain = (ua + ub) * wr
+                if get(key, NEG) < gain:
+                    out[key] = gain
         return out
+
+    @staticmethod
+    def _completions(B: list, ga: int, xa: int, left_d: int, left_y: int) -> tuple:
+        """What the second half adds to a first-half entry with ``ga`` naturals to groups (at most ``xa`` in
+        one suit) and ``left_d`` / ``left_y`` wildcards left for needs / use: ``(code << 8, (y + j) << 4,
+        optional naturals)`` per distinct outcome, the most naturals kept."""
+        best: dict[tuple[int, int], int] = {}
+        for gb, xb, minyb, lst in B:
+            gsum = ga + gb
+            if gsum:
+                js = GROUP_JOKERS[gsum][xa if xa > xb else xb]
+                if not js or js[0] > left_y - minyb:
+                    continue
+            else:
+                js = NO_GROUP
+            for b in lst:
+                if b[0] > left_d:
+                    continue
+                yb = b[4]
+                for j in js:
+                    if yb + j > left_y:
+                        break
+                    k = (b[5], yb + j)
+                    if best.get(k, -1) < b[1]:
+                        best[k] = b[1]
+        return tuple((code << 8, y << 4, u) for (code, y), u in best.items())
 
     def _rank14(self, runs: int, w: int) -> list:
         """The values at rank 14 for every reservation, suit by suit (wildcards the only coupling)."""
@@ -378,7 +397,9 @@ class Problem:
             if r2 != r + 1:
                 continue  # no card left and no open run: straight to rank 14
             move = next(
-                m for m in self._moves(r, key >> 4, key & 15) if canonical(r2, m[1] << 4 | m[2]) == key2 and m[0] == gain
+                m
+                for m in self._moves(r, key >> 4, key & 15)
+                if canonical(r2, m[1] << 4 | m[2]) == key2 and m[0] == gain
             )
             steps.append((r, tuple(c[6] for c in move[3]), move[4]))
         if self.high:

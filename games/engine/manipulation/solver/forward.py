@@ -59,14 +59,17 @@ CROSS = True
 _NO_LONG = ~sum(0xFF << (16 * s + 12) for s in range(4))
 
 
-def _more_long(ka: int, kb: int) -> bool:
+_PROFILE_GUARD = sum(1 << (12 * s + 5) | 1 << (12 * s + 11) for s in range(4))  # above each 5-bit field
+
+
+def _long_profile(key: int) -> int:
+    """Per suit the long runs and the long runs less those started low (plus 8: before rank 4 the low ones
+    may be short ones), 5 bits each below a guard bit, for one subtraction to compare all eight."""
+    out = 0
     for s in range(4):
-        at = 16 * s + 12
-        na, la = ka >> at & 15, ka >> at + 4 & 15
-        nb, lb = kb >> at & 15, kb >> at + 4 & 15
-        if na < nb or na - la < nb - lb:
-            return False
-    return True
+        n3, low = key >> (16 * s + 12) & 15, key >> (16 * s + 16) & 15
+        out |= n3 << (12 * s) | (n3 - low + 8) << (12 * s + 6)
+    return out
 
 
 _LOW_BITS = sum(0xF << (16 * s + 16) for s in range(4))  # the low fields of a layer key
@@ -78,8 +81,10 @@ _GUARD4 = _ONES4 << 12  # a guard bit above each 16-bit suit field
 class Forward:
     """One branch-and-bound search of a :class:`Problem` (see the module docstring)."""
 
-    def __init__(self, p: Problem) -> None:
+    def __init__(self, p: Problem, plain: bool = False) -> None:
+        """``plain``: no state merged or dropped but by the floor (the reference the tests compare with)."""
         self.p = p
+        self.plain = plain
         L = p.L
         w1 = p.weight[1]
         self.optace = [sum(p.res_of[k][2 * s + 1] for s in range(4)) * w1 for k in range(L)] if p.high else [0]
@@ -95,6 +100,8 @@ class Forward:
         self.states = 0
         self.budget: int | None = None
         self._init_canonical()
+        if plain:
+            self.canonical = lambda _r, key: key  # type: ignore[method-assign]
         self.kids: list[dict[int, dict[int, int]]] = [{} for _ in range(15)]  # per rank: state -> its children
 
     def _init_canonical(self) -> None:
@@ -207,7 +214,7 @@ class Forward:
             if r + 1 == 14:
                 for key, g in late.items():
                     self._merge(nxt, key, g)
-            if len(nxt) >= DOMINANCE_FROM:
+            if len(nxt) >= DOMINANCE_FROM and not self.plain:
                 nxt = self._dominance(nxt, r + 1 >= 4)
             self.states += len(nxt)
             if self.budget is not None and self.states > self.budget:
@@ -302,23 +309,23 @@ class Forward:
         return layer
 
     def _long_dominance(self, layer: dict[int, int], before: dict[int, int]) -> None:
-        """States equal but for their long runs (in any suits): more long runs everywhere knock out."""
+        """States equal but for their long runs, in any suits: one with no fewer long runs in every suit
+        (and no fewer not started low) knocks out the other's lower gains, as in :meth:`_dominance`."""
         guard, shift, bigs = self.guard, self.W - 1, self.bigs
-        groups: dict[int, list[int]] = {}
+        groups: dict[int, list[tuple[int, int]]] = {}
         for key in before:
-            groups.setdefault(key & _NO_LONG, []).append(key)
+            groups.setdefault(key & _NO_LONG, []).append((key, _long_profile(key)))
         for keys in groups.values():
             if len(keys) < 2:
                 continue
-            for kb in keys:
+            for kb, pb in keys:
                 vb = layer.get(kb)
                 if vb is None:
                     continue
-                for ka in keys:
-                    if ka == kb or not _more_long(ka, kb):
+                for ka, pa in keys:
+                    if ka == kb or ((pa | _PROFILE_GUARD) - pb) & _PROFILE_GUARD != _PROFILE_GUARD:
                         continue
-                    va = before[ka]
-                    d = ((va | guard) - vb) & guard
+                    d = ((before[ka] | guard) - vb) & guard
                     vb &= ~(d - (d >> shift))
                 if vb & bigs:
                     layer[kb] = vb

@@ -130,11 +130,12 @@ def _search(prepared: list[tuple], max_states: int | None) -> tuple[list[list[Ca
     spent = 0
     best = None
     shared_half: dict = {}  # pairs of suit option lists, shared by the cases of this step
+    shared_comps: dict = {}
     for bound, _i, args, const, pre_melds, extra_played in prepared:
         if bound <= best_val:
             break
         prob = Problem(*args)
-        prob.shared_half = shared_half
+        prob.shared_half, prob.shared_comps = shared_half, shared_comps
         fw = Forward(prob)
         if max_states is not None:
             fw.budget = max_states - spent
