@@ -120,6 +120,10 @@ class Forward:
                     holes += 1
                 self.holes[r][s] = 99 if no_high else holes
                 self.caps[r] |= min(p.avail[r][s], 15) << (16 * s)
+        J = p.J
+        self.room = [
+            [(self.caps[r] + (J - w) * _ONES4 | _GUARD4) if w <= J else _GUARD4 for w in range(16)] for r in range(16)
+        ]
 
     # ------------------------------------------------------------------ packed vectors
 
@@ -160,9 +164,13 @@ class Forward:
         hit = self.kids[r].get(key)
         if hit is None:
             canonical = self.canonical
+            room = self.room[r + 1]  # per wildcards used: the long runs each suit can take on
             hit = self.kids[r][key] = {}
             for ck, gain in self.p._children(r, key >> 4, key & 15).items():
-                nk = canonical(r + 1, ck >> 4)
+                nk = ck >> 4
+                longs = nk >> 12 & _N3_FIELDS
+                if nk & _LOW_BITS or (longs and ((room[nk & 15] - longs) & _GUARD4) != _GUARD4):
+                    nk = canonical(r + 1, nk)  # the quick test above: nothing to change
                 if hit.get(nk, -1) < gain:
                     hit[nk] = gain
         return hit
@@ -181,7 +189,7 @@ class Forward:
                     key &= ~(0xF << (16 * s + 16))
         longs = key >> 12 & _N3_FIELDS
         if longs:
-            d = ((self.caps[r] + left * _ONES4 | _GUARD4) - longs) & _GUARD4
+            d = (self.room[r][key & 15] - longs) & _GUARD4
             if d != _GUARD4:  # some suit has more long runs than can go on
                 for s in range(4):
                     at = 16 * s + 12
@@ -268,31 +276,29 @@ class Forward:
         guard, shift, bigs = self.guard, self.W - 1, self.bigs
         scalar = self.p.L == 1
         before = dict(layer)
-        flag = int(late)
         if CROSS:
             self._long_dominance(layer, before)
         for s in range(4):
             at = 16 * s + 4
+            values = {key >> at & 0xFFFF for key in before}
+            if len(values) < 2:
+                continue
+            # per value of this suit, the other values that cover it (a handful)
+            ups = {xb: [xa for xa in values if xa != xb and covers(xa, xb, late)] for xb in values}
             rest = ~(0xFFFF << at)
-            groups: dict[int, list[int]] = {}
+            groups: dict[int, dict[int, int]] = {}
             for key in before:
-                groups.setdefault(key & rest, []).append(key)
-            for keys in groups.values():
-                if len(keys) < 2:
+                groups.setdefault(key & rest, {})[key >> at & 0xFFFF] = key
+            for group in groups.values():
+                if len(group) < 2:
                     continue
-                for kb in keys:
+                for xb, kb in group.items():
                     vb = layer.get(kb)
                     if vb is None:
                         continue
-                    xb = (kb >> at & 0xFFFF) << 1 | flag
-                    for ka in keys:
-                        if ka == kb:
-                            continue
-                        xa = ka >> at & 0xFFFF
-                        c = _COVERS.get(xa << 17 | xb)
-                        if c is None:
-                            c = covers(xa, xb >> 1, late)
-                        if not c:
+                    for xa in ups[xb]:
+                        ka = group.get(xa)
+                        if ka is None:
                             continue
                         va = before[ka]
                         if scalar:
@@ -312,12 +318,13 @@ class Forward:
         """States equal but for their long runs, in any suits: one with no fewer long runs in every suit
         (and no fewer not started low) knocks out the other's lower gains, as in :meth:`_dominance`."""
         guard, shift, bigs = self.guard, self.W - 1, self.bigs
-        groups: dict[int, list[tuple[int, int]]] = {}
+        groups: dict[int, list[int]] = {}
         for key in before:
-            groups.setdefault(key & _NO_LONG, []).append((key, _long_profile(key)))
-        for keys in groups.values():
-            if len(keys) < 2:
+            groups.setdefault(key & _NO_LONG, []).append(key)
+        for group in groups.values():
+            if len(group) < 2:
                 continue
+            keys = [(key, _long_profile(key)) for key in group]
             for kb, pb in keys:
                 vb = layer.get(kb)
                 if vb is None:

@@ -140,7 +140,7 @@ def _search(prepared: list[tuple], max_states: int | None) -> tuple[list[list[Ca
         if max_states is not None:
             fw.budget = max_states - spent
         floor = best_val - const
-        found, proven = fw.run(floor, BEAM) if BEAM else (None, False)
+        found, proven = fw.run(floor, BEAM)  # a narrow pass first: a floor for the exact one
         if not proven and (found is None or found[0] + const < bound):
             exact, _ = fw.run(floor if found is None else found[0], None)
             found = exact or found
