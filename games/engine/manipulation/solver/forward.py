@@ -121,9 +121,7 @@ class Forward:
                 self.holes[r][s] = 99 if no_high else holes
                 self.caps[r] |= min(p.avail[r][s], 15) << (16 * s)
         J = p.J
-        self.room = [
-            [(self.caps[r] + (J - w) * _ONES4 | _GUARD4) if w <= J else _GUARD4 for w in range(16)] for r in range(16)
-        ]
+        self.room = [[self.caps[r] + (J - w) * _ONES4 | _GUARD4 for w in range(J + 1)] for r in range(15)]
 
     # ------------------------------------------------------------------ packed vectors
 
