@@ -143,10 +143,6 @@ class Problem:
 
     # ------------------------------------------------------------------ helpers
 
-    def bound(self) -> float:
-        """An optimistic value: every optional card and wildcard laid."""
-        return self.ubr[1] + self.Jo * self.joker_weight
-
     def _end_value(self, w: int) -> float:
         left = self.J - w
         used = self.J if left >= 3 else w

@@ -2,11 +2,15 @@
 
 A layer holds the states reached after a rank (open runs and wildcards used) with, for every
 reservation of high aces, the best gain from the hand so far.  A state whose gain plus an upper bound
-on what the ranks still to come can add (every optional card and wildcard laid, :meth:`Forward.bound`)
+on what the ranks still to come can add (every optional card and wildcard laid, :meth:`thresholds`)
 cannot beat ``floor`` is dropped: what is left is exact for every play better than ``floor``.  The
 floor is the best play of the joker cases searched before, raised by a first narrow pass (a beam: the
-most promising states of each layer) whose play is exact and legal, only not proven best; when it
-reaches the upper bound of the whole case the search ends there.
+most promising states of each layer) whose play is legal, only not proven best unless no layer had to
+be narrowed; when it reaches the upper bound of the whole case the search ends there.
+
+States are kept in a canonical form (:meth:`Forward.canonical`) and, in big layers, dominated ones
+are dropped (:meth:`Forward._dominance`): both rest on what an open run can still do, never on the
+cards already laid, so every play better than the floor keeps a path of states to it.
 
 The per-reservation gains of a state are packed in one int, a field of ``W`` bits each, so that the
 gain of a transition is added to all of them at once and the best of two states is taken field by
@@ -55,7 +59,6 @@ def covers(xa: int, xb: int, late: bool) -> bool:
     return hit
 
 
-CROSS = True
 _NO_LONG = ~sum(0xFF << (16 * s + 12) for s in range(4))
 
 
@@ -274,8 +277,7 @@ class Forward:
         guard, shift, bigs = self.guard, self.W - 1, self.bigs
         scalar = self.p.L == 1
         before = dict(layer)
-        if CROSS:
-            self._long_dominance(layer, before)
+        self._long_dominance(layer, before)
         for s in range(4):
             at = 16 * s + 4
             values = {key >> at & 0xFFFF for key in before}

@@ -302,7 +302,7 @@ class _Step:
             if cs[req:]:
                 optional[key] = list(cs[req:])
             const += req * weight[key[0]]
-        # the same bound as Problem.bound()
+        # an optimistic value: every optional card and wildcard laid
         bound = const + sum(len(cs) * weight[key[0]] for key, cs in optional.items()) + len(jokers_avail) * joker_weight
         args = (forced, optional, list(freed_dp), jokers_avail, self.ace_mode, weight, joker_weight)
         req_cards = [c for key, cs in hand_avail.items() for c in cs[: required.get(key, 0)]]
