@@ -33,8 +33,11 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=3000)
     parser.add_argument("--sqlite", action="store_true")
     parser.add_argument("--sort", default="cumulative", help="cProfile sort key (cumulative, tottime ...)")
-    parser.add_argument("--profile", choices=("step", "push"),
-                        help="also print cProfile's top functions (cumulative) of the steps or the pushes")
+    parser.add_argument(
+        "--profile",
+        choices=("step", "push"),
+        help="also print cProfile's top functions (cumulative) of the steps or the pushes",
+    )
     args = parser.parse_args()
     name = f"rummyhub_clockstep_{os.getpid()}"
     if args.sqlite:
@@ -42,8 +45,14 @@ def main() -> None:
     else:
         url = f"postgres://postgres@127.0.0.1:5432/{name}"
         subprocess.run(["createdb", "-h", "127.0.0.1", "-U", "postgres", name], check=True)
-    os.environ.update(DJANGO_SETTINGS_MODULE="rummyhub.settings", DATABASE_URL=url, RUMMYHUB_BOT_DELAY="0.05",
-                      DJANGO_DEBUG="0", DJANGO_SECRET_KEY="bench-" + name, DJANGO_ALLOWED_HOSTS="127.0.0.1")
+    os.environ.update(
+        DJANGO_SETTINGS_MODULE="rummyhub.settings",
+        DATABASE_URL=url,
+        RUMMYHUB_BOT_DELAY="0.05",
+        DJANGO_DEBUG="0",
+        DJANGO_SECRET_KEY="bench-" + name,
+        DJANGO_ALLOWED_HOSTS="127.0.0.1",
+    )
     os.environ.pop("REDIS_URL", None)
     try:
         run(args)
@@ -137,12 +146,16 @@ def run(args) -> None:
         return statistics.mean(xs) * 1e3
 
     total = ms(step_cpu) + ms(push_cpu)
-    print(f"clock_step: {connection.vendor}, {args.tables} bot tables (manipulation:4, gin:2), {args.steps} steps, "
-          f"{replaced} finished tables replaced; CPU of this process")
-    print(f"  step  {ms(step_cpu):6.2f} ms  (p90 {sorted(step_cpu)[int(len(step_cpu) * .9)] * 1e3:.2f} ms)")
+    print(
+        f"clock_step: {connection.vendor}, {args.tables} bot tables (manipulation:4, gin:2), {args.steps} steps, "
+        f"{replaced} finished tables replaced; CPU of this process"
+    )
+    print(f"  step  {ms(step_cpu):6.2f} ms  (p90 {sorted(step_cpu)[int(len(step_cpu) * 0.9)] * 1e3:.2f} ms)")
     print(f"  push  {ms(push_cpu):6.2f} ms  (one spectator's board, from the board cache)")
     print(f"  step + push {total:.2f} ms: at most {1000 / total:.0f} steps a second on one core")
-    print(f"  baseline: a transaction locking one row {ms(base):.2f} ms; step = {ms(step_cpu) / ms(base):.1f}x baseline")
+    print(
+        f"  baseline: a transaction locking one row {ms(base):.2f} ms; step = {ms(step_cpu) / ms(base):.1f}x baseline"
+    )
     if profiler is not None:
         print(f"  (profiled: the {args.profile} figures above include cProfile's overhead)")
         pstats.Stats(profiler).sort_stats(args.sort).print_stats(45)

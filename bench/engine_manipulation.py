@@ -1,33 +1,35 @@
 """Manipulation Rummy engine benchmark (not part of the test run).
 
-Run: ``.venv/bin/python bench/engine_manipulation.py [--positions N] [--rounds N] [--no-baseline]``
+Run: ``.venv/bin/python bench/engine_manipulation.py [--rounds N] [--no-previous] [--no-rummikub] [--no-options]``
+(rummikub-solver, for the comparison: ``.venv/bin/pip install -r requirements-bench.txt``)
 
 Prints:
 1. the time to validate a full two-deck meld step (106 cards on the table, two joker substitutions),
    against a naive validator (every joker identity tried by brute force) measured in the same run;
-2. the exact solver's p50/p90/p99/max (CPU time) over two fixed position sets:
-   * generated mid-game two-deck positions (fixed seed: table of 2–14 melds, hand of 5–20 cards, jokers),
-   * 40 small positions, where the brute-force exact cover of the tests is feasible;
-   each against a baseline measured in the same run: the previous solver (``BASELINE_COMMIT``, read with
-   ``git show``; its optimum must be the same on every position — an independent cross-check) and, on the
-   small set, the brute force.  The position sets are generated with the baseline solver, so they are the
-   same sets as before the solver changed (without git: the current solver, and no baseline);
-3. bot-vs-bot rounds per second (basic, greedy, random-legal).
+2. the exact solver's p50/p90/p99/max (CPU time) on the fixed set of 512 mid-game positions
+   (``solver_positions.txt``, see ``solver_positions.py``), against the previous solver (the code at the
+   start of issue 17's work, loaded from git: ``solver_previous.py``) in the same run, with an optimum
+   cross-check; then on the positions rummikub-solver can express, against it (``solver_bench.py``);
+   then under the other values of the rule options the solver reads;
+3. the solver on 40 small positions against the brute-force exact cover of the tests;
+4. bot-vs-bot rounds per second (basic, greedy, random-legal).
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib.util
+import os
 import random
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
-from types import ModuleType
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import solver_bench
+import solver_previous
 
 from games.engine import bots
 from games.engine import manipulation as game
@@ -38,30 +40,6 @@ from games.engine.solver import best_play
 
 clock = time.process_time
 ROOT = Path(__file__).resolve().parent.parent
-# the solver before issue #3's work (aspiration passes, high-ace reservations in the state)
-BASELINE_COMMIT = "5bcf90dd2c40450898f4320a3093fbad00a3c4a3"
-
-
-def load_baseline() -> ModuleType | None:
-    """The solver module as it was at ``BASELINE_COMMIT`` (None without git or the commit)."""
-    try:
-        src = subprocess.run(
-            ["git", "show", f"{BASELINE_COMMIT}:games/engine/solver.py"],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout
-    except (OSError, subprocess.CalledProcessError):
-        return None
-    name = "games.engine._solver_baseline"
-    spec = importlib.util.spec_from_loader(name, loader=None)
-    assert spec is not None
-    mod = importlib.util.module_from_spec(spec)
-    mod.__package__ = "games.engine"
-    sys.modules[name] = mod
-    exec(compile(src, f"<solver at {BASELINE_COMMIT[:7]}>", "exec"), mod.__dict__)
-    return mod
 
 
 def c(code: str) -> Card:
@@ -170,24 +148,6 @@ def naive_step_ok(state: ManipulationState, table: list[list[str]]) -> bool:
     return all(classify(m) is not None for m in new)
 
 
-def generate_positions(n: int, seed: int = 20261130, solve=best_play) -> list[tuple[list[list[Card]], list[Card]]]:
-    rng = random.Random(seed)
-    out = []
-    while len(out) < n:
-        deck = make_deck(2, 2)
-        rng.shuffle(deck)
-        k = rng.randint(6, 50)
-        laid = solve([], deck[:k])
-        table = laid.table_cards
-        if not 2 <= len(table) <= 14:
-            continue
-        used = {(x.rank, x.suit, x.deck) for m in table for x in m}
-        rest = [x.undeclared() for x in deck if (x.rank, x.suit, x.deck) not in used]
-        hand = rest[: rng.randint(5, 20)]
-        out.append((table, hand))
-    return out
-
-
 def pct(values: list[float], p: float) -> float:
     s = sorted(values)
     return s[min(len(s) - 1, int(p * len(s)))]
@@ -208,18 +168,6 @@ def summary(ms: list[float]) -> str:
     return f"p50 {pct(ms, 0.5):.2f} ms  p90 {pct(ms, 0.9):.2f} ms  p99 {pct(ms, 0.99):.2f} ms  max {max(ms):.1f} ms"
 
 
-def compare(name: str, ms: list[float], res: list, base_ms: list[float], base_res: list) -> None:
-    same = sum(1 for a, b in zip(res, base_res, strict=True) if a == b)
-    print(
-        f"  {name}: {summary(base_ms)}  (total {sum(base_ms):.0f} ms; current solver "
-        f"{sum(base_ms) / sum(ms):.1f}x faster in total, p99 {pct(base_ms, 0.99) / pct(ms, 0.99):.1f}x, "
-        f"max {max(base_ms) / max(ms):.1f}x); same optimum on {same}/{len(res)}"
-    )
-    if same != len(res):
-        bad = [i for i, (a, b) in enumerate(zip(res, base_res, strict=True)) if a != b]
-        print(f"  !! optimum differs from the baseline on positions {bad[:20]}")
-
-
 def small_positions(solve) -> list[tuple[list[list[Card]], list[Card]]]:
     rng = random.Random(7)
     small: list[tuple[list[list[Card]], list[Card]]] = []
@@ -235,38 +183,23 @@ def small_positions(solve) -> list[tuple[list[list[Card]], list[Card]]]:
     return small
 
 
-def bench_solver(n: int, baseline: ModuleType | None) -> None:
-    gen = baseline.best_play if baseline is not None else best_play
-    positions = generate_positions(n, solve=gen)
-    jokered = sum(1 for t, h in positions if any(x.is_joker for m in t for x in m) or any(x.is_joker for x in h))
-    ms, res = timed(best_play, positions)
-    print(
-        f"solver over {n} mid-game positions (seed fixed; {jokered} with jokers; "
-        f"avg {statistics.mean(len(t) for t, _ in positions):.1f} melds, "
-        f"{statistics.mean(len(h) for _, h in positions):.1f} hand cards): {summary(ms)}  (total {sum(ms):.0f} ms)"
-    )
-    if baseline is not None:
-        compare(f"previous solver ({BASELINE_COMMIT[:7]})", ms, res, *timed(baseline.best_play, positions))
-    else:
-        print("  (no baseline: git or the baseline commit is not available; sets made with the current solver)")
-
-    # small positions: against the brute-force exact cover of the tests (and the previous solver)
+def bench_small() -> None:
+    """Small positions: the solver against the brute-force exact cover of the tests."""
     sys.path.insert(0, str(ROOT / "tests" / "engine"))
     from tests.engine.manipulation.oracle import brute_force
 
-    small = small_positions(gen)
+    small = small_positions(best_play)
     ms, res = timed(best_play, small)
     size = statistics.mean(sum(map(len, t)) + len(h) for t, h in small)
-    print(f"solver over 40 small positions ({size:.1f} cards, half with a joker in hand): {summary(ms)}")
-    if baseline is not None:
-        compare(f"previous solver ({BASELINE_COMMIT[:7]})", ms, res, *timed(baseline.best_play, small))
     bf_ms, bf_res = [], []
     for t, h in small:
         t0 = clock()
         v = brute_force(t, h, ManipulationRules())
         bf_ms.append((clock() - t0) * 1000)
         bf_res.append(divmod(v, 1 << 12))
-    compare("brute-force exact cover", ms, res, bf_ms, bf_res)
+    same = sum(1 for a, b in zip(res, bf_res, strict=True) if a == b)
+    print(f"solver over 40 small positions ({size:.1f} cards, half with a joker in hand): {summary(ms)}")
+    print(f"  brute-force exact cover: {summary(bf_ms)}; same optimum on {same}/40")
 
 
 def bench_bots(rounds: int) -> None:
@@ -287,13 +220,23 @@ def bench_bots(rounds: int) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--positions", type=int, default=150)
     ap.add_argument("--rounds", type=int, default=20)
-    ap.add_argument("--no-baseline", action="store_true", help="skip the previous solver")
+    ap.add_argument("--no-previous", action="store_true", help="skip the previous solver")
+    ap.add_argument("--no-rummikub", action="store_true", help="skip rummikub-solver")
+    ap.add_argument("--no-options", action="store_true", help="skip the rule options")
     args = ap.parse_args()
-    print(f"(CPU time of this process; Python {sys.version.split()[0]})")
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(
+        f"(CPU time of this process; Python {sys.version.split()[0]}; {os.cpu_count()} CPUs, load average {load:.2f})"
+    )
     bench_validation()
-    bench_solver(args.positions, None if args.no_baseline else load_baseline())
+    previous = None if args.no_previous else solver_previous.load()
+    solver_bench.bench_set(previous)
+    if not args.no_rummikub:
+        solver_bench.bench_rummikub()
+    if not args.no_options:
+        solver_bench.bench_options(previous)
+    bench_small()
     bench_bots(args.rounds)
 
 

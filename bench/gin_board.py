@@ -46,8 +46,10 @@ def main(quick: bool) -> None:
         _knock_options(view)
         times.append((time.perf_counter() - t) * 1e3)
     times.sort()
-    print(f"discard-phase board context (11 cards): median {statistics.median(times):.2f} ms, "
-          f"p99 {times[int(len(times) * .99) - 1]:.2f} ms, max {times[-1]:.2f} ms over {len(times)} views")
+    print(
+        f"discard-phase board context (11 cards): median {statistics.median(times):.2f} ms, "
+        f"p99 {times[int(len(times) * 0.99) - 1]:.2f} ms, max {times[-1]:.2f} ms over {len(times)} views"
+    )
 
 
 if __name__ == "__main__":

@@ -40,6 +40,4 @@ class RelayConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=event["text"])
 
 
-application = ProtocolTypeRouter(
-    {"websocket": URLRouter([path("ws/relay/<int:table>/", RelayConsumer.as_asgi())])}
-)
+application = ProtocolTypeRouter({"websocket": URLRouter([path("ws/relay/<int:table>/", RelayConsumer.as_asgi())])})

@@ -136,8 +136,21 @@ def _memstats_reports(path: str, every: float = 60.0) -> None:
     import tempfile
 
     class MallInfo2(ctypes.Structure):
-        _fields_ = [(n, ctypes.c_size_t) for n in ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks",
-                                                    "fsmblks", "uordblks", "fordblks", "keepcost")]
+        _fields_ = [
+            (n, ctypes.c_size_t)
+            for n in (
+                "arena",
+                "ordblks",
+                "smblks",
+                "hblks",
+                "hblkhd",
+                "usmblks",
+                "fsmblks",
+                "uordblks",
+                "fordblks",
+                "keepcost",
+            )
+        ]
 
     libc = ctypes.CDLL("libc.so.6")
     libc.mallinfo2.restype = MallInfo2
@@ -161,19 +174,24 @@ def _memstats_reports(path: str, every: float = 60.0) -> None:
                 os.dup2(saved, 2)
                 os.close(saved)
             tf.seek(0)
-            stats = {" ".join(line.split("=")[0].split()): line.split("=")[1].strip().replace(",", "")
-                     for line in tf.read().splitlines() if line.startswith("# ") and "=" in line}
+            stats = {
+                " ".join(line.split("=")[0].split()): line.split("=")[1].strip().replace(",", "")
+                for line in tf.read().splitlines()
+                if line.startswith("# ") and "=" in line
+            }
         now = Counter(type(o).__qualname__ for o in gc.get_objects())
         grew = ", ".join(f"{k} {v:+d}" for k, v in (now - census).most_common(8)) if census is not None else ""
         census = now
         info = libc.mallinfo2()
         mb = 2**20
-        line = (f"minute {minute}: {tracked} gc objects, {freed} freed by a full collection; after it pymalloc "
-                f"{int(stats.get('# bytes in allocated blocks', 0)) / mb:.1f} MB in blocks, "
-                f"{int(stats.get('# arenas allocated current', 0))} arenas; glibc heap {info.uordblks / mb:.1f} MB "
-                f"in use, {info.fordblks / mb:.1f} MB free, {info.hblkhd / mb:.1f} MB mmapped"
-                + (f"; held objects grown since the last: {grew}" if grew else "")
-                + ("; freed: " + ", ".join(f"{k} {v}" for k, v in garbage) if garbage else ""))
+        line = (
+            f"minute {minute}: {tracked} gc objects, {freed} freed by a full collection; after it pymalloc "
+            f"{int(stats.get('# bytes in allocated blocks', 0)) / mb:.1f} MB in blocks, "
+            f"{int(stats.get('# arenas allocated current', 0))} arenas; glibc heap {info.uordblks / mb:.1f} MB "
+            f"in use, {info.fordblks / mb:.1f} MB free, {info.hblkhd / mb:.1f} MB mmapped"
+            + (f"; held objects grown since the last: {grew}" if grew else "")
+            + ("; freed: " + ", ".join(f"{k} {v}" for k, v in garbage) if garbage else "")
+        )
         with open(path, "a") as fh:
             fh.write(line + "\n")
 
@@ -193,18 +211,26 @@ def _tracemalloc_reports(path: str, every: float = 60.0, top: int = 15) -> None:
         now = Counter(type(o).__qualname__ for o in gc.get_objects())
         grew = ", ".join(f"{k} {v:+d}" for k, v in (now - census).most_common(8)) if census is not None else ""
         census = now
-        snap = tracemalloc.take_snapshot().filter_traces([
-            tracemalloc.Filter(False, tracemalloc.__file__), tracemalloc.Filter(False, "<frozen importlib._bootstrap>")])
+        snap = tracemalloc.take_snapshot().filter_traces(
+            [
+                tracemalloc.Filter(False, tracemalloc.__file__),
+                tracemalloc.Filter(False, "<frozen importlib._bootstrap>"),
+            ]
+        )
         held = sum(s.size for s in snap.statistics("filename"))
-        lines = [f"minute {minute}: traced {before / 2**20:.1f} MB before gc.collect(), {held / 2**20:.1f} MB held after"
-                 f"; {len(gc.get_objects())} objects tracked by gc" + (f", grown since the last: {grew}" if grew else "")]
+        lines = [
+            f"minute {minute}: traced {before / 2**20:.1f} MB before gc.collect(), {held / 2**20:.1f} MB held after"
+            f"; {len(gc.get_objects())} objects tracked by gc" + (f", grown since the last: {grew}" if grew else "")
+        ]
         if base is None:
             base = snap
         else:
             for stat in snap.compare_to(base, "lineno")[:top]:
                 frame = stat.traceback[0]
-                lines.append(f"  {stat.size_diff / 1024:+9.0f} KiB {stat.count_diff:+8d} blocks  "
-                             f"{os.path.relpath(frame.filename, ROOT)}:{frame.lineno}")
+                lines.append(
+                    f"  {stat.size_diff / 1024:+9.0f} KiB {stat.count_diff:+8d} blocks  "
+                    f"{os.path.relpath(frame.filename, ROOT)}:{frame.lineno}"
+                )
         with open(path, "a") as fh:
             fh.write("\n".join(lines) + "\n")
 
@@ -242,8 +268,9 @@ def server_env(args, db_url: str, secret: str, trace: Path) -> dict[str, str]:
 
 def prepare_database(args, env: dict[str, str]) -> tuple[list[Slot], str]:
     """Migrate, then the watcher's session and the bot tables (in this process)."""
-    subprocess.run([str(VENV_BIN / "python"), "manage.py", "migrate", "--noinput", "-v", "0"],
-                   cwd=ROOT, env=env, check=True)
+    subprocess.run(
+        [str(VENV_BIN / "python"), "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True
+    )
     os.environ.update({k: v for k, v in env.items() if k.startswith(("DJANGO_", "DATABASE_URL", "RUMMYHUB_BOT"))})
     os.environ.pop("REDIS_URL", None)
     import django
@@ -263,11 +290,13 @@ def prepare_database(args, env: dict[str, str]) -> tuple[list[Slot], str]:
     key = get_random_string(32, "abcdefghijklmnopqrstuvwxyz0123456789")
     Session.objects.create(
         session_key=key,
-        session_data=SessionStore().encode({
-            SESSION_KEY: str(watcher.pk),
-            BACKEND_SESSION_KEY: "django.contrib.auth.backends.ModelBackend",
-            HASH_SESSION_KEY: watcher.get_session_auth_hash(),
-        }),
+        session_data=SessionStore().encode(
+            {
+                SESSION_KEY: str(watcher.pk),
+                BACKEND_SESSION_KEY: "django.contrib.auth.backends.ModelBackend",
+                HASH_SESSION_KEY: watcher.get_session_auth_hash(),
+            }
+        ),
         expire_date=timezone.now() + datetime.timedelta(days=1),
     )
     kinds = [(v, int(n)) for v, n in (part.split(":") for part in args.variants.split(","))]
@@ -299,9 +328,11 @@ def replace_finished(slots: list[Slot], host_id: int) -> int:
     from games.models import Match, MatchStatus
 
     try:
-        over = set(Match.objects.filter(pk__in=[s.match_id for s in slots],
-                                        status__in=[MatchStatus.FINISHED, MatchStatus.ABANDONED])
-                   .values_list("pk", flat=True))
+        over = set(
+            Match.objects.filter(
+                pk__in=[s.match_id for s in slots], status__in=[MatchStatus.FINISHED, MatchStatus.ABANDONED]
+            ).values_list("pk", flat=True)
+        )
         if over:
             host = get_user_model().objects.get(pk=host_id)
             for slot in slots:
@@ -384,10 +415,16 @@ async def watch(slot: Slot, port: int, session: str, frames: Counter, stopping: 
     while not stopping.is_set():
         match_id = slot.match_id
         try:
-            async with ws_connect(f"ws://{HOST}:{port}/ws/tables/{match_id}/",
-                                  additional_headers=[("Cookie", f"sessionid={session}")],
-                                  origin=f"http://{HOST}:{port}", open_timeout=30, ping_interval=None,
-                                  close_timeout=1, max_size=2**23, max_queue=None) as ws:
+            async with ws_connect(
+                f"ws://{HOST}:{port}/ws/tables/{match_id}/",
+                additional_headers=[("Cookie", f"sessionid={session}")],
+                origin=f"http://{HOST}:{port}",
+                open_timeout=30,
+                ping_interval=None,
+                close_timeout=1,
+                max_size=2**23,
+                max_queue=None,
+            ) as ws:
                 while not stopping.is_set() and slot.match_id == match_id:
                     try:
                         await asyncio.wait_for(ws.recv(), timeout=1.0)
@@ -411,17 +448,29 @@ def fmt(seconds: float) -> str:
 
 
 async def start_servers(args, env: dict[str, str], trace_path: Path) -> list[Server]:
-    app = ("bench.soak:traced_application" if args.tracemalloc else "bench.soak:memstats_application"
-           if args.memstats else "rummyhub.asgi:application")
+    app = (
+        "bench.soak:traced_application"
+        if args.tracemalloc
+        else "bench.soak:memstats_application"
+        if args.memstats
+        else "rummyhub.asgi:application"
+    )
     servers = []
     for i in range(args.procs):
-        server = Server(port=free_port(), log=Path(f"/tmp/soak-{os.getpid()}-daphne-{i}.log"),
-                        trace=trace_path if args.procs == 1 else Path(f"{trace_path}.{i}"))
+        server = Server(
+            port=free_port(),
+            log=Path(f"/tmp/soak-{os.getpid()}-daphne-{i}.log"),
+            trace=trace_path if args.procs == 1 else Path(f"{trace_path}.{i}"),
+        )
         CLEANUP.append(server.trace)
         with open(server.log, "w") as fh:
-            server.proc = subprocess.Popen([str(VENV_BIN / "daphne"), "-b", HOST, "-p", str(server.port), app], cwd=ROOT,
-                                           env={**env, "PYTHONPATH": str(ROOT), "RUMMYHUB_CLOCK_TRACE": str(server.trace)},
-                                           stdout=fh, stderr=subprocess.STDOUT)
+            server.proc = subprocess.Popen(
+                [str(VENV_BIN / "daphne"), "-b", HOST, "-p", str(server.port), app],
+                cwd=ROOT,
+                env={**env, "PYTHONPATH": str(ROOT), "RUMMYHUB_CLOCK_TRACE": str(server.trace)},
+                stdout=fh,
+                stderr=subprocess.STDOUT,
+            )
         LIVE.append(server.proc)
         servers.append(server)
     for server in servers:
@@ -481,19 +530,28 @@ async def run(args, slots: list[Slot], session: str, env: dict[str, str], trace_
     servers = await start_servers(args, env, trace_path)
     stopping = asyncio.Event()
     frames: Counter = Counter()
-    watchers = [asyncio.create_task(watch(slot, servers[i % len(servers)].port, session, frames, stopping))
-                for i, slot in enumerate(slots) for _ in range(args.watchers)]
+    watchers = [
+        asyncio.create_task(watch(slot, servers[i % len(servers)].port, session, frames, stopping))
+        for i, slot in enumerate(slots)
+        for _ in range(args.watchers)
+    ]
     _moves, event_id = await asyncio.to_thread(moves_after, 0)
     t0 = time.monotonic()
     rows = []
-    print(f"soak: {len(slots)} tables ({args.variants}), {args.watchers} watcher socket(s) each, bot delay "
-          f"{args.bot_delay:g} s, clock workers {args.workers or 'default'}, {args.db_label}, "
-          f"{' '.join(args.server_env) + ', ' if args.server_env else ''}{len(servers)} daphne process(es) "
-          f"{', '.join(str(s.proc.pid) for s in servers)}, RSS at start "
-          f"{' + '.join(f'{s.samples[0][1]:.0f}' for s in servers)} MB, load average {os.getloadavg()[0]:.2f}", flush=True)
-    print(f"{'min':>3} {'RSS MB':>7} {'steps':>6} {'moves':>6} {'late p50':>8} {'p99 ms':>8} {'max ms':>8} "
-          f"{'max gap s':>9} {'gap ended':>9} {'failed':>6} {'new tables':>10} {'frames':>7}"
-          + ("  steps by process, RSS by process" if len(servers) > 1 else ""), flush=True)
+    print(
+        f"soak: {len(slots)} tables ({args.variants}), {args.watchers} watcher socket(s) each, bot delay "
+        f"{args.bot_delay:g} s, clock workers {args.workers or 'default'}, {args.db_label}, "
+        f"{' '.join(args.server_env) + ', ' if args.server_env else ''}{len(servers)} daphne process(es) "
+        f"{', '.join(str(s.proc.pid) for s in servers)}, RSS at start "
+        f"{' + '.join(f'{s.samples[0][1]:.0f}' for s in servers)} MB, load average {os.getloadavg()[0]:.2f}",
+        flush=True,
+    )
+    print(
+        f"{'min':>3} {'RSS MB':>7} {'steps':>6} {'moves':>6} {'late p50':>8} {'p99 ms':>8} {'max ms':>8} "
+        f"{'max gap s':>9} {'gap ended':>9} {'failed':>6} {'new tables':>10} {'frames':>7}"
+        + ("  steps by process, RSS by process" if len(servers) > 1 else ""),
+        flush=True,
+    )
     minutes = []
     tm_offset = 0
     for m in range(1, args.minutes + 1):
@@ -521,16 +579,35 @@ async def run(args, slots: list[Slot], session: str, env: dict[str, str], trace_
             moves = -1  # unknown: not a stall
         minutes.append(minute)
         rss = sum(s.samples[-1][1] for s in servers)
-        row = (m, rss, minute.steps, moves, percentile(minute.late, 50), percentile(minute.late, 99),
-               max(minute.late, default=float("nan")), minute.max_gap,
-               minute.outcomes["failed"] + minute.outcomes["held"], replaced, frames["frames"] - frames0)
+        row = (
+            m,
+            rss,
+            minute.steps,
+            moves,
+            percentile(minute.late, 50),
+            percentile(minute.late, 99),
+            max(minute.late, default=float("nan")),
+            minute.max_gap,
+            minute.outcomes["failed"] + minute.outcomes["held"],
+            replaced,
+            frames["frames"] - frames0,
+        )
         rows.append(row)
-        gap_ended = (datetime.datetime.fromtimestamp(minute.max_gap_at, datetime.UTC).strftime("%H:%M:%S")
-                     if minute.max_gap_at else "-")  # UTC, to set beside the database's log
-        extra = (f"  {' / '.join(str(n) for n in by_proc)}, {' / '.join(f'{s.samples[-1][1]:.0f}' for s in servers)}"
-                 if len(servers) > 1 else "")
-        print(f"{m:>3} {row[1]:>7.1f} {row[2]:>6} {row[3]:>6} {fmt(row[4])} {fmt(row[5])} {fmt(row[6])} "
-              f"{row[7]:>9.1f} {gap_ended:>9} {row[8]:>6} {row[9]:>10} {row[10]:>7}{extra}", flush=True)
+        gap_ended = (
+            datetime.datetime.fromtimestamp(minute.max_gap_at, datetime.UTC).strftime("%H:%M:%S")
+            if minute.max_gap_at
+            else "-"
+        )  # UTC, to set beside the database's log
+        extra = (
+            f"  {' / '.join(str(n) for n in by_proc)}, {' / '.join(f'{s.samples[-1][1]:.0f}' for s in servers)}"
+            if len(servers) > 1
+            else ""
+        )
+        print(
+            f"{m:>3} {row[1]:>7.1f} {row[2]:>6} {row[3]:>6} {fmt(row[4])} {fmt(row[5])} {fmt(row[6])} "
+            f"{row[7]:>9.1f} {gap_ended:>9} {row[8]:>6} {row[9]:>10} {row[10]:>7}{extra}",
+            flush=True,
+        )
         if args.tracemalloc or args.memstats:
             tm_offset = print_tracemalloc(Path(env["SOAK_TRACEMALLOC"]), tm_offset)
     for server in servers:
@@ -561,27 +638,37 @@ def summarise(args, rows, minutes: list[Minute], servers: list[Server], frames: 
     stalls = [r[0] for r in rows if r[3] == 0]
     gaps = [g for s in servers for g in s.reader.gaps]
     first, last = rows[0], rows[-1]
-    print(f"\nsoak: {len(rows)} min, {sum(r[2] for r in rows)} clock steps, {sum(r[3] for r in rows)} moves, "
-          f"{sum(r[9] for r in rows)} tables replaced, {frames['frames']} frames to the watchers")
-    print(f"lateness overall: p50 {percentile(every, 50) * 1000:.0f} ms, p99 {percentile(every, 99) * 1000:.0f} ms, "
-          f"max {max(every, default=float('nan')) * 1000:.0f} ms; failed steps {sum(r[8] for r in rows)}")
+    print(
+        f"\nsoak: {len(rows)} min, {sum(r[2] for r in rows)} clock steps, {sum(r[3] for r in rows)} moves, "
+        f"{sum(r[9] for r in rows)} tables replaced, {frames['frames']} frames to the watchers"
+    )
+    print(
+        f"lateness overall: p50 {percentile(every, 50) * 1000:.0f} ms, p99 {percentile(every, 99) * 1000:.0f} ms, "
+        f"max {max(every, default=float('nan')) * 1000:.0f} ms; failed steps {sum(r[8] for r in rows)}"
+    )
     longest = f" (longest {max(gaps):.1f} s)" if gaps else ""
-    print(f"stalls: {len(stalls)} minute(s) without a move {stalls or ''}, {len(gaps)} gap(s) over "
-          f"{GAP_STALL:g} s between a process's steps{longest}")
+    print(
+        f"stalls: {len(stalls)} minute(s) without a move {stalls or ''}, {len(gaps)} gap(s) over "
+        f"{GAP_STALL:g} s between a process's steps{longest}"
+    )
     for i, server in enumerate(servers):
         samples = server.samples
-        half = samples[len(samples) // 2:]
+        half = samples[len(samples) // 2 :]
         minute1 = next((mb for t, mb in samples if t >= 60), samples[-1][1])
-        print(f"RSS{f' (process {i + 1})' if len(servers) > 1 else ''}: {samples[0][1]:.0f} MB at start, "
-              f"{minute1:.0f} MB after minute 1, {samples[-1][1]:.0f} MB at the end; "
-              f"second-half slope {slope([(t / 60, mb) for t, mb in half]):+.2f} MB/min "
-              f"(MB at start: {server.parts_at_start}; at the end: {server.parts_at_end})")
+        print(
+            f"RSS{f' (process {i + 1})' if len(servers) > 1 else ''}: {samples[0][1]:.0f} MB at start, "
+            f"{minute1:.0f} MB after minute 1, {samples[-1][1]:.0f} MB at the end; "
+            f"second-half slope {slope([(t / 60, mb) for t, mb in half]):+.2f} MB/min "
+            f"(MB at start: {server.parts_at_start}; at the end: {server.parts_at_end})"
+        )
 
     def ratio(a: float, b: float) -> str:
         return f"{a / b:.2f}" if b and b == b and a == a else "-"
 
-    print(f"last minute against the first (baseline): lateness p50 x{ratio(last[4], first[4])}, "
-          f"p99 x{ratio(last[5], first[5])}, steps x{ratio(last[2], first[2])}")
+    print(
+        f"last minute against the first (baseline): lateness p50 x{ratio(last[4], first[4])}, "
+        f"p99 x{ratio(last[5], first[5])}, steps x{ratio(last[2], first[2])}"
+    )
     errors = {k: v for k, v in frames.items() if k != "frames"}
     if errors:
         print(f"watcher socket errors: {errors}")
@@ -608,18 +695,34 @@ def main() -> int:
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--minutes", type=int, default=30)
     parser.add_argument("--bot-delay", type=float, default=0.05, help="RUMMYHUB_BOT_DELAY of the server")
-    parser.add_argument("--variants", default="manipulation:4,gin:2",
-                        help="variant:seats, comma-separated; the tables take them in turn")
+    parser.add_argument(
+        "--variants",
+        default="manipulation:4,gin:2",
+        help="variant:seats, comma-separated; the tables take them in turn",
+    )
     parser.add_argument("--watchers", type=int, default=1, help="spectator sockets per table")
     parser.add_argument("--workers", type=int, default=0, help="RUMMYHUB_CLOCK_WORKERS (default: the settings')")
     parser.add_argument("--postgres", action="store_true", help=f"use {PG_URL} (created and dropped)")
-    parser.add_argument("--procs", type=int, default=1, choices=(1, 2),
-                        help=f"daphne processes; 2 implies --postgres and the Redis channel layer on {REDIS_URL}")
+    parser.add_argument(
+        "--procs",
+        type=int,
+        default=1,
+        choices=(1, 2),
+        help=f"daphne processes; 2 implies --postgres and the Redis channel layer on {REDIS_URL}",
+    )
     parser.add_argument("--tracemalloc", action="store_true", help="per-minute tracemalloc growth report")
-    parser.add_argument("--memstats", action="store_true",
-                        help="per-minute allocator figures of daphne (gc objects, pymalloc, glibc heap); no slow-down")
-    parser.add_argument("--server-env", action="append", default=[], metavar="KEY=VALUE",
-                        help="an environment variable for daphne (repeatable), e.g. MALLOC_ARENA_MAX=2")
+    parser.add_argument(
+        "--memstats",
+        action="store_true",
+        help="per-minute allocator figures of daphne (gc objects, pymalloc, glibc heap); no slow-down",
+    )
+    parser.add_argument(
+        "--server-env",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="an environment variable for daphne (repeatable), e.g. MALLOC_ARENA_MAX=2",
+    )
     args = parser.parse_args()
     if args.procs > 1:
         args.postgres = True

@@ -125,8 +125,9 @@ def server_env(args, db_url: str, secret: str) -> dict[str, str]:
 
 def prepare_database(args, env: dict[str, str]) -> list[TableSpec]:
     """Migrate, then create users, sessions and started 4-human matches (in this process)."""
-    subprocess.run([str(VENV_BIN / "python"), "manage.py", "migrate", "--noinput", "-v", "0"],
-                   cwd=ROOT, env=env, check=True)
+    subprocess.run(
+        [str(VENV_BIN / "python"), "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True
+    )
     # This process writes with the same settings, minus the channel layer (no one listens yet).
     os.environ.update({k: v for k, v in env.items() if k.startswith(("DJANGO_", "DATABASE_URL"))})
     os.environ.pop("REDIS_URL", None)
@@ -155,11 +156,13 @@ def prepare_database(args, env: dict[str, str]) -> list[TableSpec]:
         [
             Session(
                 session_key=key,
-                session_data=store.encode({
-                    SESSION_KEY: str(u.pk),
-                    BACKEND_SESSION_KEY: "django.contrib.auth.backends.ModelBackend",
-                    HASH_SESSION_KEY: u.get_session_auth_hash(),
-                }),
+                session_data=store.encode(
+                    {
+                        SESSION_KEY: str(u.pk),
+                        BACKEND_SESSION_KEY: "django.contrib.auth.backends.ModelBackend",
+                        HASH_SESSION_KEY: u.get_session_auth_hash(),
+                    }
+                ),
                 expire_date=expire,
             )
             for u, key in zip(users, keys, strict=True)
@@ -167,7 +170,7 @@ def prepare_database(args, env: dict[str, str]) -> list[TableSpec]:
     )
     tables = []
     for t in range(args.tables):
-        seat_users = users[4 * t: 4 * t + 4]
+        seat_users = users[4 * t : 4 * t + 4]
         match = services.match_create(host=seat_users[0], variant="manipulation", seats_count=4)
         for i, u in enumerate(seat_users[1:], start=1):
             services.seat_join(match_id=match.pk, user=u, index=i)
@@ -243,9 +246,11 @@ def render_cost(specs: list[TableSpec], n: int = 100) -> str:
         Match.objects.filter(pk=spec.match_id).exists()
         connections.close_all()
     connect = (time.perf_counter() - t0) / n * 1000
-    return (f"render cost (this process): one board push = {len(queries)} queries, {len(html) / 1024:.1f} KiB, "
-            f"{warm:.1f} ms warm, {cold:.1f} ms with a new connection per call (CONN_MAX_AGE=0); "
-            f"a one-query call with its own connection {connect:.1f} ms")
+    return (
+        f"render cost (this process): one board push = {len(queries)} queries, {len(html) / 1024:.1f} KiB, "
+        f"{warm:.1f} ms warm, {cold:.1f} ms with a new connection per call (CONN_MAX_AGE=0); "
+        f"a one-query call with its own connection {connect:.1f} ms"
+    )
 
 
 # ------------------------------------------------------------------ daphne processes
@@ -260,10 +265,15 @@ class Servers:
         self.procs: list[subprocess.Popen] = []
         for port, log in zip(self.ports, self.logs, strict=True):
             with open(log, "w") as fh:
-                self.procs.append(subprocess.Popen(
-                    [str(VENV_BIN / "daphne"), "-b", HOST, "-p", str(port), app],
-                    cwd=ROOT, env=env, stdout=fh, stderr=subprocess.STDOUT,
-                ))
+                self.procs.append(
+                    subprocess.Popen(
+                        [str(VENV_BIN / "daphne"), "-b", HOST, "-p", str(port), app],
+                        cwd=ROOT,
+                        env=env,
+                        stdout=fh,
+                        stderr=subprocess.STDOUT,
+                    )
+                )
         LIVE.extend(self.procs)
 
     async def wait_ready(self, timeout: float = 40) -> None:
@@ -437,8 +447,7 @@ async def reader(mode: str, table: Table, sock: Sock, stats: Stats, stopping: as
         stats.errors["socket closed by server"] += 1
 
 
-async def connect(mode: str, table: Table, sock: Sock, stats: Stats, sem: asyncio.Semaphore,
-                  timeout: float) -> bool:
+async def connect(mode: str, table: Table, sock: Sock, stats: Stats, sem: asyncio.Semaphore, timeout: float) -> bool:
     from websockets.asyncio.client import connect as ws_connect
 
     if mode == "relay":
@@ -448,9 +457,16 @@ async def connect(mode: str, table: Table, sock: Sock, stats: Stats, sem: asynci
         headers = [("Cookie", f"sessionid={table.spec.players[sock.seat].session}")]
     async with sem:
         try:
-            sock.ws = await ws_connect(url, additional_headers=headers, origin=f"http://{HOST}:{sock.port}",
-                                       open_timeout=timeout, ping_interval=None, close_timeout=1,
-                                       max_size=2**23, max_queue=None)
+            sock.ws = await ws_connect(
+                url,
+                additional_headers=headers,
+                origin=f"http://{HOST}:{sock.port}",
+                open_timeout=timeout,
+                ping_interval=None,
+                close_timeout=1,
+                max_size=2**23,
+                max_queue=None,
+            )
             return True
         except Exception as exc:  # counted
             stats.errors[f"connect: {type(exc).__name__}"] += 1
@@ -465,8 +481,9 @@ async def socket_move(table: Table, sock: Sock, action: str, stats: Stats, args)
     version = max(s.version for s in table.socks)
     table.pending = pending = Pending(target=version + 1, t0=time.perf_counter())
     try:
-        await sock.ws.send(json.dumps({"type": "command", "kind": "act",
-                                       "fields": {"action": action, "version": str(version)}}))
+        await sock.ws.send(
+            json.dumps({"type": "command", "kind": "act", "fields": {"action": action, "version": str(version)}})
+        )
     except Exception as exc:  # counted
         stats.errors[f"send: {type(exc).__name__}"] += 1
         table.pending = None
@@ -494,9 +511,13 @@ async def app_move(table: Table, stats: Stats, args) -> None:
     for attempt in range(2):  # a 409 answers with the current board: retry once from its version, as htmx would
         table.pending = pending = Pending(target=version + 1, t0=time.perf_counter())
         try:
-            status, data = await http_post(sock.port, f"/tables/{table.spec.match_id}/act/",
-                                           {"action": action, "version": str(version)},
-                                           table.spec.players[sock.seat].session, args.move_timeout)
+            status, data = await http_post(
+                sock.port,
+                f"/tables/{table.spec.match_id}/act/",
+                {"action": action, "version": str(version)},
+                table.spec.players[sock.seat].session,
+                args.move_timeout,
+            )
         except Exception as exc:  # counted
             stats.errors[f"post: {type(exc).__name__}"] += 1
             table.pending = None
@@ -560,8 +581,11 @@ async def settle(tables: list[Table], stats: Stats, quiet: float, cap: float) ->
     """Wait until every table's 4 sockets agree on a version and no frame came for ``quiet`` s."""
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < cap:
-        agreed = all(len({s.version for s in t.socks}) == 1 and t.socks[0].version >= 0
-                     for t in tables if all(s.ws is not None for s in t.socks))
+        agreed = all(
+            len({s.version for s in t.socks}) == 1 and t.socks[0].version >= 0
+            for t in tables
+            if all(s.ws is not None for s in t.socks)
+        )
         if agreed and time.perf_counter() - stats.last_frame > quiet:
             break
         await asyncio.sleep(0.2)
@@ -574,21 +598,22 @@ async def run_mode(mode: str, args, specs: list[TableSpec], servers: Servers) ->
     await servers.wait_ready()
     n_ports = len(servers.ports)
     tables = [
-        Table(spec, [Sock(p.seat, servers.ports[(p.seat // 2) % n_ports]) for p in spec.players])
-        for spec in specs
+        Table(spec, [Sock(p.seat, servers.ports[(p.seat // 2) % n_ports]) for p in spec.players]) for spec in specs
     ]
     sem = asyncio.Semaphore(args.connect_concurrency)
     t_connect = time.perf_counter()
-    tasks = [asyncio.create_task(connect(mode, t, s, stats, sem, args.connect_timeout))
-             for t in tables for s in t.socks]
+    tasks = [
+        asyncio.create_task(connect(mode, t, s, stats, sem, args.connect_timeout)) for t in tables for s in t.socks
+    ]
     _done, cut = await asyncio.wait(tasks, timeout=args.connect_phase)
     for task in cut:
         task.cancel()
     await asyncio.gather(*cut, return_exceptions=True)
     if cut:
         stats.errors["connect: cut by --connect-phase"] += len(cut)
-    readers = [asyncio.create_task(reader(mode, t, s, stats, stopping))
-               for t in tables for s in t.socks if s.ws is not None]
+    readers = [
+        asyncio.create_task(reader(mode, t, s, stats, stopping)) for t in tables for s in t.socks if s.ws is not None
+    ]
     connected = len(readers)
     progress(f"{mode}: {connected}/{4 * len(tables)} sockets open after {time.perf_counter() - t_connect:.1f} s")
     if mode == "app":
@@ -601,10 +626,24 @@ async def run_mode(mode: str, args, specs: list[TableSpec], servers: Servers) ->
     rng = random.Random(7)
     spy = None
     if mode == "app" and args.pyspy:
-        spy = subprocess.Popen([str(VENV_BIN / "py-spy"), "record", *(["--gil"] if args.pyspy_gil else []), "-d", str(int(args.seconds)), "-o", args.pyspy,
-                                "--pid", str(servers.procs[0].pid), "--nonblocking",
-                                "-f", "flamegraph" if args.pyspy.endswith(".svg") else "raw"],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+        spy = subprocess.Popen(
+            [
+                str(VENV_BIN / "py-spy"),
+                "record",
+                *(["--gil"] if args.pyspy_gil else []),
+                "-d",
+                str(int(args.seconds)),
+                "-o",
+                args.pyspy,
+                "--pid",
+                str(servers.procs[0].pid),
+                "--nonblocking",
+                "-f",
+                "flamegraph" if args.pyspy.endswith(".svg") else "raw",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.STDOUT,
+        )
         LIVE.append(spy)
     cpu0, bench0, w0 = servers.cpu(), cpu_ticks(os.getpid()), time.perf_counter()
     start = time.perf_counter() + 0.1
@@ -619,9 +658,14 @@ async def run_mode(mode: str, args, specs: list[TableSpec], servers: Servers) ->
     if args.samples:
         t_start = min((t0 for t0, _ in stats.samples), default=0.0)
         wall_start = time.time() - (time.perf_counter() - t_start)
-        Path(args.samples.replace(".json", f"-{mode}.json")).write_text(json.dumps({
-            "start": wall_start,
-            "moves": [[round(t0 - t_start, 4), [round(d, 4) for d in delays]] for t0, delays in stats.samples]}))
+        Path(args.samples.replace(".json", f"-{mode}.json")).write_text(
+            json.dumps(
+                {
+                    "start": wall_start,
+                    "moves": [[round(t0 - t_start, 4), [round(d, 4) for d in delays]] for t0, delays in stats.samples],
+                }
+            )
+        )
     servers.stop()  # first: the 1,000 disconnects would otherwise each bump a match
     for t in tables:
         for s in t.socks:
@@ -631,41 +675,61 @@ async def run_mode(mode: str, args, specs: list[TableSpec], servers: Servers) ->
         r.cancel()
     await asyncio.gather(*readers, return_exceptions=True)
     return {
-        "mode": mode, "procs": n_ports, "tables": len(live), "sockets": connected,
-        "moves": len(stats.latencies), "mps": len(stats.latencies) / args.seconds,
-        "p50": percentile(stats.latencies, 50) * 1000, "p90": percentile(stats.latencies, 90) * 1000,
+        "mode": mode,
+        "procs": n_ports,
+        "tables": len(live),
+        "sockets": connected,
+        "moves": len(stats.latencies),
+        "mps": len(stats.latencies) / args.seconds,
+        "p50": percentile(stats.latencies, 50) * 1000,
+        "p90": percentile(stats.latencies, 90) * 1000,
         "p99": percentile(stats.latencies, 99) * 1000,
         "max": (max(stats.latencies) * 1000) if stats.latencies else float("nan"),
         "post50": percentile(stats.posts, 50) * 1000 if stats.posts else float("nan"),
-        "errors": sum(stats.errors.values()), "error_kinds": dict(stats.errors),
-        "timeouts": stats.timeouts, "stale": stats.stale, "late": stats.late, "no_move": stats.no_move,
-        "cpu": 100 * (cpu1 - cpu0) / CLK_TCK / wall, "bench_cpu": 100 * (bench1 - bench0) / CLK_TCK / wall,
-        "connect_s": t_connect, "settle_s": settled, "frames": stats.frames,
+        "errors": sum(stats.errors.values()),
+        "error_kinds": dict(stats.errors),
+        "timeouts": stats.timeouts,
+        "stale": stats.stale,
+        "late": stats.late,
+        "no_move": stats.no_move,
+        "cpu": 100 * (cpu1 - cpu0) / CLK_TCK / wall,
+        "bench_cpu": 100 * (bench1 - bench0) / CLK_TCK / wall,
+        "connect_s": t_connect,
+        "settle_s": settled,
+        "frames": stats.frames,
         "frame_kb": stats.frame_bytes / max(stats.frames, 1) / 1024,
     }
 
 
 def print_results(results: list[dict], args, db_label: str) -> None:
     relay = next((r for r in results if r["mode"] == "relay"), None)
-    print(f"\nws_load: {db_label}, channel layer {'Redis' if args.redis else 'in-memory'}, "
-          f"app moves sent {'over the socket' if args.via == 'socket' else 'as HTTP POSTs'}, "
-          f"a move per table every {args.interval:g} s, {args.seconds:g} s measured per mode, "
-          f"{os.cpu_count()} CPUs, load average before {LOAD_BEFORE}")
-    head = (f"{'mode':<6} {'procs':>5} {'tables':>6} {'sockets':>7} {'moves':>6} {'moves/s':>7} {'p50 ms':>7} "
-            f"{'p90 ms':>7} {'p99 ms':>7} {'max ms':>7} {'errors':>6} {'tmouts':>6} {'daphne CPU%':>11} "
-            f"{'bench CPU%':>10} {'p50 x':>6} {'p99 x':>6}")
+    print(
+        f"\nws_load: {db_label}, channel layer {'Redis' if args.redis else 'in-memory'}, "
+        f"app moves sent {'over the socket' if args.via == 'socket' else 'as HTTP POSTs'}, "
+        f"a move per table every {args.interval:g} s, {args.seconds:g} s measured per mode, "
+        f"{os.cpu_count()} CPUs, load average before {LOAD_BEFORE}"
+    )
+    head = (
+        f"{'mode':<6} {'procs':>5} {'tables':>6} {'sockets':>7} {'moves':>6} {'moves/s':>7} {'p50 ms':>7} "
+        f"{'p90 ms':>7} {'p99 ms':>7} {'max ms':>7} {'errors':>6} {'tmouts':>6} {'daphne CPU%':>11} "
+        f"{'bench CPU%':>10} {'p50 x':>6} {'p99 x':>6}"
+    )
     print(head, flush=True)
     for r in results:
         ratio50 = r["p50"] / relay["p50"] if relay and relay["p50"] else float("nan")
         ratio99 = r["p99"] / relay["p99"] if relay and relay["p99"] else float("nan")
-        print(f"{r['mode']:<6} {r['procs']:>5} {r['tables']:>6} {r['sockets']:>7} {r['moves']:>6} {r['mps']:>7.1f} "
-              f"{r['p50']:>7.1f} {r['p90']:>7.1f} {r['p99']:>7.1f} {r['max']:>7.1f} {r['errors']:>6} "
-              f"{r['timeouts']:>6} {r['cpu']:>11.0f} {r['bench_cpu']:>10.0f} {ratio50:>6.1f} {ratio99:>6.1f}")
+        print(
+            f"{r['mode']:<6} {r['procs']:>5} {r['tables']:>6} {r['sockets']:>7} {r['moves']:>6} {r['mps']:>7.1f} "
+            f"{r['p50']:>7.1f} {r['p90']:>7.1f} {r['p99']:>7.1f} {r['max']:>7.1f} {r['errors']:>6} "
+            f"{r['timeouts']:>6} {r['cpu']:>11.0f} {r['bench_cpu']:>10.0f} {ratio50:>6.1f} {ratio99:>6.1f}"
+        )
     for r in results:
-        extra = (f"  {r['mode']}: {r['tables']}/{args.tables} tables with 4 open sockets moved, "
-                 f"connect+settle {r['connect_s']:.1f} s, frames {r['frames']} "
-                 f"(avg {r['frame_kb']:.1f} KiB), late ticks {r['late']}, stale {r['stale']}, "
-                 f"no move {r['no_move']}")
+        extra = (
+            f"  {r['mode']}: {r['tables']}/{args.tables} tables with 4 open sockets moved, "
+            f"connect+settle {r['connect_s']:.1f} s, frames {r['frames']} "
+            f"(avg {r['frame_kb']:.1f} KiB), late ticks {r['late']}, stale {r['stale']}, "
+            f"no move {r['no_move']}"
+        )
         if r["mode"] == "app" and args.via == "post":
             extra += f", POST→response p50 {r['post50']:.1f} ms"
         if r["error_kinds"]:
@@ -710,21 +774,42 @@ def main() -> int:
     parser.add_argument("--move-timeout", type=float, default=10.0)
     parser.add_argument("--connect-timeout", type=float, default=60.0)
     parser.add_argument("--connect-concurrency", type=int, default=20)
-    parser.add_argument("--connect-phase", type=float, default=75.0,
-                        help="seconds allowed for opening the sockets; sockets still pending are cut")
-    parser.add_argument("--settle-cap", type=float, default=20.0,
-                        help="max seconds to wait for the connect storm's re-renders to end")
+    parser.add_argument(
+        "--connect-phase",
+        type=float,
+        default=75.0,
+        help="seconds allowed for opening the sockets; sockets still pending are cut",
+    )
+    parser.add_argument(
+        "--settle-cap", type=float, default=20.0, help="max seconds to wait for the connect storm's re-renders to end"
+    )
     parser.add_argument("--max-total", type=float, default=300.0, help="hard cap on the whole invocation")
-    parser.add_argument("--app", default="rummyhub.asgi:application",
-                        help="ASGI application of the app mode (e.g. an experiment wrapping it; PYTHONPATH is passed on)")
-    parser.add_argument("--render-cost", action="store_true",
-                        help="first time one board push in this process (queries, ms warm / new connection)")
-    parser.add_argument("--via", choices=("socket", "post"), default="socket",
-                        help="how a move is sent: over the table socket, as the page does while it is open "
-                             "(default), or as the form POST of a page without a socket")
-    parser.add_argument("--samples", metavar="JSON", help="write every move's send time and per-socket delays (seconds) here")
+    parser.add_argument(
+        "--app",
+        default="rummyhub.asgi:application",
+        help="ASGI application of the app mode (e.g. an experiment wrapping it; PYTHONPATH is passed on)",
+    )
+    parser.add_argument(
+        "--render-cost",
+        action="store_true",
+        help="first time one board push in this process (queries, ms warm / new connection)",
+    )
+    parser.add_argument(
+        "--via",
+        choices=("socket", "post"),
+        default="socket",
+        help="how a move is sent: over the table socket, as the page does while it is open "
+        "(default), or as the form POST of a page without a socket",
+    )
+    parser.add_argument(
+        "--samples", metavar="JSON", help="write every move's send time and per-socket delays (seconds) here"
+    )
     parser.add_argument("--pyspy-gil", action="store_true", help="py-spy samples only the thread holding the GIL")
-    parser.add_argument("--pyspy", metavar="SVG", help="py-spy record the (first) app daphne over the window (.svg: flame graph, else collapsed stacks)")
+    parser.add_argument(
+        "--pyspy",
+        metavar="SVG",
+        help="py-spy record the (first) app daphne over the window (.svg: flame graph, else collapsed stacks)",
+    )
     args = parser.parse_args()
     args.modes = [m.strip() for m in args.modes.split(",") if m.strip()]
     if args.procs > 1:
@@ -751,15 +836,21 @@ def main() -> int:
         db_url, db_label = f"sqlite:///{sqlite_path}", "SQLite"
         CLEANUP.extend(Path(f"{sqlite_path}{suffix}") for suffix in ("", "-wal", "-shm"))
     if args.redis:
-        subprocess.run(["redis-cli", "-n", REDIS_URL.rsplit("/", 1)[1], "FLUSHDB"], check=True,
-                       stdout=subprocess.DEVNULL)
+        subprocess.run(
+            ["redis-cli", "-n", REDIS_URL.rsplit("/", 1)[1], "FLUSHDB"], check=True, stdout=subprocess.DEVNULL
+        )
     env = server_env(args, db_url, secret)
     try:
         t0 = time.perf_counter()
-        specs = prepare_database(args, env) if "app" in args.modes else [
-            TableSpec(i + 1, [Player(s, "") for s in range(4)]) for i in range(args.tables)]
-        print(f"setup: {len(specs)} tables, {4 * len(specs)} users/sessions in {time.perf_counter() - t0:.1f} s",
-              flush=True)
+        specs = (
+            prepare_database(args, env)
+            if "app" in args.modes
+            else [TableSpec(i + 1, [Player(s, "") for s in range(4)]) for i in range(args.tables)]
+        )
+        print(
+            f"setup: {len(specs)} tables, {4 * len(specs)} users/sessions in {time.perf_counter() - t0:.1f} s",
+            flush=True,
+        )
         if args.render_cost and "app" in args.modes:
             print(render_cost(specs), flush=True)
         results = asyncio.run(main_async(args, specs, env, db_label))

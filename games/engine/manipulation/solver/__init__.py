@@ -29,9 +29,13 @@ before a natural card, fill groups, or — three or more — form melds of their
 own.  The aces kept at rank 1 for the high end only matter at rank 14, so they
 are not part of the state: a state's value is a vector over every reservation
 (capped by the Q-K-A runs the suit can hold), computed once for all of them.
-Plain memoised DP, no pruning inside a case (a bound only orders the joker
-cases and skips those that cannot beat the best found); the melds are rebuilt
-by walking the memo along one optimal path.
+The DP runs forward rank by rank as a branch and bound (:mod:`.forward`): a
+state whose gain plus what the ranks to come could still add cannot beat the
+best play found (in an earlier joker case, or by a first narrow pass) is
+dropped, states are kept in a canonical form and dominated ones are dropped
+(an open run of three or more can always close, so it stands for a shorter
+one).  The joker cases are searched best bound first; the melds are rebuilt
+along the best path of states, its choices found again rank by rank.
 """
 
 from .dp import SearchBudgetExceeded

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from functools import lru_cache
 from typing import Any
 
 from ...cards import Card
@@ -23,10 +24,35 @@ _HALF_MASK = (1 << (2 * _SUIT_BITS)) - 1
 _SHORT_MASK = sum(0xFF << (_SUIT_BITS * s) for s in range(4))  # the n1 and n2 fields of every suit
 
 
-# option lists shared between problems (pure functions of their keys); cleared when they grow too big
-_CACHE_LIMIT = 100_000
-_OPTS_CACHE: dict[tuple, list] = {}
-_HALF_CACHE: dict[tuple, tuple] = {}
+@lru_cache(maxsize=20_000)
+def suit_entries(
+    r: int, s: int, sc: int, wild: int, min_rank: int, f: int, o: int, next1: int, next2: int, last: bool,
+    reserve: tuple | None,
+) -> tuple[tuple, ...]:  # fmt: skip
+    """:func:`.suits.suit_options` for suit ``s`` in run state ``sc`` as the DP uses them:
+    ``(wild_needed, uo, g, y, code, kpart, raw)`` with the new run state packed at the suit's place
+    (``code``) and, at rank 1 with high aces (``reserve``: the suit's cap, stride and reservation pairs),
+    the index part of the aces kept high.  Pure, so shared by every problem and step (tuples only: the
+    garbage collector stops tracking them).  The 20,000 kept weigh about 20 MB."""
+    raw = suit_options.__wrapped__(
+        r, min_rank, sc & 15, sc >> 4 & 15, sc >> 8 & 15, sc >> 12 & 15, f, o, wild, reserve is not None, next1,
+        next2, last,
+    )  # fmt: skip
+    shift = _SUIT_BITS * s
+    out = []
+    for op in raw:
+        if op[14] > wild:
+            continue
+        kpart = 0
+        if reserve is not None:
+            cap, stride, pairs = reserve
+            f_res = f - op[6]
+            if f_res > cap:
+                continue  # forced aces kept for a high end that cannot exist
+            kpart = stride * pairs.index((f_res, min(o - op[7], cap - f_res)))
+        code = (op[0] | op[1] << 4 | op[2] << 8 | op[3] << 12) << shift
+        out.append((op[14], op[7], op[5], op[4], code, kpart, op))
+    return tuple(out)
 
 
 class Problem:
@@ -64,16 +90,16 @@ class Problem:
         self.joker_weight = joker_weight
         self.F = [[len(forced.get((r, s), ())) for s in range(4)] for r in range(15)]
         self.O = [[len(optional.get((r, s), ())) for s in range(4)] for r in range(15)]
-        self.memo: dict[int, list] = {}
-        self.opt_cache: dict[tuple, list] = {}
+        self.opt_cache: dict[tuple, tuple] = {}
         self.half_cache: dict[tuple, list] = {}
-        self.shared = False  # use the module-level option caches (worth it when many cases share cards)
-        self.budget: int | None = None
+        # pairs of option lists, and the second half's completions, shared by the problems of one meld
+        # step (its joker cases)
+        self.shared_half: dict[tuple, tuple] = {}
+        self.shared_comps: dict[tuple, tuple] = {}
         self.Jo = len(wild_optional)
         self._init_bounds()
         self._init_reservations()
         self.negv = [NEG] * self.L
-        self.root_choice: tuple | None = None
 
     def _init_bounds(self) -> None:
         """The optimistic bound per rank, the cards available per rank and suit (look-ahead), the top rank."""
@@ -117,10 +143,6 @@ class Problem:
 
     # ------------------------------------------------------------------ helpers
 
-    def bound(self) -> float:
-        """An optimistic value: every optional card and wildcard laid."""
-        return self.ubr[1] + self.Jo * self.joker_weight
-
     def _end_value(self, w: int) -> float:
         left = self.J - w
         used = self.J if left >= 3 else w
@@ -128,74 +150,17 @@ class Problem:
             return NEG
         return (used - self.Jf) * self.joker_weight
 
-    def _opts(self, r: int, s: int, sc: int, wild: int) -> list[tuple]:
+    def _opts(self, r: int, s: int, sc: int, wild: int) -> tuple[tuple, ...]:
         """Suit ``s``'s options at rank ``r`` (run state ``sc``), as ``(wild_needed, uo, g, y, code, kpart, raw)``."""
         key = (r, s, sc, wild)
         hit = self.opt_cache.get(key)
-        if hit is not None:
-            return hit
-        reserve = r == 1 and self.high
-        f, o = self.F[r][s], self.O[r][s]
-        if not self.shared:
-            out = self._make_opts(r, s, sc, wild, f, o, reserve)
-            self.opt_cache[key] = out
-            return out
-        # shared by every problem with the same cards there (many cases under new_meld_only)
-        gkey = (
-            key,
-            self.min_rank,
-            f,
-            o,
-            self.avail[r + 1][s],
-            self.avail[r + 2][s],
-            r == self.last,
-            (self.cap[s], self.res_stride[s], tuple(self.res_pairs[s])) if reserve else None,
-        )
-        hit = _OPTS_CACHE.get(gkey)
-        if hit is not None:
-            self.opt_cache[key] = hit
-            return hit
-        out = self._make_opts(r, s, sc, wild, f, o, reserve)
-        if len(_OPTS_CACHE) > _CACHE_LIMIT:
-            _OPTS_CACHE.clear()
-            _HALF_CACHE.clear()
-        _OPTS_CACHE[gkey] = out
-        self.opt_cache[key] = out
-        return out
-
-    def _make_opts(self, r: int, s: int, sc: int, wild: int, f: int, o: int, reserve: bool) -> list[tuple]:
-        """The entries of :meth:`_opts` from :func:`suit_options` (rank 1: aces kept as a reservation index)."""
-        raw = suit_options(
-            r,
-            self.min_rank,
-            sc & 15,
-            sc >> 4 & 15,
-            sc >> 8 & 15,
-            sc >> 12 & 15,
-            f,
-            o,
-            wild,
-            reserve,
-            self.avail[r + 1][s],
-            self.avail[r + 2][s],
-            r == self.last,
-        )
-        shift = _SUIT_BITS * s
-        out = []
-        for op in raw:
-            if op[14] > wild:
-                continue
-            kpart = 0
-            if reserve:
-                f_res = f - op[6]
-                cap = self.cap[s]
-                if f_res > cap:
-                    continue  # forced aces kept for a high end that cannot exist
-                o_res = min(o - op[7], cap - f_res)
-                kpart = self.res_stride[s] * self.res_pairs[s].index((f_res, o_res))
-            code = (op[0] | op[1] << 4 | op[2] << 8 | op[3] << 12) << shift
-            out.append((op[14], op[7], op[5], op[4], code, kpart, op))
-        return out
+        if hit is None:
+            reserve = (self.cap[s], self.res_stride[s], tuple(self.res_pairs[s])) if r == 1 and self.high else None
+            hit = self.opt_cache[key] = suit_entries(
+                r, s, sc, wild, self.min_rank, self.F[r][s], self.O[r][s], self.avail[r + 1][s],
+                self.avail[r + 2][s], r == self.last, reserve,
+            )  # fmt: skip
+        return hit
 
     def _half(self, r: int, h: int, hs: int, wild: int) -> list:
         """Suits ``2h`` and ``2h + 1`` together at rank ``r``: ``(d, uo, g, maxg, y, code, kpart, (opt, opt))``.
@@ -209,12 +174,11 @@ class Problem:
             return hit
         oa = self._opts(r, 2 * h, hs & _SUIT_MASK, wild)
         ob = self._opts(r, 2 * h + 1, hs >> _SUIT_BITS, wild)
-        if self.shared:
-            gkey = (id(oa), id(ob), h, wild)  # the entry keeps oa and ob alive, so the ids stay theirs
-            ghit = _HALF_CACHE.get(gkey)
-            if ghit is not None:
-                self.half_cache[key] = ghit[2]
-                return ghit[2]
+        gkey = (id(oa), id(ob), h, wild)  # the entry keeps oa and ob alive, so the ids stay theirs
+        ghit = self.shared_half.get(gkey)
+        if ghit is not None:
+            self.half_cache[key] = ghit[2]
+            return ghit[2]
         out = []
         for ca in oa:
             for cb in ob:
@@ -239,10 +203,7 @@ class Problem:
             for e in out:
                 buckets.setdefault((e[2], e[3]), []).append(e)
             out = [(g, x, min(e[4] for e in lst), lst) for (g, x), lst in buckets.items()]
-        if self.shared:
-            if len(_HALF_CACHE) > _CACHE_LIMIT:
-                _HALF_CACHE.clear()
-            _HALF_CACHE[gkey] = (oa, ob, out)
+        self.shared_half[gkey] = (oa, ob, out)
         self.half_cache[key] = out
         return out
 
@@ -285,49 +246,67 @@ class Problem:
         return out
 
     def _children(self, r: int, runs: int, w: int) -> dict[int, float]:
-        """The states after rank ``r`` (1…13, as memo keys) and the best gain to reach each.
+        """The states after rank ``r`` (1…13, as keys ``runs << 8 | w << 4 | r + 1``) and the best gain to
+        reach each.
 
-        The same enumeration as ``_moves``, written out again because this is the solver's hot loop:
-        it builds no move tuples, only the best gain per child.  Keep the two in step; ``_path``
-        retraces every optimum through ``_moves`` against the values computed here and fails loudly
-        when they disagree (the brute-force property tests would catch it).
+        The same choices as ``_moves``, enumerated the fast way because this is the solver's hot loop: it
+        builds no move tuples, and pairs each entry of the first half (suits 0 and 1) with what the second
+        half can add to it (:meth:`_completions`: its run states, wildcards and gains after the groups of
+        the rank are made feasible).  Keep the two in step; ``path_of`` retraces every play through
+        ``_moves`` against the gains computed here and fails loudly when they disagree (the brute-force
+        property tests would catch it).
         """
         wild = self.J - w
         A = self._half(r, 0, runs & _HALF_MASK, wild)
         if not A:
             return {}
         B = self._half(r, 1, runs >> (2 * _SUIT_BITS), wild)
+        if not B:
+            return {}
         wr = self.weight[r]
-        r1 = r + 1
+        base_w = (w << 4) | (r + 1)
         out: dict[int, float] = {}
         get = out.get
+        comps = self.shared_comps
+        bid = id(B)
         for da, ua, ga, xa, ya, sta, _kpa, _pa in A:
-            left = wild - da
-            for gb, xb, minyb, lst in B:
-                gsum = ga + gb
-                if gsum:
-                    js = GROUP_JOKERS[gsum][xa if xa > xb else xb]
-                    if not js or js[0] > wild - ya - minyb:
-                        continue
-                else:
-                    js = NO_GROUP
-                j0 = js[0]
-                for b in lst:
-                    if b[0] > left:
-                        continue
-                    y = ya + b[4]
-                    if j0 > wild - y:
-                        continue
-                    gain = (ua + b[1]) * wr
-                    base = ((sta | b[5]) << 8) | r1
-                    wy = w + y
-                    for j in js:
-                        if j > wild - y:
-                            break
-                        ck = base | ((wy + j) << 4)
-                        if get(ck, NEG) < gain:
-                            out[ck] = gain
+            ck = (bid, ga, xa, wild - da, wild - ya)
+            tail = comps.get(ck)
+            if tail is None:
+                tail = comps[ck] = self._completions(B, ga, xa, wild - da, wild - ya)
+            hi = sta << 8 | base_w + (ya << 4)
+            for code, yt, ub in tail:
+                key = (hi | code) + yt
+                gain = (ua + ub) * wr
+                if get(key, NEG) < gain:
+                    out[key] = gain
         return out
+
+    @staticmethod
+    def _completions(B: list, ga: int, xa: int, left_d: int, left_y: int) -> tuple:
+        """What the second half adds to a first-half entry with ``ga`` naturals to groups (at most ``xa`` in
+        one suit) and ``left_d`` / ``left_y`` wildcards left for needs / use: ``(code << 8, (y + j) << 4,
+        optional naturals)`` per distinct outcome, the most naturals kept."""
+        best: dict[tuple[int, int], int] = {}
+        for gb, xb, minyb, lst in B:
+            gsum = ga + gb
+            if gsum:
+                js = GROUP_JOKERS[gsum][xa if xa > xb else xb]
+                if not js or js[0] > left_y - minyb:
+                    continue
+            else:
+                js = NO_GROUP
+            for b in lst:
+                if b[0] > left_d:
+                    continue
+                yb = b[4]
+                for j in js:
+                    if yb + j > left_y:
+                        break
+                    k = (b[5], yb + j)
+                    if best.get(k, -1) < b[1]:
+                        best[k] = b[1]
+        return tuple((code << 8, y << 4, u) for (code, y), u in best.items())
 
     def _rank14(self, runs: int, w: int) -> list:
         """The values at rank 14 for every reservation, suit by suit (wildcards the only coupling)."""
@@ -396,104 +375,38 @@ class Problem:
             out.append(((combo[0][7] + combo[1][7] + combo[2][7] + combo[3][7]) * w1 + end, combo))
         return out
 
-    # ------------------------------------------------------------------ the DP
+    # ------------------------------------------------------------------ the path of a play
 
-    def solve(self) -> float:
-        """Exact optimum over every reservation of high aces (``NEG`` when no legal arrangement exists)."""
-        if not self.high:
-            val = self._f(1, 0, 0)[0]
-            self.root_choice = None
-            return val
-        best: float = NEG
-        memo = self.memo
-        for gain, st, w2, combo, j, k in self._moves(1, 0, 0):
-            child = memo.get((st << 8) | (w2 << 4) | 2)
-            if child is None:
-                child = self._f(2, st, w2)
-            v = gain + child[k]
-            if v > best:
-                best = v
-                self.root_choice = (st, w2, combo, j, k)
-        return best
-
-    def _f(self, r: int, runs: int, w: int) -> list:
-        """Values from rank ``r`` on (vector over the reservations), given the open runs and wildcards used."""
-        memo = self.memo
-        key = (runs << 8) | (w << 4) | r
-        hit = memo.get(key)
-        if hit is not None:
-            return hit
-        if self.budget is not None and len(memo) > self.budget:
-            raise SearchBudgetExceeded(f"more than {self.budget} search states")
-        negv = self.negv
-        if r > self.last:  # only without high aces (L == 1)
-            vec = negv if runs & _SHORT_MASK else [self._end_value(w)]
-        elif r == 14:
-            vec = self._rank14(runs, w)
-            if max(vec) == NEG:
-                vec = negv
-        elif r > self.top and not runs:
-            # no natural card left: nothing happens until the high aces (a run of wildcards may end in one)
-            if self.high:
-                vec = self._f(14, 0, w)
-            else:
-                end = self._end_value(w)
-                vec = negv if end == NEG else [end]
-        else:
-            r1 = r + 1
-            best = None
-            for ck, gain in self._children(r, runs, w).items():
-                child = memo.get(ck)
-                if child is None:
-                    child = self._f(r1, ck >> 8, ck >> 4 & 15)
-                if child is negv:
-                    continue
-                if best is None:
-                    best = [x + gain for x in child] if gain else list(child)
-                elif gain:
-                    best = [a if a >= x + gain else x + gain for a, x in zip(best, child, strict=True)]
-                else:
-                    best = [a if a >= x else x for a, x in zip(best, child, strict=True)]
-            vec = negv if best is None or max(best) == NEG else best
-        memo[key] = vec
-        return vec
-
-    def _path(self) -> list[tuple[int, tuple, int]]:
-        """The choices ``(rank, per-suit options, group wildcards)`` of an optimum, rank by rank."""
+    def path_of(self, trace: list, canonical: Any) -> list[tuple[int, tuple, int]]:
+        """The choices ``(rank, per-suit options, group wildcards)`` along a path of states found by
+        :mod:`.forward` (``[[(rank, key, gain into it), ...], k, gain at the first state, value at rank
+        14]``, keys ``runs << 4 | w`` in the form ``canonical(rank, key)`` of the search)."""
+        chain, k, g0, tail = trace
         steps: list[tuple[int, tuple, int]] = []
+        key0 = chain[0][1]
+        if self.high:  # the first state follows rank 1, where the reservation k was chosen
+            root = next(
+                m for m in self._moves(1, 0, 0) if canonical(2, m[1] << 4 | m[2]) == key0 and m[5] == k and m[0] == g0
+            )
+            steps.append((1, tuple(c[6] for c in root[3]), root[4]))
+        for (r, key, _g), (r2, key2, gain) in zip(chain, chain[1:], strict=False):
+            if r2 != r + 1:
+                continue  # no card left and no open run: straight to rank 14
+            move = next(
+                m
+                for m in self._moves(r, key >> 4, key & 15)
+                if canonical(r2, m[1] << 4 | m[2]) == key2 and m[0] == gain
+            )
+            steps.append((r, tuple(c[6] for c in move[3]), move[4]))
         if self.high:
-            assert self.root_choice is not None
-            runs, w, combo, j, k = self.root_choice
-            steps.append((1, tuple(c[6] for c in combo), j))
-            r = 2
-        else:
-            runs, w, k, r = 0, 0, 0, 1
-        while r <= self.last:
-            if r == 14:
-                moves = self._rank14_moves(runs, w, k)
-                target = self._f(14, runs, w)[k]
-                combo14 = next(m[1] for m in moves if m[0] == target)
-                steps.append((14, combo14, 0))
-                break
-            if r > self.top and not runs:
-                if not self.high:
-                    break
-                r = 14
-                continue
-            target = self._f(r, runs, w)[k]
-            for gain, st, w2, combo, j, _kp in self._moves(r, runs, w):
-                if gain + self._f(r + 1, st, w2)[k] == target:
-                    steps.append((r, tuple(c[6] for c in combo), j))
-                    runs, w = st, w2
-                    break
-            else:  # pragma: no cover - the memo always holds a move reaching its value
-                raise AssertionError("solver: no move reaches the memoised value")
-            r += 1
+            key = chain[-1][1]
+            moves = self._rank14_moves(key >> 4, key & 15, k)
+            steps.append((14, next(m[1] for m in moves if m[0] == tail), 0))
         return steps
 
     # ------------------------------------------------------------------ rebuild the melds
-    def rebuild(self) -> tuple[list[list[Card]], list[Card]]:
-        """The melds of the optimum and the optional cards used."""
+    def rebuild(self, steps: list[tuple[int, tuple, int]]) -> tuple[list[list[Card]], list[Card]]:
+        """The melds of a path (:meth:`path_of`) and the optional cards it uses."""
         forced = self.forced
         optional = self.optional
         wilds = list(self.wild_forced) + list(self.wild_optional)
@@ -508,7 +421,7 @@ class Problem:
             card = wilds.pop(0)
             return card.declare(1 if rank == 14 else rank, suit)
 
-        for r, combo, j in self._path():
+        for r, combo, j in steps:
             group_cards: list[list[Card]] = [[] for _ in range(4)]
             for s in range(4):
                 (_n1, _n2, _n3, _low, y, g, uf, uo, e3, a, b, c, extra, xe, _need, _st) = combo[s]

@@ -10,7 +10,8 @@ from typing import Any
 from ...cards import Card, as_cards
 from ...errors import InvalidAction
 from ..melds import ace_mode_of, classify, sort_meld
-from .dp import NEG, Problem
+from .dp import Problem
+from .forward import BEAM, Forward
 from .freed import freed_meld_sets
 
 
@@ -122,26 +123,34 @@ def best_play(
 
 def _search(prepared: list[tuple], max_states: int | None) -> tuple[list[list[Card]], list[Card]] | None:
     """The best play over the prepared joker cases: best bound first (ties: more freed jokers first); a
-    case whose bound cannot beat the best found so far ends the search."""
+    case whose bound cannot beat the best found so far ends the search, and the best found so far is the
+    floor below which a case's search drops its states (:mod:`.forward`)."""
     prepared.sort(key=lambda item: (-item[0], item[1]))
     best_val: float = 0.0
     spent = 0
     best = None
+    shared_half: dict = {}  # pairs of suit option lists, shared by the cases of this step
+    shared_comps: dict = {}
     for bound, _i, args, const, pre_melds, extra_played in prepared:
         if bound <= best_val:
             break
         prob = Problem(*args)
-        prob.shared = len(prepared) > 8
+        prob.shared_half, prob.shared_comps = shared_half, shared_comps
+        fw = Forward(prob)
         if max_states is not None:
-            prob.budget = max_states - spent
-        val = prob.solve()
-        spent += len(prob.memo)
-        if val == NEG:
+            fw.budget = max_states - spent
+        floor = best_val - const
+        found, proven = fw.run(floor, BEAM)  # a narrow pass first: a floor for the exact one
+        if not proven and (found is None or found[0] + const < bound):
+            exact, _ = fw.run(floor if found is None else found[0], None)
+            found = exact or found
+        spent += fw.states
+        if found is None:
             continue
-        val += const
+        val = found[0] + const
         if val > best_val:
             best_val = val
-            melds_out, used_opt = prob.rebuild()
+            melds_out, used_opt = prob.rebuild(prob.path_of(found[1], fw.canonical))
             best = (pre_melds + melds_out, used_opt + extra_played)
     return best
 
@@ -293,7 +302,7 @@ class _Step:
             if cs[req:]:
                 optional[key] = list(cs[req:])
             const += req * weight[key[0]]
-        # the same bound as Problem.bound()
+        # an optimistic value: every optional card and wildcard laid
         bound = const + sum(len(cs) * weight[key[0]] for key, cs in optional.items()) + len(jokers_avail) * joker_weight
         args = (forced, optional, list(freed_dp), jokers_avail, self.ace_mode, weight, joker_weight)
         req_cards = [c for key, cs in hand_avail.items() for c in cs[: required.get(key, 0)]]

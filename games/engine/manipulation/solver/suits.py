@@ -8,8 +8,9 @@ from functools import lru_cache
 
 # The solver's innermost enumeration, kept in one piece (75 lines): split at the wildcard-prefix loops
 # (into a helper called once per extension choice) it computed the same options ~6% slower cold
-# (47 vs 50 ms for the 6,941 distinct calls of bench/engine_manipulation.py).
-@lru_cache(maxsize=20_000)
+# (47 vs 50 ms for the 6,941 distinct calls of bench/engine_manipulation.py).  Cached for rank 14 only:
+# the other ranks go through dp.suit_entries (``__wrapped__``), which keeps the DP's form of them.
+@lru_cache(maxsize=4_096)
 def suit_options(
     r: int,
     min_rank: int,

@@ -1,0 +1,43 @@
+"""The Manipulation solver as it was at ``PREVIOUS`` (the start of issue 17's work), loaded from git.
+
+``load()`` writes that commit's ``games/engine/manipulation/solver/`` package to a temporary folder and
+imports it as ``games.engine.manipulation._solver_previous`` (its relative imports then reach today's
+cards and melds modules, which its code uses the same way).  None without git or the commit.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from types import ModuleType
+
+ROOT = Path(__file__).resolve().parent.parent
+PREVIOUS = "2f9ba592137740b323e6f6f0b669806868824aaf"
+PACKAGE = "games/engine/manipulation/solver"
+NAME = "games.engine.manipulation._solver_previous"
+
+
+def _git(*args: str) -> str:
+    return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+
+
+def load() -> ModuleType | None:
+    try:
+        files = _git("ls-tree", "--name-only", f"{PREVIOUS}:{PACKAGE}").split()
+        sources = {f: _git("show", f"{PREVIOUS}:{PACKAGE}/{f}") for f in files if f.endswith(".py")}
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    folder = Path(tempfile.mkdtemp(prefix="solver_previous_"))
+    for name, text in sources.items():
+        (folder / name).write_text(text)
+    spec = importlib.util.spec_from_file_location(
+        NAME, folder / "__init__.py", submodule_search_locations=[str(folder)]
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[NAME] = module
+    spec.loader.exec_module(module)
+    return module
