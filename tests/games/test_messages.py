@@ -179,7 +179,7 @@ def test_history_shows_house_rules_with_the_forms_labels(alice, monkeypatch):
     # The words go through the catalogue, and a language without one still reads.
     monkeypatch.setattr("games.board.words._", lambda s: f"[{s}]")
     assert words.options_text("manipulation", {"knock_in_final_lap": True})[0][1] == "[yes]"
-    with translation.override("sw")  # a language the site has no catalogue for:
+    with translation.override("sw"):  # a language the site has no catalogue for
         assert words.options_text("manipulation", {"ace_in_sequences": "low_only"}) == [
             ("Aces in sequences", "low only")
         ]
