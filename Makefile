@@ -9,6 +9,8 @@ PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# The tests (not the browser ones) run in this many processes at once (pytest-xdist): one per core.
+TEST_WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
 SORTABLE := static/vendor/sortablejs/Sortable.min.js
 # The webfonts (Fontsource packages from npm): only the subsets the site needs, with their @font-face rules.
 FONTS := static/vendor/fonts/fonts.css
@@ -33,11 +35,11 @@ test: setup-dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
 	$(PY) manage.py makemigrations --check --dry-run -v 0
-	$(VENV)/bin/pytest -m "not e2e"
+	$(VENV)/bin/pytest -m "not e2e" -n $(TEST_WORKERS)
 	$(VENV)/bin/pytest -m e2e
 
 test-unit: setup-dev
-	$(VENV)/bin/pytest -m "not e2e"
+	$(VENV)/bin/pytest -m "not e2e" -n $(TEST_WORKERS)
 
 test-e2e: setup-dev
 	@scripts/ensure-system.sh chromium

@@ -10,6 +10,7 @@ import re
 import time
 
 import pytest
+from django.conf import settings as django_settings
 from django.contrib.auth.signals import user_logged_in, user_login_failed
 from django.core import mail
 from django.core.cache import cache
@@ -30,9 +31,21 @@ def _empty_cache(settings):
     """The counters live in the default cache, which outlives a test: start and end empty."""
     # The hasher is beside the point here; a fast one keeps dozens of log-ins cheap.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    cache.clear()
+    _clear()
     yield
-    cache.clear()
+    _clear()
+
+
+def _clear() -> None:
+    """This run's keys only: on Redis, other test processes running at once (pytest-xdist) keep
+    their own counters in the same database under their own key prefix (settings.REDIS_PREFIX)."""
+    prefix = django_settings.CACHES["default"].get("KEY_PREFIX")
+    if not prefix or not hasattr(cache, "_cache"):
+        cache.clear()
+        return
+    client = cache._cache.get_client(write=True)
+    for key in client.scan_iter(match=f"{prefix}:*"):
+        client.delete(key)
 
 
 def client_at(address: str) -> Client:
