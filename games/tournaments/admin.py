@@ -45,7 +45,7 @@ class TournamentForm(forms.ModelForm):
     class Meta:
         model = Tournament
         fields = ["name", "variant", "options", "format", "table_size", "rounds_count", "placement_points",
-                  "turn_timer", "registration_open", "starts_at"]
+                  "duplicate", "duplicate_average", "turn_timer", "registration_open", "starts_at"]
         help_texts = {
             "options": _('Rule options as on the lobby form, e.g. {"game_target": 150}; empty for the defaults.'),
             "placement_points": _('Points per placement by table size, e.g. {"4": [4, 2, 1, 0]}.'),
@@ -65,10 +65,13 @@ class TournamentForm(forms.ModelForm):
         try:
             services.tournament_check(variant=data["variant"], options=data.get("options") or {},
                                       table_size=data["table_size"], format=data["format"],
-                                      placement_points=data.get("placement_points"))
+                                      placement_points=data.get("placement_points"),
+                                      duplicate=bool(data.get("duplicate")),
+                                      duplicate_average=bool(data.get("duplicate_average")))
         except services.ActionRefused as exc:
             field = {"bad_option": "options", "bad_points": "placement_points", "bad_seats": "table_size",
-                     "bad_format": "format", "bad_variant": "variant"}.get(exc.code)
+                     "bad_format": "format", "bad_variant": "variant",
+                     "bad_duplicate": "duplicate_average"}.get(exc.code)
             self.add_error(field, exc.message)
         data["options"] = data.get("options") or {}
         return data
@@ -104,8 +107,8 @@ def staff_action(view):
 class TournamentAdmin(admin.ModelAdmin):
     form = TournamentForm
     inlines = [EntryInline]
-    list_display = ["name", "variant", "format", "status", "registration_open", "starts_at", "run_link"]
-    list_filter = ["status", "format", "variant"]
+    list_display = ["name", "variant", "format", "duplicate", "status", "registration_open", "starts_at", "run_link"]
+    list_filter = ["status", "format", "duplicate", "variant"]
     search_fields = ["name"]
     actions = ["open_registration", "close_registration", "sync_results", "export_standings"]
     change_form_template = "admin/games/tournament/change_form.html"
@@ -118,7 +121,7 @@ class TournamentAdmin(admin.ModelAdmin):
 
     def get_readonly_fields(self, request, obj=None):
         if obj is not None and obj.status != "upcoming":
-            return ["variant", "format", "table_size", "options", "placement_points"]
+            return ["variant", "format", "table_size", "options", "placement_points", "duplicate", "duplicate_average"]
         return []
 
     def save_model(self, request, obj, form, change):
