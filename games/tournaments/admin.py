@@ -26,7 +26,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.models import TIMER_CHOICES, Variant
-from games.tournaments import selectors, services
+from games.tournaments import deals, selectors, services
 from games.tournaments.models import (
     Entry,
     RoundStatus,
@@ -62,18 +62,23 @@ class TournamentForm(forms.ModelForm):
         data = super().clean()
         if self.errors:
             return data
+
+        def value(name):  # a field read-only once the tournament started keeps the stored value
+            return data[name] if name in self.fields else getattr(self.instance, name)
+
         try:
-            services.tournament_check(variant=data["variant"], options=data.get("options") or {},
-                                      table_size=data["table_size"], format=data["format"],
-                                      placement_points=data.get("placement_points"),
-                                      duplicate=bool(data.get("duplicate")),
-                                      duplicate_average=bool(data.get("duplicate_average")))
+            services.tournament_check(variant=value("variant"), options=value("options") or {},
+                                      table_size=value("table_size"), format=value("format"),
+                                      placement_points=value("placement_points"),
+                                      duplicate=bool(value("duplicate")),
+                                      duplicate_average=bool(value("duplicate_average")))
         except services.ActionRefused as exc:
             field = {"bad_option": "options", "bad_points": "placement_points", "bad_seats": "table_size",
                      "bad_format": "format", "bad_variant": "variant",
                      "bad_duplicate": "duplicate_average"}.get(exc.code)
-            self.add_error(field, exc.message)
-        data["options"] = data.get("options") or {}
+            self.add_error(field if field in self.fields else None, exc.message)
+        if "options" in self.fields:
+            data["options"] = data.get("options") or {}
         return data
 
 
@@ -218,6 +223,7 @@ class TournamentAdmin(admin.ModelAdmin):
             "playing": next((r for r in rounds if r["round"].status == RoundStatus.PLAYING), None),
             "closed": [r for r in rounds if r["round"].status == RoundStatus.CLOSED],
             "standings": selectors.tournament_standings(tournament),
+            "mixed_sizes": [c.round.number for c in deals.closed_rounds(tournament) if c.scores.mixed_sizes],
             "audit": selectors.audit_rows(tournament, limit=100),
             "option_defaults": _option_defaults(tournament),
         }
