@@ -207,8 +207,9 @@ def _round_seed(number: int) -> str:
 def shared_seed(deal_set_id: int, number: int) -> str:
     """Deal ``number`` of a duplicate round (``Match.deal_set``): the one seed every table of the set
     deals it from, written by the first table to deal it (two tables dealing at once get one row)."""
-    row, _created = DealSeed.objects.get_or_create(deal_set_id=deal_set_id, number=number,
-                                                  defaults={"seed": _round_seed(number)})
+    fixed = str(getattr(settings, "RUMMYHUB_FIXED_SEED", "")).strip()
+    fresh = fixed_seed(f"{fixed}|deals {deal_set_id}", number) if fixed else shuffle.new_seed()
+    row, _created = DealSeed.objects.get_or_create(deal_set_id=deal_set_id, number=number, defaults={"seed": fresh})
     return row.seed
 
 
