@@ -4,6 +4,7 @@ field of 11 at tables of 4, and the seat positions that make every table's deal 
 
 from __future__ import annotations
 
+import random
 from fractions import Fraction
 
 import pytest
@@ -25,6 +26,15 @@ def test_matchpoints_two_per_result_beaten_one_per_tie():
     assert sum(matchpoints([12, -20, 12, 5])) == 4 * 3  # every pair shares 2 points
     assert matchpoints([0, 0, 0]) == [2, 2, 2]
     assert matchpoints([7]) == [0]
+
+
+def test_matchpoints_agree_with_the_definition_on_random_groups():
+    rng = random.Random(18)
+    for _ in range(300):
+        results = [rng.randrange(-3, 4) for _ in range(rng.randrange(1, 10))]
+        by_definition = [sum(2 if r > o else 1 if r == o else 0 for j, o in enumerate(results) if j != i)
+                         for i, r in enumerate(results)]
+        assert matchpoints(results) == by_definition
 
 
 def test_scaling_keeps_a_full_group_and_gives_a_lone_result_the_average():
