@@ -58,7 +58,9 @@ def lobby_tables(*, user) -> dict[str, list[Match]]:
         .distinct()[:20]
     )
     live = list(
-        base.filter(status__in=[MatchStatus.PLAYING, MatchStatus.BETWEEN_ROUNDS], is_private=False)
+        # A duplicate round's tables are watched from their tournament's page (where the round's own
+        # players do not see the other tables: the same deals as theirs).
+        base.filter(status__in=[MatchStatus.PLAYING, MatchStatus.BETWEEN_ROUNDS], is_private=False, deals_held=False)
         .exclude(seats__user=user)
         .order_by("-started_at")[:20]
     )

@@ -133,6 +133,9 @@ def test_the_shared_seeds_stay_secret_until_the_round_is_closed(client, staff, m
                 reverse("history:export", args=[a.pk]), reverse("history:replay", args=[a.pk])):
         assert client.get(url).status_code == 404, url
     assert f"/matches/{a.pk}/" not in client.get(reverse("history:list")).content.decode()
+    client.force_login(at_a)  # table B, still live, is not among the lobby's tables to watch
+    assert f"/tables/{b.pk}/" not in client.get(reverse("games:lobby")).content.decode()
+    client.force_login(at_b)
     page = client.get(reverse("tournaments:detail", args=[t.pk])).content.decode()
     assert f"/tables/{a.pk}/" not in page and f"/tables/{b.pk}/" in page
 
