@@ -114,7 +114,8 @@ def my_lines(tournament: Tournament, user, closed: list[ClosedRound] | None = No
         total = scores.totals.get(entry, Total())
         if rows or total.averaged:
             out.append({"round": done.round.number, "rows": sorted(rows, key=lambda r: r["deal"]),
-                        "total": total, "averaged": total.averaged, "average": scores.average})
+                        "total": total, "averaged": total.averaged, "average": scores.average,
+                        "bye": entry in scores.byes})
     return out
 
 

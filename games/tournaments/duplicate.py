@@ -103,6 +103,7 @@ class RoundScores:
     deals: int  # the last deal any table of the round played
     sizes: tuple[int, ...]  # the table sizes of the round, most tables first
     by_entry: dict[EntryId, list[Scored]] = field(default_factory=dict)
+    byes: frozenset = frozenset()  # the entrants who had a bye
 
     @property
     def mixed_sizes(self) -> bool:
@@ -170,7 +171,8 @@ def score_round(tables: Iterable[SeatedTable], holdings: Iterable[Holding]) -> R
         if missing > 0:  # deals the table did not reach, or a bye: the average
             t.averaged = missing
             t.matchpoints += missing * max(reference - 1, 0)
-    return RoundScores(groups, totals, reference, deals, sizes, by_entry)
+    byes = frozenset(e for t in tables if t.is_bye for e in t.entries)
+    return RoundScores(groups, totals, reference, deals, sizes, by_entry, byes)
 
 
 def total_over(rounds: Iterable[RoundScores]) -> dict[EntryId, Total]:

@@ -269,3 +269,22 @@ def test_a_running_tournament_can_still_be_renamed_in_the_admin(client, staff, m
     assert response.status_code == 302, response.content.decode()[:2000]
     t.refresh_from_db()
     assert t.name == "Renamed" and t.duplicate
+
+
+def test_two_player_gin_with_an_odd_field_gives_a_bye_the_average(client, staff, make_user, fresh):
+    t, tables = duplicate_round(staff, make_user, 5, variant="gin", table_size=2, options={"game_target": 25})
+    assert len(tables) == 2
+    bye = TournamentSeat.objects.get(table__round=tables[0].round, table__is_bye=True).entry
+    for table in tables:
+        play_out(table.match_id)
+    services.round_close(round_id=tables[0].round_id, by=staff)
+    (closed,) = deals.closed_rounds(t)
+    scores = closed.scores
+    played = max(Round.objects.filter(match_id=table.match_id).count() for table in tables)
+    assert scores.deals == played and scores.reference == 2
+    assert scores.totals[bye.pk].matchpoints == played and scores.totals[bye.pk].averaged == played
+    for group in scores.groups:  # the hand's points for and against: a group of two sums to 0 or ties
+        assert sorted(r.raw for r in group.rows) in ([0, 2], [1, 1], [1])
+    client.force_login(bye.user)
+    page = client.get(reverse("tournaments:detail", args=[t.pk])).content.decode()
+    assert "A bye: the average" in page
