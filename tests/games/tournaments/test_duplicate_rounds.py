@@ -212,6 +212,9 @@ def test_a_field_of_eleven_at_tables_of_four(client, staff, make_user, fresh):
     assert len(standings) == 11
     assert [s.matchpoints for s in standings] == sorted((s.matchpoints for s in standings), reverse=True)
     assert {s.entry: s.matchpoints for s in standings} == {e: tot.matchpoints for e, tot in scores.totals.items()}
+    csv_rows = selectors.standings_csv_rows(t)
+    assert csv_rows[0][-2:] == ["matchpoints", "difference"]
+    assert [row[-2] for row in csv_rows[1:]] == [f"{float(s.matchpoints):.2f}" for s in standings]
     client.force_login(TournamentSeat.objects.get(table=tables[0], index=0).entry.user)
     page = client.get(reverse("tournaments:detail", args=[t.pk])).content.decode()
     assert "data-mixed-sizes" in page and "Round 1 had tables of different sizes" in page
