@@ -115,6 +115,7 @@ def tournament_rounds(tournament: Tournament, *, include_draft: bool = False) ->
                 "match_id": match.pk if match else None,
                 "match_status": match.get_status_display() if match else "",
                 "live": bool(match and match.status in LIVE),
+                "held": bool(match and match.deals_held),  # a duplicate round still in play
                 "finished": bool(match and match.status == MatchStatus.FINISHED),
                 "done": all(s.placement is not None for s in table.seats.all()),
                 "user_ids": {s.entry.user_id for s in table.seats.all()},

@@ -137,7 +137,8 @@ def test_the_shared_seeds_stay_secret_until_the_round_is_closed(client, staff, m
     assert f"/tables/{b.pk}/" not in client.get(reverse("games:lobby")).content.decode()
     client.force_login(at_b)
     page = client.get(reverse("tournaments:detail", args=[t.pk])).content.decode()
-    assert f"/tables/{a.pk}/" not in page and f"/tables/{b.pk}/" in page
+    assert f"/tables/{a.pk}/" not in page and f"/matches/{a.pk}/" not in page and f"/tables/{b.pk}/" in page
+    assert "The same deals as yours: open once the round is closed" in page
 
     # No page, partial or record shows a shared seed (whole or its start) to anyone but staff.
     urls = [reverse("games:table", args=[a.pk]), reverse("history:match", args=[a.pk]),
@@ -149,6 +150,9 @@ def test_the_shared_seeds_stay_secret_until_the_round_is_closed(client, staff, m
     # Its match page: its own players only (staff too), until the round closes.
     assert {(who, status) for who, url, status, _text in seen if url == urls[1]} == {
         (at_a.username, 200), (at_b.username, 404), ("oscar", 404), ("anonymous", 404)}
+    public = next(text for who, url, status, text in seen if who == "oscar" and url == urls[5])
+    assert f"/matches/{a.pk}/" not in public and "Match page once the round is closed" in public
+    assert f"/tables/{b.pk}/" in public  # anyone else may watch a table in play
     own = next(text for who, url, status, text in seen if who == at_a.username and url == urls[0])
     assert "data-seed-held" in own and "is a duplicate deal" in own
     record = next(text for who, url, status, text in seen if who == at_a.username and url == urls[2])
