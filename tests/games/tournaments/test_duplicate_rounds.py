@@ -6,7 +6,11 @@ standings by matchpoints and the page's deal-by-deal comparison; the admin form'
 
 from __future__ import annotations
 
+import threading
+import time
+
 import pytest
+from django.db import connection, connections, transaction
 from django.urls import reverse
 
 from games.board.fragments import board_for
@@ -295,3 +299,28 @@ def test_two_player_gin_with_an_odd_field_gives_a_bye_the_average(client, staff,
     client.force_login(bye.user)
     page = client.get(reverse("tournaments:detail", args=[t.pk])).content.decode()
     assert "A bye: the average" in page
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="two transactions at once need PostgreSQL")
+@pytest.mark.django_db(transaction=True)
+def test_two_tables_dealing_the_same_deal_at_once_get_one_seed():
+    """The second table's insert waits for the first's commit, then reads its row."""
+    deal_set = DealSet.objects.create()
+    got, started = [], threading.Barrier(2)
+
+    def deal() -> None:
+        try:
+            with transaction.atomic():
+                started.wait()
+                got.append(game_write.shared_seed(deal_set.pk, 1))
+                time.sleep(0.2)  # the row stays uncommitted a while
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=deal) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(got) == 2 and got[0] == got[1]
+    assert DealSeed.objects.filter(deal_set=deal_set).count() == 1
