@@ -53,6 +53,39 @@ BOT_POLICIES = ("basic", "random-legal")
 BOT_NAMES = ("Ada", "Boole", "Cobb", "Dijkstra", "Euler", "Fermat", "Gauss", "Hopper")
 
 
+class DealSet(models.Model):
+    """Deals shared by several tables (a duplicate tournament round, docs/tournaments.md): one seed per
+    deal number (``DealSeed``) and one match seed (the first dealer or roles), so that every table of
+    a size is dealt alike.  Its seeds stay secret until every table has played them: the matches
+    keep ``deals_held`` until the tournament round is closed, which sets ``revealed_at``."""
+
+    match_seed = models.BigIntegerField(default=new_seed, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    revealed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("shared deals")
+        verbose_name_plural = _("shared deals")
+
+    def __str__(self) -> str:
+        return f"deal set {self.pk}"
+
+
+class DealSeed(models.Model):
+    """The seed of deal ``number`` of a :class:`DealSet` (written when the first table deals it)."""
+
+    deal_set = models.ForeignKey(DealSet, on_delete=models.CASCADE, related_name="seeds")
+    number = models.PositiveSmallIntegerField()
+    seed = models.CharField(max_length=64, default=new_deal_seed, editable=False)
+
+    class Meta:
+        ordering = ["deal_set", "number"]
+        constraints = [models.UniqueConstraint(fields=["deal_set", "number"], name="dealseed_unique_number")]
+
+    def __str__(self) -> str:
+        return f"deal set {self.deal_set_id} deal {self.number}"
+
+
 class Match(models.Model):
     variant = models.CharField(_("variant"), max_length=20, choices=Variant.choices, db_index=True)
     options = models.JSONField(_("rule options"), default=dict, blank=True)
@@ -83,6 +116,10 @@ class Match(models.Model):
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     turn_started_at = models.DateTimeField(null=True, blank=True)
     rematch_of = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    # A duplicate tournament table: its rounds are dealt from the shared seeds, and while ``deals_held``
+    # (until the tournament round closes) no seed or deal of it is shown, even of a finished round.
+    deal_set = models.ForeignKey(DealSet, on_delete=models.SET_NULL, null=True, blank=True, related_name="matches")
+    deals_held = models.BooleanField(default=False)
 
     class Meta:
         verbose_name = _("match")
@@ -199,6 +236,11 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match_id} round {self.number}"
+
+    def seed_shown(self, match: Match) -> bool:
+        """Whether this round's seed (and its deal) may be shown: the round is over and ``match``
+        (its match) does not hold its deals (a duplicate round some table is still playing)."""
+        return self.finished_at is not None and not match.deals_held
 
 
 class RoundScore(models.Model):

@@ -24,7 +24,16 @@ def access_match_for_user(*, match_id: int, user, invite: str | None = None) -> 
         seated = Seat.objects.filter(match=match, user=user).exists()
         if not (seated or user.is_staff or match.host_id == user.pk or (invite and invite == match.invite_token)):
             raise Http404
+    if match.deals_held and not user.is_staff and _plays_same_deals_elsewhere(match, user):
+        raise Http404
     return match
+
+
+def _plays_same_deals_elsewhere(match: Match, user) -> bool:
+    """Whether ``user`` sits at another table of this duplicate round (the same deals, still held):
+    watching this one would show them the cards they are to play."""
+    return Seat.objects.filter(user=user, match__deal_set_id=match.deal_set_id, match__deals_held=True).exclude(
+        match=match).exists()
 
 
 def seat_presence(*, match_id: int, viewer: int | None) -> list[tuple[int, bool]]:
@@ -49,7 +58,9 @@ def lobby_tables(*, user) -> dict[str, list[Match]]:
         .distinct()[:20]
     )
     live = list(
-        base.filter(status__in=[MatchStatus.PLAYING, MatchStatus.BETWEEN_ROUNDS], is_private=False)
+        # A duplicate round's tables are watched from their tournament's page (where the round's own
+        # players do not see the other tables: the same deals as theirs).
+        base.filter(status__in=[MatchStatus.PLAYING, MatchStatus.BETWEEN_ROUNDS], is_private=False, deals_held=False)
         .exclude(seats__user=user)
         .order_by("-started_at")[:20]
     )

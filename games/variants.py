@@ -124,6 +124,18 @@ class GameSpec:
         """A role name per seat for the next hand ("" when the game has no roles)."""
         return [""] * seats
 
+    # ----- duplicate tournaments (docs/tournaments.md) ----------------------
+    def deal_positions(self, setup: dict[str, Any], dealer: int | None, seats: int) -> list[int]:
+        """The seats in the order of a round's hands: seat A (the first hand dealt, the first to
+        play) first, then B, …; a seat dealt no cards (the advisor) last.  ``setup``: the round's
+        bookkeeping before its deal (``Round.setup``), ``dealer``: its dealer."""
+        raise NotImplementedError
+
+    def deal_results(self, scores: list[int], setup: dict[str, Any], seats: int) -> list[int]:
+        """Each seat's result of a finished round, for (+) or against (−): what a duplicate
+        tournament compares across the tables that played the same deal."""
+        return list(scores)
+
 
 class ManipulationSpec(GameSpec):
     key = "manipulation"
@@ -162,6 +174,9 @@ class ManipulationSpec(GameSpec):
             "upcard": None, "hands": [[c.id for c in hand] for hand in state.hands],
             "stock": [c.id for c in state.stock],
         }
+
+    def deal_positions(self, setup, dealer, seats):
+        return [((dealer or 0) + k) % seats for k in range(1, seats + 1)]  # from the dealer's left (B.4)
 
     def close_round(self, rules, tally, state):
         out = manip.outcome(state)
@@ -277,6 +292,25 @@ class GinSpec(GameSpec):
 
     def is_match_over(self, rules, tally):
         return GinMatch.from_dict(tally).is_over
+
+    def deal_positions(self, setup, dealer, seats):
+        roles = setup.get("roles")
+        if roles:  # (box, captain, advisor): the captain's hand is dealt first, the box's second (C.3)
+            box, captain, advisor = roles
+            return [captain, box, advisor]
+        return [1 - (dealer or 0), dealer or 0]  # the non-dealer's hand first (D.1.3)
+
+    def deal_results(self, scores, setup, seats):
+        """The hand's points for the winner and against the loser (the box against the team, whose
+        advisor shares the captain's result)."""
+        roles = setup.get("roles")
+        if roles:
+            box, captain, advisor = roles
+            out = [0] * seats
+            out[box] = scores[box] - scores[captain]
+            out[captain] = out[advisor] = scores[captain] - scores[box]
+            return out
+        return [scores[0] - scores[1], scores[1] - scores[0]]
 
     def final(self, rules, tally):
         t = GinMatch.from_dict(tally)

@@ -203,7 +203,7 @@ def _build_public(data: BoardData) -> tuple[dict[str, Any], dict[str, Any]]:
     # cache (kept per count of finished rounds) misses.  It holds the rounds, not ``data``: this
     # context is kept on ``data``, and a closure over ``data`` would be a reference cycle, freed only
     # by the periodic full collection (rummyhub.gctune).
-    ctx["round_results"] = SimpleLazyObject(partial(_round_results, data.rounds, seats))
+    ctx["round_results"] = SimpleLazyObject(partial(_round_results, data.rounds, seats, data.match))
     ctx["scores_key"] = f"{len(data.rounds)}:{'|'.join(s.display_name for s in seats)}"
     if match.status == MatchStatus.FINISHED:
         ctx["final"] = sorted(seat_infos, key=lambda s: -(s.final_total or 0))
@@ -274,7 +274,7 @@ def _timer(match: Match, now, seats: list[SeatInfo]) -> dict[str, Any] | None:
 GAME_PARTS = {"manipulation": manipulation_context, "gin": gin_context}
 
 
-def _round_results(rounds: list[Round], seats: list[Seat]) -> list[dict[str, Any]]:
+def _round_results(rounds: list[Round], seats: list[Seat], match: Match) -> list[dict[str, Any]]:
     out = []
     running = [0] * len(seats)
     last = len(rounds) - 1
@@ -300,8 +300,10 @@ def _round_results(rounds: list[Round], seats: list[Seat]) -> list[dict[str, Any
             )
         out.append({"number": rnd.number, "kind": rnd.result_kind, "kind_text": words.result_text(rnd.result_kind),
                     "knocker": rnd.knocker, "rows": row, "outcome": rnd.outcome,
-                    # The seed is revealed once the round is over (these are finished rounds only).
-                    "seed": rnd.seed if rnd.finished_at is not None else None, "commitment": rnd.commitment})
+                    # The seed is revealed once the round is over (these are finished rounds only), but a
+                    # duplicate round's only once every table has played it (the tournament round closed).
+                    "seed": rnd.seed if rnd.seed_shown(match) else None, "held": match.deals_held,
+                    "commitment": rnd.commitment})
     return out
 
 

@@ -76,16 +76,18 @@ def _actions_by_round(match: Match) -> dict[int, list[dict[str, Any]]]:
     return actions
 
 
-def _revealed_seed(r: Round) -> str | int | None:
-    """A finished round's seed as the record writes it (python-random's as a number); None before."""
-    if r.finished_at is None:
+def _revealed_seed(match: Match, r: Round) -> str | int | None:
+    """A finished round's seed as the record writes it (python-random's as a number); None before
+    (and while a duplicate round holds it: ``Round.seed_shown``)."""
+    if not r.seed_shown(match):
         return None
     return int(r.seed) if r.shuffle == shuffle.LEGACY else r.seed
 
 
 def _deal_record(match: Match, r: Round) -> dict[str, Any] | None:
-    """A finished round's deal as it was played: dealt again from its seed, setup and shuffle."""
-    if r.finished_at is None:
+    """A finished round's deal as it was played: dealt again from its seed, setup and shuffle (None
+    while its seed is not shown)."""
+    if not r.seed_shown(match):
         return None
     spec = spec_for(match.variant)
     rules = spec.rules(match.options, match.seats_count)
@@ -101,7 +103,7 @@ def _round_record(
         "dealer": r.dealer,
         "shuffle": r.shuffle,
         "commitment": r.commitment or None,
-        "seed": _revealed_seed(r),
+        "seed": _revealed_seed(match, r),
         "deal": _deal_record(match, r),
         "setup": r.setup,
         "actions": actions,

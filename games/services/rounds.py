@@ -26,6 +26,7 @@ from games.services.write import (
     _round_seed,
     _rules,
     _schedule,
+    shared_seed,
     writing,
 )
 
@@ -36,7 +37,8 @@ def _deal(write: Write, rules) -> None:
     """Deal the next round and save it (the next automatic step scheduled)."""
     match, spec = write.match, write.spec
     number = match.round_number + 1
-    seed = _round_seed(number)
+    # A duplicate tournament table deals the round's shared seed of this deal number.
+    seed = shared_seed(match.deal_set_id, number) if match.deal_set_id else _round_seed(number)
     tally = match.state["tally"]
     state, dealer = spec.deal(rules, tally, shuffle.rng_for(shuffle.CURRENT, seed))
     # The table shows the commitment from the deal on; the seed stays here until the round is over.

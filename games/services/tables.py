@@ -15,6 +15,7 @@ from games.models import (
     BOT_NAMES,
     BOT_POLICIES,
     TIMER_CHOICES,
+    DealSet,
     Match,
     MatchStatus,
     Seat,
@@ -71,24 +72,28 @@ def match_create(
                           is_private=is_private, seats=seats)
 
 
-def match_create_seated(*, variant: str, options: dict[str, Any], users: list, turn_timer: int = 0) -> Match:
+def match_create_seated(*, variant: str, options: dict[str, Any], users: list, turn_timer: int = 0,
+                        deal_set: DealSet | None = None) -> Match:
     """A full table of ``users`` (seat order as given), started: a tournament's table.
 
-    ``options`` are stored as they are (the tournament validated them when staff saved it).
+    ``options`` are stored as they are (the tournament validated them when staff saved it).  With a
+    ``deal_set`` (a duplicate round) the match deals its rounds from the set's seeds, draws its first
+    dealer or roles from the set's match seed, and holds its seeds until the set is revealed.
     """
     if turn_timer not in TIMER_CHOICES:
         raise ActionRefused("bad_timer", _("Choose a turn timer of none, 30, 60 or 120 seconds."))
     with transaction.atomic():
         match = _new_match(variant=variant, options=options, host=users[0], turn_timer=turn_timer,
-                           seats=[Seat(index=i, user=u) for i, u in enumerate(users)])
+                           seats=[Seat(index=i, user=u) for i, u in enumerate(users)], deal_set=deal_set)
         return match_start(match_id=match.pk, user=users[0])
 
 
 def _new_match(*, variant: str, options: dict, host, turn_timer: int, seats: list[Seat], is_private: bool = False,
-               rematch_of: Match | None = None) -> Match:
+               rematch_of: Match | None = None, deal_set: DealSet | None = None) -> Match:
     """The one place a match row and its seats are created (the caller is in a transaction)."""
+    shared = {} if deal_set is None else {"deal_set": deal_set, "deals_held": True, "seed": deal_set.match_seed}
     match = Match.objects.create(variant=variant, options=options, seats_count=len(seats), host=host,
-                                 turn_timer=turn_timer, is_private=is_private, rematch_of=rematch_of)
+                                 turn_timer=turn_timer, is_private=is_private, rematch_of=rematch_of, **shared)
     for seat in seats:
         seat.match = match
     Seat.objects.bulk_create(seats)

@@ -22,6 +22,7 @@ from games.live import boardcache, gate
 from games.models import (
     DISCONNECT_GRACE,
     READY_TIMEOUT,
+    DealSeed,
     Event,
     Match,
     MatchStatus,
@@ -201,6 +202,15 @@ def _round_seed(number: int) -> str:
     ``RUMMYHUB_FIXED_SEED`` (tests and demos only), :func:`fixed_seed`."""
     fixed = str(getattr(settings, "RUMMYHUB_FIXED_SEED", "")).strip()
     return fixed_seed(fixed, number) if fixed else shuffle.new_seed()
+
+
+def shared_seed(deal_set_id: int, number: int) -> str:
+    """Deal ``number`` of a duplicate round (``Match.deal_set``): the one seed every table of the set
+    deals it from, written by the first table to deal it (two tables dealing at once get one row)."""
+    fixed = str(getattr(settings, "RUMMYHUB_FIXED_SEED", "")).strip()
+    fresh = fixed_seed(f"{fixed}|deals {deal_set_id}", number) if fixed else shuffle.new_seed()
+    row, _created = DealSeed.objects.get_or_create(deal_set_id=deal_set_id, number=number, defaults={"seed": fresh})
+    return row.seed
 
 
 def fixed_seed(fixed: str, number: int) -> str:

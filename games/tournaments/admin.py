@@ -26,7 +26,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.models import TIMER_CHOICES, Variant
-from games.tournaments import selectors, services
+from games.tournaments import deals, selectors, services
 from games.tournaments.models import (
     Entry,
     RoundStatus,
@@ -45,7 +45,7 @@ class TournamentForm(forms.ModelForm):
     class Meta:
         model = Tournament
         fields = ["name", "variant", "options", "format", "table_size", "rounds_count", "placement_points",
-                  "turn_timer", "registration_open", "starts_at"]
+                  "duplicate", "duplicate_average", "turn_timer", "registration_open", "starts_at"]
         help_texts = {
             "options": _('Rule options as on the lobby form, e.g. {"game_target": 150}; empty for the defaults.'),
             "placement_points": _('Points per placement by table size, e.g. {"4": [4, 2, 1, 0]}.'),
@@ -62,15 +62,23 @@ class TournamentForm(forms.ModelForm):
         data = super().clean()
         if self.errors:
             return data
+
+        def value(name):  # a field read-only once the tournament started keeps the stored value
+            return data[name] if name in self.fields else getattr(self.instance, name)
+
         try:
-            services.tournament_check(variant=data["variant"], options=data.get("options") or {},
-                                      table_size=data["table_size"], format=data["format"],
-                                      placement_points=data.get("placement_points"))
+            services.tournament_check(variant=value("variant"), options=value("options") or {},
+                                      table_size=value("table_size"), format=value("format"),
+                                      placement_points=value("placement_points"),
+                                      duplicate=bool(value("duplicate")),
+                                      duplicate_average=bool(value("duplicate_average")))
         except services.ActionRefused as exc:
             field = {"bad_option": "options", "bad_points": "placement_points", "bad_seats": "table_size",
-                     "bad_format": "format", "bad_variant": "variant"}.get(exc.code)
-            self.add_error(field, exc.message)
-        data["options"] = data.get("options") or {}
+                     "bad_format": "format", "bad_variant": "variant",
+                     "bad_duplicate": "duplicate_average"}.get(exc.code)
+            self.add_error(field if field in self.fields else None, exc.message)
+        if "options" in self.fields:
+            data["options"] = data.get("options") or {}
         return data
 
 
@@ -104,8 +112,8 @@ def staff_action(view):
 class TournamentAdmin(admin.ModelAdmin):
     form = TournamentForm
     inlines = [EntryInline]
-    list_display = ["name", "variant", "format", "status", "registration_open", "starts_at", "run_link"]
-    list_filter = ["status", "format", "variant"]
+    list_display = ["name", "variant", "format", "duplicate", "status", "registration_open", "starts_at", "run_link"]
+    list_filter = ["status", "format", "duplicate", "variant"]
     search_fields = ["name"]
     actions = ["open_registration", "close_registration", "sync_results", "export_standings"]
     change_form_template = "admin/games/tournament/change_form.html"
@@ -118,7 +126,7 @@ class TournamentAdmin(admin.ModelAdmin):
 
     def get_readonly_fields(self, request, obj=None):
         if obj is not None and obj.status != "upcoming":
-            return ["variant", "format", "table_size", "options", "placement_points"]
+            return ["variant", "format", "table_size", "options", "placement_points", "duplicate", "duplicate_average"]
         return []
 
     def save_model(self, request, obj, form, change):
@@ -215,6 +223,7 @@ class TournamentAdmin(admin.ModelAdmin):
             "playing": next((r for r in rounds if r["round"].status == RoundStatus.PLAYING), None),
             "closed": [r for r in rounds if r["round"].status == RoundStatus.CLOSED],
             "standings": selectors.tournament_standings(tournament),
+            "mixed_sizes": [c.round.number for c in deals.closed_rounds(tournament) if c.scores.mixed_sizes],
             "audit": selectors.audit_rows(tournament, limit=100),
             "option_defaults": _option_defaults(tournament),
         }

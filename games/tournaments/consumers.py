@@ -1,4 +1,6 @@
-"""The tournament page's socket: pushes the re-rendered standings, entrants and rounds on "tournament.changed"."""
+"""The tournament page's socket: pushes the re-rendered standings, entrants and rounds (and a duplicate
+tournament's deals) on "tournament.changed" — each only when it changed since this socket's last push, so
+that a part the page has opened (a round's deals) stays as it is."""
 
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ class TournamentConsumer(AsyncWebsocketConsumer):
             await self.close(code=4404)
             return
         self.group = tournament_group(self.tournament_id)
+        self.sent: dict[str, str] = {}  # partial name -> the markup last pushed
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
 
@@ -40,9 +43,15 @@ class TournamentConsumer(AsyncWebsocketConsumer):
         tournament = selectors.get_tournament(self.tournament_id)
         if tournament is None:
             return ""
-        context = {**selectors.tournament_page(tournament, self.scope.get("user")), "oob": True}
+        user = self.scope.get("user")
+        context = {**selectors.tournament_page(tournament, user), "user": user, "oob": True}
+        names = ("standings", "entrants", "rounds", "deals") if tournament.duplicate else ("standings", "entrants",
+                                                                                          "rounds")
+        changed = []
         with override_scope_language(self.scope):
-            return "".join(
-                render_to_string(f"games/tournaments/detail.html#{name}", context)
-                for name in ("standings", "entrants", "rounds")
-            )
+            for name in names:
+                html = render_to_string(f"games/tournaments/detail.html#{name}", context)
+                if self.sent.get(name) != html:
+                    self.sent[name] = html
+                    changed.append(html)
+        return "".join(changed)

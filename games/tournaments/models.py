@@ -61,6 +61,15 @@ class Tournament(models.Model):
     rounds_count = models.PositiveSmallIntegerField(_("number of rounds"), default=3)
     placement_points = models.JSONField(_("placement points by table size"), default=default_placement_points)
     turn_timer = models.PositiveSmallIntegerField(_("turn timer (seconds)"), default=0)
+    # Duplicate (docs/tournaments.md): every table of a round plays the same deals, and each deal's
+    # result is compared with everyone who held the same seat's cards (matchpoints).
+    duplicate = models.BooleanField(
+        _("duplicate"), default=False,
+        help_text=_("Every table of a round plays the same deals; standings use matchpoints."))
+    duplicate_average = models.BooleanField(
+        _("difference from the field average"), default=False,
+        help_text=_("Duplicate only: also total each player's difference from the field average of every "
+                    "deal, and break ties in matchpoints with it."))
     registration_open = models.BooleanField(_("registration open"), default=False)
     status = models.CharField(_("status"), max_length=20, choices=TournamentStatus.choices,
                               default=TournamentStatus.UPCOMING, db_index=True)
@@ -105,6 +114,9 @@ class TournamentRound(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     published_at = models.DateTimeField(null=True, blank=True)
     closed_at = models.DateTimeField(null=True, blank=True)
+    # A duplicate round's shared deals (created when the round is published).
+    deal_set = models.OneToOneField("games.DealSet", on_delete=models.SET_NULL, null=True, blank=True,
+                                    related_name="tournament_round")
 
     class Meta:
         verbose_name = _("tournament round")

@@ -18,12 +18,14 @@ Three formats:
 * **Single elimination** (two-seat tables): a standard seeded bracket (1 v N,
   byes to the top seeds), winners meet in bracket order.
 
-A *duplicate* round (every table plays the same deals; seat k's cards are
-compared across tables) is not built yet.  Its seating would lay the field out
-in lanes (lane k: the k-th slice of the standings, seat k at every table, so
-each seat's cards go to players of comparable standing), then call
-``seating.seat(..., lanes=..., start=...)``: its swaps avoid rematches while
-keeping every player in their lane, and the tables keep the seat order.
+A *duplicate* round (every table plays the same deals; each seat's cards are
+compared across tables, ``duplicate.py``), Swiss: the field is laid out in
+lanes (``duplicate_layout``: per table size, lane k is the k-th slice of the
+standings and takes seat k at every table, snaking so that no table gets the
+best of every lane), then ``seating.seat(..., lanes=..., start=...)`` swaps
+players between tables only inside their lane to avoid rematches.  Round robin
+and elimination keep their schedule and order each table's seats by standing
+(``in_standing_order``).
 
 Table sizes: the chosen size; when numbers do not divide, tables of 3–5 seats
 (only those the variant allows), as close to the chosen size as possible; byes
@@ -245,6 +247,84 @@ def _take_byes(players: Sequence[Player], byes: int, had_bye: set) -> tuple[list
         if p.id in chosen
     ]
     return rest, tables
+
+
+# ----------------------------------------------------------------- duplicate
+
+
+def duplicate_layout(sizes: Sequence[int], size: int) -> tuple[list[list[int]], list[tuple[int, int]]]:
+    """Standing positions laid out for a duplicate round of tables of ``sizes``: (tables, each a list of
+    positions in seat order; the lane of every position).
+
+    The tables of the chosen ``size`` come first and take the top of the standings, then each other
+    size, largest first.  In a size group of T tables, lane k holds positions kT … kT + T − 1 and sits
+    in seat k: at table t in its order when k is even, from the other end when k is odd (a snake),
+    so that seat k's cards go, at every table, to players of comparable standing.
+    """
+    order = sorted(set(sizes), key=lambda s: (s != size, -s))
+    tables: list[list[int]] = []
+    lanes: list[tuple[int, int]] = [(0, 0)] * sum(sizes)
+    start = 0
+    for g, s in enumerate(order):
+        count = sum(1 for x in sizes if x == s)
+        group = [[0] * s for _ in range(count)]
+        for k in range(s):
+            for t in range(count):
+                pos = start + k * count + t
+                group[t if k % 2 == 0 else count - 1 - t][k] = pos
+                lanes[pos] = (g, k)
+        tables.extend(group)
+        start += s * count
+    return tables, lanes
+
+
+def seat_duplicate(
+    players: Sequence[Player],
+    *,
+    size: int,
+    seat_choices: Iterable[int],
+    met: Meetings,
+    had_bye: Iterable[PlayerId] = (),
+) -> list[Table]:
+    """A duplicate Swiss round for ``players`` in standing order: tables in lanes (:func:`duplicate_layout`),
+    rematches avoided by swaps inside a lane; then byes."""
+    sizes, byes = table_sizes(len(players), size, seat_choices)
+    field_, bye_tables = _take_byes(players, byes, set(had_bye))
+    layout, lanes = duplicate_layout(sizes, size)
+    field = seating.Field.of([p.id for p in field_], [p.points for p in field_], met,
+                             sizes=[len(t) for t in layout])
+    groups = seating.seat(field, [len(t) for t in layout], lanes=lanes, start=layout)
+    first: dict[tuple[int, int], int] = {}
+    last: dict[tuple[int, int], int] = {}
+    for pos, lane in enumerate(lanes):
+        first.setdefault(lane, pos + 1)
+        last[lane] = pos + 1
+    tables = []
+    for group in groups:
+        ids = tuple(field_[i].id for i in group)
+        reasons: list[dict] = [{"code": "duplicate_lanes",
+                                "lanes": [[first[lanes[i]], last[lanes[i]]] for i in group]}]
+        rematch = [sorted(pr, key=str) for pr in combinations(ids, 2) if met.get(frozenset(pr), 0)]
+        if rematch:
+            reasons.append({"code": "rematch_unavoidable", "pairs": [list(pr) for pr in rematch]})
+        if len(ids) != size:
+            reasons.append({"code": "table_size", "seats": len(ids)})
+        tables.append(Table(players=ids, reasons=tuple(reasons)))
+    return tables + bye_tables
+
+
+def in_standing_order(tables: Sequence[Table], players: Sequence[Player]) -> list[Table]:
+    """The same tables with each one's seats in standing order (a duplicate round of a format whose
+    schedule says who meets): seat 1 goes to the best-placed player of every table, and so on."""
+    rank = {p.id: i for i, p in enumerate(players)}
+    out = []
+    for table in tables:
+        if table.is_bye:
+            out.append(table)
+            continue
+        ordered = tuple(sorted(table.players, key=lambda pid: rank.get(pid, len(rank))))
+        out.append(Table(players=ordered, reasons=(*table.reasons, {"code": "duplicate_order"})))
+    return out
 
 
 # ----------------------------------------------------------------- round robin

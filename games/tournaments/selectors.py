@@ -8,6 +8,7 @@ from django.db.models import Prefetch
 from django.utils.translation import gettext as _
 
 from games.models import MatchStatus
+from games.tournaments import deals
 from games.tournaments.models import (
     Entry,
     RoundStatus,
@@ -55,7 +56,9 @@ def tournament_standings(tournament: Tournament) -> list[Standing]:
                    placement=s.placement, is_bye=s.table.is_bye)
         for s in seats
     ]
-    return compute_standings([(e.pk, e.user.username, e.seed, e.withdrawn) for e in entries], results)
+    duplicate = deals.totals(tournament) if tournament.duplicate else None
+    return compute_standings([(e.pk, e.user.username, e.seed, e.withdrawn) for e in entries], results, duplicate,
+                             by_difference=tournament.duplicate_average)
 
 
 def previous_tables(tournament: Tournament) -> list[dict[str, Any]]:
@@ -112,8 +115,10 @@ def tournament_rounds(tournament: Tournament, *, include_draft: bool = False) ->
                 "match_id": match.pk if match else None,
                 "match_status": match.get_status_display() if match else "",
                 "live": bool(match and match.status in LIVE),
+                "held": bool(match and match.deals_held),  # a duplicate round still in play
                 "finished": bool(match and match.status == MatchStatus.FINISHED),
                 "done": all(s.placement is not None for s in table.seats.all()),
+                "user_ids": {s.entry.user_id for s in table.seats.all()},
             })
         out.append({"round": rnd, "tables": tables, "done": all(t["done"] for t in tables)})
     return out
@@ -146,6 +151,15 @@ def describe_reasons(reasons: list[dict], seats=()) -> str:
             parts.append(_("seed %(a)s v seed %(b)s") % {"a": r.get("a"), "b": r.get("b")})
         elif code == "bracket_bye":
             parts.append(_("bye for seed %(seed)s") % {"seed": r.get("seed")})
+        elif code == "duplicate_lanes":
+            lanes = ", ".join(
+                _("seat %(seat)s: ranks %(first)s–%(last)s") % {"seat": k, "first": a, "last": b} if a != b
+                else _("seat %(seat)s: rank %(rank)s") % {"seat": k, "rank": a}
+                for k, (a, b) in enumerate(r.get("lanes", []), start=1))
+            parts.append(_("duplicate: each seat goes to players of similar standing at every table (%(lanes)s)")
+                         % {"lanes": lanes})
+        elif code == "duplicate_order":
+            parts.append(_("duplicate: seats in standing order"))
         elif code in ("bracket", "bracket_walkover"):
             tables = r.get("tables", [])
             parts.append(_("winners of tables %(tables)s") % {"tables": " & ".join(str(t) for t in tables)})
@@ -174,6 +188,7 @@ def user_entry(tournament: Tournament, user) -> Entry | None:
 
 
 def tournament_page(tournament: Tournament, user) -> dict[str, Any]:
+    closed = deals.closed_rounds(tournament)
     return {
         "tournament": tournament,
         "entries": list(tournament.entries.filter(withdrawn=False).select_related("user")
@@ -183,16 +198,35 @@ def tournament_page(tournament: Tournament, user) -> dict[str, Any]:
         "my_entry": user_entry(tournament, user),
         "my_tables": [t for t in user_tournament_tables(user) if t["tournament"].pk == tournament.pk],
         "is_elimination": tournament.format == TournamentFormat.ELIMINATION,
+        "my_deals": deals.my_lines(tournament, user, closed),
+        "duplicate_rounds": [c.round for c in closed],
+        "mixed_sizes": [c.round.number for c in closed if c.scores.mixed_sizes],
+        "playing_in_duplicate": _plays_in_open_duplicate(tournament, user),
     }
 
 
+def _plays_in_open_duplicate(tournament: Tournament, user) -> bool:
+    """Whether ``user`` sits at a table of this duplicate tournament's round in play (the other tables
+    of that round are not theirs to watch)."""
+    if not tournament.duplicate or user is None or not user.is_authenticated:
+        return False
+    return TournamentSeat.objects.filter(table__round__tournament=tournament, table__round__status=RoundStatus.PLAYING,
+                                         entry__user=user).exists()
+
+
 def standings_csv_rows(tournament: Tournament) -> list[list[Any]]:
+    extra = ["matchpoints", "difference"] if tournament.duplicate else []
     rows: list[list[Any]] = [["rank", "player", "points", "game_points", "opponents_average", "played", "wins",
-                              "byes", "seed", "withdrawn"]]
+                              "byes", "seed", "withdrawn", *extra]]
     for s in tournament_standings(tournament):
+        duplicate = [_decimal(s.matchpoints), _decimal(s.difference)] if tournament.duplicate else []
         rows.append([s.rank, s.name, s.points, s.game_points, s.opponents_average_display, s.played, s.wins,
-                     s.byes, s.seed, "yes" if s.withdrawn else "no"])
+                     s.byes, s.seed, "yes" if s.withdrawn else "no", *duplicate])
     return rows
+
+
+def _decimal(value) -> str:
+    return f"{float(value or 0):.2f}"
 
 
 def audit_rows(tournament: Tournament, limit: int = 200):

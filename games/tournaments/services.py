@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from games import services as game_services
 from games.engine.errors import InvalidAction
 from games.history.models import PlayerRating  # read-only: the history feature owns ratings
-from games.models import Match, MatchStatus, Seat
+from games.models import DealSet, Match, MatchStatus, Seat
 from games.tournaments import pairing, selectors
 from games.tournaments.models import (
     Entry,
@@ -80,8 +80,12 @@ def stored_options(variant: str, options: dict[str, Any], seats: int) -> dict[st
     return {k: v for k, v in rules.to_dict().items() if k in defaults}
 
 
-def tournament_check(*, variant: str, options: Any, table_size: int, format: str, placement_points: Any) -> None:
+def tournament_check(*, variant: str, options: Any, table_size: int, format: str, placement_points: Any,
+                     duplicate: bool = False, duplicate_average: bool = False) -> None:
     """Validate a tournament's settings with the engine; raises ActionRefused with the message to show."""
+    if duplicate_average and not duplicate:
+        raise ActionRefused("bad_duplicate", _("The difference from the field average is a duplicate scoring "
+                                               "option: tick “duplicate” too, or untick it."))
     if not isinstance(options, dict):
         raise ActionRefused("bad_option", _("Rule options must be a JSON object."))
     try:
@@ -261,14 +265,23 @@ def _planned_rounds(tournament: Tournament) -> int:
 def _pairing_for(tournament: Tournament, number: int) -> list[pairing.Table]:
     standings = selectors.tournament_standings(tournament)
     active = [s for s in standings if not s.withdrawn]
-    players = [pairing.Player(id=s.entry, points=s.points, game_points=s.game_points) for s in active]
+    # A duplicate tournament's standing is its matchpoints (whole ones are close enough for the seating).
+    players = [pairing.Player(id=s.entry, points=s.points if s.matchpoints is None else int(s.matchpoints),
+                              game_points=s.game_points) for s in active]
     previous = selectors.previous_tables(tournament)
     met = pairing.meetings_of([t["entries"] for t in previous if not t["is_bye"]])
     choices = _seat_choices(tournament.variant)
     if tournament.format == TournamentFormat.SWISS:
         had_bye = {e for t in previous if t["is_bye"] for e in t["entries"]}
-        return pairing.seat_swiss(players, size=tournament.table_size, seat_choices=choices, met=met,
-                                  had_bye=had_bye)
+        seat = pairing.seat_duplicate if tournament.duplicate else pairing.seat_swiss
+        return seat(players, size=tournament.table_size, seat_choices=choices, met=met, had_bye=had_bye)
+    tables = _scheduled(tournament, number, players, standings, met, choices)
+    return pairing.in_standing_order(tables, players) if tournament.duplicate else tables
+
+
+def _scheduled(tournament: Tournament, number: int, players: list[pairing.Player], standings, met,
+               choices) -> list[pairing.Table]:
+    """A round robin's or a bracket's next round."""
     if tournament.format == TournamentFormat.ROUND_ROBIN:
         roster = selectors.round_robin_roster(tournament)
         return pairing.seat_round_robin(players, round_index=number - 1, size=tournament.table_size,
@@ -301,17 +314,19 @@ def round_publish(*, round_id: int, by) -> TournamentRound:
         rnd = TournamentRound.objects.select_for_update().get(pk=round_id)
         if rnd.status != RoundStatus.DRAFT:
             raise ActionRefused("not_draft", _("This round has already been published."))
+        if tournament.duplicate:
+            rnd.deal_set = DealSet.objects.create()  # one seed per deal number, for every table of the round
         for table in rnd.tables.prefetch_related("seats__entry__user"):
             seats = list(table.seats.all())
             if table.is_bye:
                 top = points_for(tournament.table_size, tournament.placement_points)[0]
                 TournamentSeat.objects.filter(table=table).update(placement=1, points=top, game_points=0)
                 continue
-            table.match = _create_match(tournament, [s.entry.user for s in seats])
+            table.match = _create_match(tournament, [s.entry.user for s in seats], rnd.deal_set)
             table.save(update_fields=["match"])
         rnd.status = RoundStatus.PLAYING
         rnd.published_at = timezone.now()
-        rnd.save(update_fields=["status", "published_at"])
+        rnd.save(update_fields=["status", "published_at", "deal_set"])
         if tournament.status == TournamentStatus.UPCOMING:
             tournament.status = TournamentStatus.RUNNING
             tournament.registration_open = False
@@ -323,11 +338,12 @@ def round_publish(*, round_id: int, by) -> TournamentRound:
         return rnd
 
 
-def _create_match(tournament: Tournament, users: list) -> Match:
-    """A full table of ``users`` (seat order as given), started through the ordinary path."""
+def _create_match(tournament: Tournament, users: list, deal_set: DealSet | None = None) -> Match:
+    """A full table of ``users`` (seat order as given), started through the ordinary path (a duplicate
+    round's tables deal from its shared ``deal_set``)."""
     return game_services.match_create_seated(
         variant=tournament.variant, options=stored_options(tournament.variant, tournament.options, len(users)),
-        users=users, turn_timer=tournament.turn_timer)
+        users=users, turn_timer=tournament.turn_timer, deal_set=deal_set)
 
 
 # ----------------------------------------------------------------- results
@@ -455,6 +471,12 @@ def table_override(*, table_id: int, by, places: list[int], reason: str) -> Tour
         return table
 
 
+def _reveal_deals(deal_set_id: int) -> None:
+    """Every table of a duplicate round has finished: its seeds (and its tables' deals) may be shown."""
+    DealSet.objects.filter(pk=deal_set_id).update(revealed_at=timezone.now())
+    Match.objects.filter(deal_set_id=deal_set_id).update(deals_held=False)
+
+
 def round_close(*, round_id: int, by) -> TournamentRound:
     """Close a round whose tables are all done (finished matches are recorded first); the last closes the event."""
     rnd = TournamentRound.objects.filter(pk=round_id).first()
@@ -475,6 +497,8 @@ def round_close(*, round_id: int, by) -> TournamentRound:
         rnd.status = RoundStatus.CLOSED
         rnd.closed_at = timezone.now()
         rnd.save(update_fields=["status", "closed_at"])
+        if rnd.deal_set_id is not None:
+            _reveal_deals(rnd.deal_set_id)
         last = rnd.number >= _planned_rounds(tournament)
         if last:
             tournament.status = TournamentStatus.FINISHED

@@ -6,6 +6,9 @@
 * Standings order: tournament (placement) points, then total game points,
   then the opponents' average placement points (the mean, over every opponent
   met at a table, of that opponent's tournament points), then the seed.
+* A duplicate tournament puts the summed matchpoints first (``duplicate.py``),
+  then, when it scores it, the summed difference from the field average; the
+  placement order above breaks the remaining ties.
 """
 
 from __future__ import annotations
@@ -86,28 +89,48 @@ class Standing:
     byes: int = 0
     withdrawn: bool = False
     opponents: list[EntryId] = field(default_factory=list)
+    # Duplicate: the summed matchpoints and difference from the field average (None otherwise).
+    matchpoints: Fraction | None = None
+    difference: Fraction | None = None
+    by_difference: bool = False
 
     @property
     def opponents_average_display(self) -> str:
         return f"{float(self.opponents_average):.2f}"
 
+    def _duplicate_key(self) -> tuple:
+        if self.matchpoints is None:
+            return ()
+        return (self.matchpoints, self.difference if self.by_difference else 0)
+
     def sort_key(self) -> tuple:
-        return (-self.points, -self.game_points, -self.opponents_average, -self.seed, self.name, str(self.entry))
+        first = tuple(-x for x in self._duplicate_key())
+        return (*first, -self.points, -self.game_points, -self.opponents_average, -self.seed, self.name,
+                str(self.entry))
 
     def tie_key(self) -> tuple:
-        return (self.points, self.game_points, self.opponents_average)
+        return (*self._duplicate_key(), self.points, self.game_points, self.opponents_average)
 
 
 def compute_standings(
     entries: Sequence[tuple[EntryId, str, int, bool]],
     results: Sequence[SeatResult],
+    duplicate: Mapping[EntryId, tuple[Fraction, Fraction]] | None = None,
+    *,
+    by_difference: bool = False,
 ) -> list[Standing]:
     """Standings from (entry id, name, seed, withdrawn) and every recorded seat result.
 
     Equal points, game points and opponents' average share a rank; the seed and
-    the name only order the display.
+    the name only order the display.  ``duplicate`` (a duplicate tournament): each
+    entry's (matchpoints, difference from the field average), which come first
+    (the difference only ``by_difference``).
     """
     rows = {e: Standing(entry=e, name=name, seed=seed, withdrawn=withdrawn) for e, name, seed, withdrawn in entries}
+    if duplicate is not None:
+        for e, row in rows.items():
+            row.matchpoints, row.difference = duplicate.get(e, (Fraction(0), Fraction(0)))
+            row.by_difference = by_difference
     by_table: dict[Hashable, list[SeatResult]] = {}
     for r in results:
         by_table.setdefault(r.table, []).append(r)

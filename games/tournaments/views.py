@@ -9,7 +9,7 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_POST
 
-from games.tournaments import selectors, services
+from games.tournaments import deals, selectors, services
 
 
 def tournament_list(request):
@@ -25,6 +25,18 @@ def tournament_detail(request, tournament_id: int):
     if request.htmx:
         return render(request, "games/tournaments/detail.html#standings", context)
     return render(request, "games/tournaments/detail.html", context)
+
+
+def tournament_deals(request, tournament_id: int, number: int):
+    """A closed duplicate round, deal by deal (the tournament page loads it into its "Deal by deal")."""
+    tournament = selectors.get_tournament(tournament_id)
+    cmp = deals.comparison(tournament, number, request.user) if tournament is not None else None
+    if cmp is None:
+        raise Http404
+    context = {"tournament": tournament, "cmp": cmp}
+    if request.htmx:
+        return render(request, "games/tournaments/duplicate.html#comparison", context)
+    return render(request, "games/tournaments/deals.html", context)
 
 
 @require_POST

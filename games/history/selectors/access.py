@@ -14,13 +14,16 @@ def seated(user) -> Exists:
 
 
 def visible_matches(user) -> QuerySet[Match]:
-    """Matches this viewer may look at: public ones, and private ones they played in (staff: all)."""
+    """Matches this viewer may look at: public ones, and private ones they played in (staff: all).
+
+    A duplicate tournament table whose deals are still held (other tables of its round may still be
+    playing the same cards) is shown only to its own players until the round closes."""
     qs = Match.objects.all()
     if getattr(user, "is_staff", False):
         return qs
     if user is None or not user.is_authenticated:
-        return qs.filter(is_private=False)
-    return qs.filter(Q(is_private=False) | Q(seated(user)))
+        return qs.filter(is_private=False, deals_held=False)
+    return qs.filter((Q(is_private=False) & Q(deals_held=False)) | Q(seated(user)))
 
 
 def match_for_viewer(*, match_id: int, user) -> Match:

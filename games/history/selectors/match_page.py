@@ -72,7 +72,7 @@ def seat_name(seats: list[SeatRow], index: Any) -> str:
     return ""
 
 
-def round_table(seats: list[SeatRow], rounds: list[Round]) -> list[dict[str, Any]]:
+def round_table(seats: list[SeatRow], rounds: list[Round], match: Match) -> list[dict[str, Any]]:
     """Each finished round: who knocked / went out / won, hand points, scores with reasons, running totals."""
     running = [0] * len(seats)
     out = []
@@ -104,10 +104,11 @@ def round_table(seats: list[SeatRow], rounds: list[Round]) -> list[dict[str, Any
                 "winners": [seat_name(seats, w) for w in winners],
                 "cells": cells,
                 "extra": _extra_outcome(rnd.outcome),
-                # The deal (docs/fairness.md): these rounds are over, so their seeds are revealed.
+                # The deal (docs/fairness.md): these rounds are over, so their seeds are revealed (a
+                # duplicate round's once every table has played it: Round.seed_shown).
                 "shuffle": rnd.shuffle,
                 "commitment": rnd.commitment,
-                "seed": rnd.seed if rnd.finished_at is not None else "",
+                "seed": rnd.seed if rnd.seed_shown(match) else "",
                 "legacy": rnd.shuffle == shuffle.LEGACY,
             }
         )
@@ -231,7 +232,7 @@ def chart_for(seats: list[SeatRow], table: list[dict[str, Any]]):
 def match_detail(*, match: Match) -> dict[str, Any]:
     seats = seat_rows(match)
     rounds = _finished_rounds(match)
-    table = round_table(seats, rounds)
+    table = round_table(seats, rounds, match)
     rated = RatedMatch.objects.filter(match=match).first()
     if rated is not None:
         for change in rated.changes:
