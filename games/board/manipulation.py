@@ -3,8 +3,10 @@ face down), the hand in the viewer's order, what the viewer may do and the promp
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
+from django.utils.functional import SimpleLazyObject
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
@@ -25,7 +27,9 @@ def manipulation_context(*, match: Match, view: dict, me: Seat | None, state, se
     hand_cards = tuple(zip([Card.from_code(ref).id for ref in in_order], faces.card_items(in_order), strict=True))
     draft_report = (match.draft or {}).get("report") if drafting else None
     return {
-        "melds": _meld_rows(table_refs, reports, drafting, {Card.from_code(r).id for m in view["table"] for r in m}),
+        # Worked out only if shown: the melds are this viewer's own only while it is their turn (else
+        # the public board's are shown: board.fragments).
+        "melds": SimpleLazyObject(partial(_meld_rows, table_refs, reports, drafting, view["table"])),
         "hand": mark_safe("".join(html for _id, html in hand_cards)),  # each card escaped
         "hand_cards": hand_cards,  # (id, markup): a socket sends the cards a move adds or takes (board.fragments)
         "my_turn": my_turn,
@@ -81,7 +85,10 @@ def _as_lying(refs: list[str], report: dict) -> list[str]:
 
 
 def _meld_rows(table_refs: list[list[str]], reports: list[dict], drafting: bool,
-               on_table: set[str]) -> list[dict[str, Any]]:
+               table: list[list[str]]) -> list[dict[str, Any]]:
+    """The melds shown: ``table_refs`` (a draft's or the table's), ``table`` the melds lying on the
+    table when the step began (its cards never go back to a hand)."""
+    on_table = {Card.from_code(r).id for m in table for r in m}
     melds = []
     for i, meld in enumerate(table_refs):
         report = reports[i] if i < len(reports) else {}

@@ -131,10 +131,13 @@ def table_context(data: BoardData, user) -> dict[str, Any]:
         return {**base, **game, "is_host": is_host}
     spec, state, seats = base["spec"], data.state, data.seats
     view = spec.view(state, me.index) if state is not None else None
-    now = timezone.now()
-    seat_infos = _seat_infos(match, seats, view, me.index, match.state.get("tally") or {}, now)
-    ctx = {**base, "seats": seat_infos, "me": me, "my_index": me.index, "is_host": is_host, "view": view,
-           "can_join": False, "timer": _timer(match, now, seat_infos)}
+    ctx = {**base, "me": me, "my_index": me.index, "is_host": is_host, "view": view, "can_join": False}
+    if base["is_open"]:
+        # An open table's seat list is this viewer's own (their buttons, their seat marked).
+        ctx["seats"] = _seat_infos(match, seats, view, me.index, match.state.get("tally") or {}, timezone.now())
+    timer = base["timer"]
+    if timer is not None and timer["away"] is not None and view is not None and view.get("seat_to_act") == me.index:
+        ctx["timer"] = None  # the player said to be away is this viewer, who is here
     if base["log_private"]:
         ctx["log_lines"] = log_lines = _log_lines(match, data.events, seats, me.index)
         ctx["log"] = mark_safe("".join(log_lines))  # every line was built by format_html

@@ -10,24 +10,28 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 
 from games import forms
 from games.board import bidi, faces
 
+# A role's label, said in the reader's language when it is asked for (a board asks for every seat's).
+_ROLE_LABELS = {
+    # Translators: a role in Gin for three (RULES C.1): the player alone against the other two ("in the box").
+    "box": gettext_lazy("Box"),
+    # Translators: a role in Gin for three: the partner who holds the cards and plays against the box.
+    "captain": gettext_lazy("Captain"),
+    # Translators: a role in Gin for three: the partner who holds no cards and advises the captain.
+    "advisor": gettext_lazy("Advisor"),
+    "dealer": gettext_lazy("Dealer"),
+    "nondealer": gettext_lazy("Non-dealer"),
+}
+
 
 def role_label(role: str) -> str:
-    """A seat's role as its badge says it (Gin: RULES C.1-C.2)."""
-    return {
-        # Translators: a role in Gin for three (RULES C.1): the player alone against the other two ("in the box").
-        "box": _("Box"),
-        # Translators: a role in Gin for three: the partner who holds the cards and plays against the box.
-        "captain": _("Captain"),
-        # Translators: a role in Gin for three: the partner who holds no cards and advises the captain.
-        "advisor": _("Advisor"),
-        "dealer": _("Dealer"),
-        "nondealer": _("Non-dealer"),
-    }.get(role, "")
+    """A seat's role as its badge says it (Gin: RULES C.1-C.2); "" for a seat with no role."""
+    label = _ROLE_LABELS.get(role)
+    return str(label) if label is not None else ""
 
 
 def reason_text(reason: Any) -> str:

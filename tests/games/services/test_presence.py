@@ -178,12 +178,14 @@ def test_a_boards_presence_costs_no_query_per_seat(make_user, settings):
         return len(queries), [s.connected for s in ctx["seats"]]
 
     alone, dots = load_and_render()
-    assert dots == [True, False, False, False]  # the viewer's own seat is always online
+    # The seat list of a table in play is public (the page marks its own seat, and its own socket
+    # shows it online): nobody has a socket open yet.
+    assert dots == [False, False, False, False]
     services.table_connection_open(match_id=match.pk, user=users[1], token="bob")
     services.table_connection_open(match_id=match.pk, user=users[3], token="dave")
     crowded, dots = load_and_render()
     assert crowded == alone
-    assert dots == [True, True, False, True]
+    assert dots == [False, True, False, True]
     with CaptureQueriesContext(connection) as queries:
         assert selectors.seat_presence(match_id=match.pk, viewer=None) == [(0, False), (1, True), (2, False), (3, True)]
     assert len(queries) == 1
