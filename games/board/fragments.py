@@ -66,10 +66,30 @@ class Fragment:
     name: str  # the element's id; the partial is ``frag-<name>`` in games/table.html (or the game's template)
     public: Callable[[dict], bool]
     template: str = PAGE
+    # A private fragment's inputs, when they are few: everything of the context its partial reads
+    # (FRESH: draw it every time).  A viewer's next board reuses the markup of its last one
+    # while they are the same (a watching player's hand does not change when another player moves).
+    inputs: Callable[[dict], Any] | None = None
 
     @property
     def partial(self) -> str:
         return f"{self.template}#frag-{self.name}"
+
+
+FRESH = object()  # a fragment's inputs when it must be drawn every time
+
+
+def _error_inputs(ctx) -> Any:
+    return ctx["error"]
+
+
+def _open_panel_inputs(ctx) -> Any:
+    return FRESH if ctx["is_open"] else ()  # an open table's panel has the viewer's buttons
+
+
+def _hand_inputs(ctx) -> Any:
+    return (bool(ctx["me"] and ctx["view"]), ctx.get("drafting"), ctx.get("hand_cards"), ctx.get("hand_points"),
+            ctx.get("knock_limit"))
 
 
 GIN = "games/gin_board.html"
@@ -77,9 +97,9 @@ GIN = "games/gin_board.html"
 COMMON_TOP = (
     Fragment("board-meta", _never),
     Fragment("board-head", _always),
-    Fragment("board-error", _never),
+    Fragment("board-error", _never, inputs=_error_inputs),
     Fragment("seats", _seats_public),
-    Fragment("open-panel", _never),
+    Fragment("open-panel", _never, inputs=_open_panel_inputs),
 )
 COMMON_BOTTOM = (
     Fragment("results", _always),
@@ -88,7 +108,7 @@ COMMON_BOTTOM = (
 GAME_FRAGMENTS = {
     "manipulation": (
         Fragment("melds", _melds_public),
-        Fragment("hand-area", _never),
+        Fragment("hand-area", _never, inputs=_hand_inputs),
         Fragment("actions", _never),
     ),
     "gin": (
@@ -111,17 +131,25 @@ class Board:
     ctx: dict[str, Any]
     fragments: dict[str, SafeString]  # id -> markup, in page order
     parts: dict[str, Parts] = field(default_factory=dict)  # id -> the parts a socket may send alone
+    inputs: dict[str, Any] = field(default_factory=dict)  # id -> what a private fragment was drawn from
+    language: str = ""
+
+    def kept(self) -> Board:
+        """What a next board of this viewer may reuse (:func:`board_for`'s ``previous``), without the context."""
+        return Board({}, self.fragments, self.parts, self.inputs, self.language)
 
     def html(self) -> SafeString:
         return mark_safe("".join(self.fragments.values()))  # every piece was rendered by a template
 
 
-def board_for(data: BoardData, user, *, error: dict | None = None, reply: bool = False, request=None) -> Board:
+def board_for(data: BoardData, user, *, error: dict | None = None, reply: bool = False, request=None,
+              previous: Board | None = None) -> Board:
     """``user``'s board of the version ``data`` holds, as fragments (a spectator's when seatless).
 
     ``request``: a page's or a form's answer over HTTP; its private fragments' forms then carry the
     CSRF token, so they work before the page's scripts have loaded.  A socket frame has none (the
-    page's scripts send the token with every request).
+    page's scripts send the token with every request).  ``previous``: this viewer's last board in the
+    same language (a socket's), whose private fragments are reused where their inputs are the same.
     """
     ctx = table_context(data, user)
     ctx["error"] = error
@@ -129,14 +157,26 @@ def board_for(data: BoardData, user, *, error: dict | None = None, reply: bool =
     ctx["meta"] = _meta(ctx, data)
     frags = fragments_for(ctx["spec"].family)
     shared = [frag.public(ctx) for frag in frags]
+    board = Board(ctx, {}, language=get_language())
+    if previous is not None and previous.language != board.language:
+        previous = None
+    kept: dict[str, SafeString] = {}
+    for frag, is_public in zip(frags, shared, strict=True):
+        if is_public or frag.inputs is None or request is not None:
+            continue
+        board.inputs[frag.name] = inputs = frag.inputs(ctx)
+        if (previous is not None and inputs is not FRESH and frag.name in previous.fragments
+                and previous.inputs.get(frag.name, FRESH) == inputs):
+            kept[frag.name] = previous.fragments[frag.name]
     # This viewer's own fragments in one render (one context, one pass), cut apart after.
-    own = tuple(frag for frag, is_public in zip(frags, shared, strict=True) if not is_public)
-    pieces = _render_all(own, ctx, request)
+    own = tuple(frag for frag, is_public in zip(frags, shared, strict=True) if not is_public and frag.name not in kept)
+    pieces = {**kept, **_render_all(own, ctx, request)}
     public = _public_fragments(data, frags) if any(shared) else {}
-    board = Board(ctx, {})
     for frag, is_public in zip(frags, shared, strict=True):
         if is_public:
             html, parts = public[frag.name]
+        elif frag.name in kept:
+            html, parts = kept[frag.name], previous.parts.get(frag.name)
         else:
             html = pieces[frag.name]
             parts_of = PARTS.get(frag.name)
@@ -145,6 +185,7 @@ def board_for(data: BoardData, user, *, error: dict | None = None, reply: bool =
         if parts is not None:
             board.parts[frag.name] = parts
     return board
+
 
 
 _CUT = "\x1e"  # between two fragments of one render: a control character no template writes

@@ -68,6 +68,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.sent_version = -1
         self.sent: dict[str, str] = {}  # fragment id -> the markup this socket's page shows for it
         self.sent_parts: dict = {}  # fragment id -> its parts (fragments.Parts), when it has some
+        self.last_board = None  # this socket's last board (fragments.Board.kept): its unchanged parts are reused
         if self.user is None or not self.user.is_authenticated:
             await self.close(code=4401)
             return
@@ -299,7 +300,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             board = fragments.board_for(
                 data, self.user, reply=reply,
                 error=commands.error_context(error, data.match.variant) if error is not None else None,
+                previous=self.last_board,
             )
+        self.last_board = board.kept()
         always = ("board-meta", "board-error") if reply else ("board-meta",)  # a refusal is said each time
         changed = []
         for name, html in board.fragments.items():

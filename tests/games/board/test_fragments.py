@@ -182,3 +182,25 @@ def test_the_grace_of_a_player_who_is_away_is_shown_with_its_clock_and_ends_when
     assert after.version == now.version + 1 and after.deadline is None
     _data, boards_after = boards(match.pk, users)
     assert "timer-away" not in boards_after[1 - to_act].fragments["board-head"]
+
+
+def test_a_viewers_unchanged_private_fragments_are_reused_not_drawn_again(table, monkeypatch):
+    """A watching player's hand does not change when another player moves: their next board reuses
+    the markup of their last one (the fragment's inputs are the same); the mover's is drawn anew."""
+    match, users = table
+    _data, before = boards(match.pk, users)
+    drawn = []
+    real = fragments._render_all
+    monkeypatch.setattr(fragments, "_render_all", lambda frags, ctx, request=None: (
+        drawn.append({f.name for f in frags}), real(frags, ctx, request))[1])
+    mover = move(match.pk, users)
+    data = boardcache.load(Match.objects.get(pk=match.pk))
+    after = {i: fragments.board_for(data, users[i], previous=before[i].kept()) for i in range(len(users))}
+    watcher = (mover + 1) % len(users)
+    assert after[watcher].fragments["hand-area"] is before[watcher].fragments["hand-area"]
+    assert after[mover].fragments["hand-area"] != before[mover].fragments["hand-area"]  # the drawn card
+    assert all("board-error" not in names and "open-panel" not in names for names in drawn)
+    # What a reused board shows is what a board drawn from scratch shows (but the clock in its meta).
+    for i in range(len(users)):
+        fresh = fragments.board_for(data, users[i])
+        assert {**after[i].fragments, "board-meta": ""} == {**fresh.fragments, "board-meta": ""}
