@@ -52,6 +52,7 @@ def table_create(request):
         match = services.match_create(
             host=request.user, variant=data["variant"], seats_count=data["seats"], options=form.rule_options(),
             turn_timer=data["turn_timer"], is_private=data["is_private"], bots=data["bots"],
+            practice=data["practice"],
         )
     except services.ActionRefused as exc:
         form.add_error(None, exc.message)
