@@ -22,7 +22,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
-from games import store
+from games import practice, store
 from games.board import faces, words
 from games.board.data import LOG_LENGTH, BoardData, LogEvent
 from games.board.gin import gin_context
@@ -114,6 +114,11 @@ def _act_url(match_id: int, prefix: str) -> str:
     return reverse("games:act", args=[match_id])
 
 
+@lru_cache(maxsize=4096)
+def _hint_url(match_id: int, prefix: str) -> str:
+    return reverse("games:hint", args=[match_id])
+
+
 def table_context(data: BoardData, user) -> dict[str, Any]:
     """``user``'s board of the version ``data`` holds (a spectator's when they have no seat).
 
@@ -134,7 +139,9 @@ def table_context(data: BoardData, user) -> dict[str, Any]:
     now = timezone.now()
     seat_infos = _seat_infos(match, seats, view, me.index, match.state.get("tally") or {}, now)
     ctx = {**base, "seats": seat_infos, "me": me, "my_index": me.index, "is_host": is_host, "view": view,
-           "can_join": False, "timer": _timer(match, now, seat_infos)}
+           "can_join": False, "timer": _timer(match, now, seat_infos),
+           # A practice table's Hint button (games.practice: every other seat a bot).
+           "hint_url": _hint_url(match.pk, get_script_prefix()) if practice.hint_seat(match, seats, user) else ""}
     if base["log_private"]:
         ctx["log_lines"] = log_lines = _log_lines(match, data.events, seats, me.index)
         ctx["log"] = mark_safe("".join(log_lines))  # every line was built by format_html
