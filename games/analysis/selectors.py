@@ -142,9 +142,11 @@ def step_view(s: dict[str, Any]) -> dict[str, Any]:
 
 def diff_view(diff: dict[str, Any]) -> dict[str, Any]:
     """A table diff (games.engine.analysis.diff) for a template: sentences' parts and the melds' faces."""
+    new = {m["n"] for m in diff["melds"] if m["new"]}
     return {
-        "moves": [{"from": m["from"], "to": m["to"], "cards": cards_text(m["cards"])} for m in diff["moves"]],
-        "laid": [{"to": m["to"], "cards": cards_text(m["cards"])} for m in diff["laid"]],
+        "moves": [{"from": m["from"], "to": m["to"], "new": m["to"] in new, "cards": cards_text(m["cards"])}
+                  for m in diff["moves"]],
+        "laid": [{"to": m["to"], "new": m["to"] in new, "cards": cards_text(m["cards"])} for m in diff["laid"]],
         "gone": diff["gone"],
         "melds": [{"n": m["n"], "new": m["new"], "cards": [faces.card_face(r) for r in m["cards"]]}
                   for m in diff["melds"]],

@@ -12,7 +12,7 @@ the result (or the failure), never on a request.
   second, and stores the steps and each seat's summary in one transaction, with the worker's CPU
   time; the analyses of older versions of that match are dropped then.  A failure is logged, stored
   on the row ("failed", with the error, for staff) and the worker goes on; ``Interrupted`` (the
-  worker stopping) puts the row back in the queue.
+  worker stopping, or the database busy) puts the row back in the queue.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, OperationalError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -34,6 +34,7 @@ from games.analysis import runner
 from games.analysis.models import AnalysisSeat, AnalysisStatus, MatchAnalysis
 from games.engine import analysis as engine_analysis
 from games.models import Match, MatchStatus, Seat
+from games.services.retry import is_pool_timeout, is_transient
 from rummyhub import realtime
 
 log = logging.getLogger(__name__)
@@ -101,11 +102,13 @@ def analyse(row: MatchAnalysis, *, stop: threading.Event | None = None) -> Match
                             on_action=_progress(row.pk, stop))
         _store(row, match, steps, time.thread_time() - started)
     except Interrupted:
-        MatchAnalysis.objects.filter(pk=row.pk, status=AnalysisStatus.RUNNING).update(
-            status=AnalysisStatus.QUEUED, claimed_at=None, progress=0
-        )
+        _requeue(row)
         raise
     except Exception as exc:
+        if is_transient(exc) or is_pool_timeout(exc):  # the database was busy (SQLite's one writer): later
+            log.warning("analysis of match %s put off: %s", row.match_id, exc)
+            _requeue(row)
+            raise Interrupted from exc
         log.exception("analysis of match %s failed", row.match_id)
         error = "".join(traceback.format_exception(exc, limit=-8))[-4000:]
         MatchAnalysis.objects.filter(pk=row.pk).update(
@@ -114,6 +117,12 @@ def analyse(row: MatchAnalysis, *, stop: threading.Event | None = None) -> Match
         )
     row.refresh_from_db()
     return row
+
+
+def _requeue(row: MatchAnalysis) -> None:
+    MatchAnalysis.objects.filter(pk=row.pk, status=AnalysisStatus.RUNNING).update(
+        status=AnalysisStatus.QUEUED, claimed_at=None, progress=0
+    )
 
 
 def _progress(pk: int, stop: threading.Event | None) -> Callable[[], None]:
@@ -126,8 +135,11 @@ def _progress(pk: int, stop: threading.Event | None) -> Callable[[], None]:
         state["done"] += 1
         now = time.monotonic()
         if now - state["written"] >= PROGRESS_EVERY:
-            MatchAnalysis.objects.filter(pk=pk).update(progress=state["done"])
             state["written"] = now
+            try:
+                MatchAnalysis.objects.filter(pk=pk).update(progress=state["done"])
+            except OperationalError:  # the database busy: the page shows this count at the next write
+                pass
 
     return step
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import warnings
 
 from channels.worker import Worker
 from django.conf import settings
@@ -22,6 +23,10 @@ from django.conf import settings
 from rummyhub.realtime import ANALYSIS_CHANNEL
 
 STOP = threading.Event()
+
+# Channels wraps the worker's send (a plain function of asgiref's StatelessServer) in async_to_sync for
+# a sync consumer, which asgiref warns of at each consumer's start; this consumer sends nothing.
+warnings.filterwarnings("ignore", message="async_to_sync was passed a non-async-marked callable")
 
 
 class PollingWorker(Worker):
