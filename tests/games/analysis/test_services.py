@@ -159,3 +159,17 @@ def test_a_stopping_worker_puts_its_analysis_back_in_the_queue(manipulation_matc
         services.analyse(row, stop=stop)
     row.refresh_from_db()
     assert row.status == AnalysisStatus.QUEUED and row.claimed_at is None
+
+
+def test_staff_see_a_failed_analysis_and_queue_it_again(manipulation_match, client, make_user):
+    match, _mistakes = manipulation_match
+    services.analysis_request(match_id=match.pk)
+    MatchAnalysis.objects.filter(match=match).update(status=AnalysisStatus.FAILED, error="ValueError: boom")
+    row = MatchAnalysis.objects.get(match=match)
+    client.force_login(make_user("erin", is_staff=True, is_superuser=True))
+    listing = client.get("/admin/games/matchanalysis/?status__exact=failed").content.decode()
+    assert f"/admin/games/matchanalysis/{row.pk}/change/" in listing
+    assert "ValueError: boom" in client.get(f"/admin/games/matchanalysis/{row.pk}/change/").content.decode()
+    client.post("/admin/games/matchanalysis/", {"action": "retry", "_selected_action": [row.pk]})
+    row.refresh_from_db()
+    assert row.status == AnalysisStatus.QUEUED and row.error == ""
