@@ -6,11 +6,18 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
 
 from games.analysis import services
+from games.analysis.hints import HintRefused
 from games.analysis.models import AnalysisStatus, MatchAnalysis
+from games.analysis.selectors import card_in_text, diff_view
+from games.engine.analysis import manipulation as manip_analysis
+from tests.engine.manipulation.helpers import make_state
 from tests.games.analysis.support import DeclineOneMeldStepPerRound, NeverKnock, play_with_mistakes
+from tests.games.test_every_string_marked import plain_words, pseudo  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.django_db
 
@@ -101,3 +108,37 @@ def test_a_private_match_analysis_stays_private(client, bob, alice, settings, se
     match.save(update_fields=["is_private"])
     client.force_login(bob)
     assert client.get(reverse("history:analysis", args=[match.pk])).status_code == 404
+
+
+def test_the_analysis_pages_are_all_marked_for_translation(pseudo, played):  # noqa: F811 (the fixture)
+    """In pseudo-Corsican (every message in fullwidth letters: games/test_every_string_marked.py), the
+    panel, a replay step with a missed play and a best one, and the player's page show no plain English."""
+    match, _ = played
+    row = services.analyse_match(match_id=match.pk)
+    missed = next(s for s in row.steps if s["missed"])
+    best = next(s for s in row.steps if not s["missed"] and s["status"] == "ok")
+    for url in (reverse("history:analysis", args=[match.pk]),
+                reverse("history:replay", args=[match.pk]) + f"?step={missed['step']}",
+                reverse("history:replay", args=[match.pk]) + f"?step={best['step']}",
+                reverse("profile", args=["alice"])):
+        page = pseudo.get(url).content.decode()
+        assert 'id="match-analysis"' in page or 'id="analysis-step"' in page or "analysis-stats" in page
+        assert plain_words(page) == [], url
+
+
+def test_the_hints_are_all_marked_for_translation(pseudo):  # noqa: F811 (the fixture)
+    s = make_state(["6H.0 6D.0 JK.0 KC.0", "2C.0 5H.0"], table=["3S.0 4S.0 5S.0 6S.0"], stock="3C.0")
+    found = manip_analysis.hint(s, 0, max_states=10_000)
+    with translation.override("co"):  # the words are made in the reader's language, as the view makes them
+        hints = [
+            {"family": "manipulation", "version": 1, "cards": found["cards"], "points": found["points"],
+             "diff": diff_view(found["diff"])},
+            {"family": "manipulation", "version": 1, "cards": 0, "points": 0, "diff": None},
+            {"family": "manipulation", "version": 1, "too_big": True},
+            *({"family": "gin", "version": 1, "kind": kind, "card": card_in_text(card), "deadwood": 3}
+              for kind, card in (("gin", "KD.0"), ("gin", None), ("knock", "KD.0"), ("discard", "KD.0"))),
+        ]
+        for hint in hints:
+            assert plain_words(render_to_string("games/analysis/hint.html", {"hint": hint})) == [], hint
+        refused = HintRefused("no_hint_now", "", 409)
+        assert plain_words(render_to_string("games/analysis/hint.html", {"refused": refused})) == []
