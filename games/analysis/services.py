@@ -5,9 +5,9 @@ the result (or the failure), never on a request.
   ``queue_missing`` (any finished match with no analysis of this analyser's version: older matches,
   or a new analyser) add a ``MatchAnalysis`` row, "queued".  The unique (match, version) constraint
   makes a second request a no-op.
-- **Claim.** ``claim_next`` takes the oldest queued row (or one whose worker died: claimed longer
-  ago than ``RUMMYHUB_ANALYSIS_STALE``) with one conditional UPDATE, so two workers never take the
-  same row, on SQLite as on PostgreSQL.
+- **Claim.** ``claim_next`` takes the queued row of the match finished last (or one whose worker
+  died: claimed longer ago than ``RUMMYHUB_ANALYSIS_STALE``) with one conditional UPDATE, so two
+  workers never take the same row, on SQLite as on PostgreSQL.
 - **Analyse.** ``analyse`` walks the match (``runner.walk``), writes the progress at most twice a
   second, and stores the steps and each seat's summary in one transaction, with the worker's CPU
   time; the analyses of older versions of that match are dropped then.  A failure is logged, stored
@@ -74,10 +74,11 @@ def queue_missing(*, limit: int = 50) -> int:
 
 
 def claim_next() -> MatchAnalysis | None:
-    """Take the oldest queued analysis (or a stale claim); None when there is none."""
+    """Take a queued analysis, that of the match finished last (or a stale claim); None when there is none."""
     stale = timezone.now() - timedelta(seconds=settings.RUMMYHUB_ANALYSIS_STALE)
     waiting = Q(status=AnalysisStatus.QUEUED) | Q(status=AnalysisStatus.RUNNING, claimed_at__lt=stale)
-    for row in MatchAnalysis.objects.filter(waiting, version=VERSION).order_by("created_at", "pk").values(
+    # The latest finished first: a player waiting at a match page goes before a backlog of old matches.
+    for row in MatchAnalysis.objects.filter(waiting, version=VERSION).order_by("-match__finished_at", "pk").values(
         "pk", "status", "claimed_at"
     )[:20]:
         now = timezone.now()

@@ -173,3 +173,14 @@ def test_staff_see_a_failed_analysis_and_queue_it_again(manipulation_match, clie
     client.post("/admin/games/matchanalysis/", {"action": "retry", "_selected_action": [row.pk]})
     row.refresh_from_db()
     assert row.status == AnalysisStatus.QUEUED and row.error == ""
+
+
+def test_the_match_finished_last_is_analysed_first(alice, bob, settings, sent):
+    older, _ = play_with_mistakes(alice, settings=settings, policy=DeclineOneMeldStepPerRound(), seed="5",
+                                  options={"game_target": 20})
+    newer, _ = play_with_mistakes(bob, settings=settings, policy=DeclineOneMeldStepPerRound(), seed="6",
+                                  options={"game_target": 20})
+    services.analysis_request(match_id=newer.pk)
+    services.analysis_request(match_id=older.pk)  # queued last, finished first
+    assert services.claim_next().match_id == newer.pk
+    assert services.claim_next().match_id == older.pk

@@ -62,3 +62,10 @@ async def test_the_worker_starts_at_once_on_a_request(alice, settings, sent):
 
     row = await run_worker(body)
     assert row.status == AnalysisStatus.DONE
+
+
+def test_runworker_is_the_projects_command_with_the_poll():
+    from django.core.management import get_commands, load_command_class
+
+    assert get_commands()["runworker"] == "games"
+    assert load_command_class("games", "runworker").worker_class is analysis_worker.PollingWorker
