@@ -24,12 +24,15 @@ from rummyhub.realtime import ANALYSIS_CHANNEL
 
 STOP = threading.Event()
 
-# Channels wraps the worker's send (a plain function of asgiref's StatelessServer) in async_to_sync for
-# a sync consumer, which asgiref warns of at each consumer's start; this consumer sends nothing.
-warnings.filterwarnings("ignore", message="async_to_sync was passed a non-async-marked callable")
-
 
 class PollingWorker(Worker):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Channels wraps the worker's send (a plain function of asgiref's StatelessServer) in
+        # async_to_sync for a sync consumer, which asgiref warns of at each consumer's start; this
+        # consumer sends nothing.  (Only in the worker's process.)
+        warnings.filterwarnings("ignore", message="async_to_sync was passed a non-async-marked callable")
+
     async def handle(self):
         ticker = asyncio.ensure_future(self.ticker())
         try:
