@@ -11,6 +11,7 @@ instead of holding the server.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +28,9 @@ from games.variants import spec_for
 # Beyond these a Manipulation position is not searched on a request at all.
 MAX_HAND = 30
 MAX_TABLE = 110
+# Searches at once in this process: the threads they run on are shared with the sockets' database
+# work, so a burst of hint requests gets "busy" at once instead of taking them all.
+SEARCHES = threading.BoundedSemaphore(2)
 
 
 @dataclass
@@ -65,10 +69,14 @@ def _manipulation(state, seat: int, version: int) -> dict[str, Any]:
         raise HintRefused("no_hint_now", _("A hint is for your meld step: draw first."), 409)
     if len(state.hands[seat]) > MAX_HAND or sum(len(m) for m in state.table) > MAX_TABLE:
         return {**out, "too_big": True}
+    if not SEARCHES.acquire(blocking=False):
+        raise HintRefused("hints_busy", _("Hints are busy just now: try again in a moment."), 429)
     try:
         found = engine_analysis.manipulation.hint(state, seat, max_states=settings.RUMMYHUB_HINT_MAX_STATES)
     except SearchBudgetExceeded:
         return {**out, "too_big": True}
+    finally:
+        SEARCHES.release()
     if found is None:  # the first meld's minimum applies: the solver does not know it
         return {**out, "too_big": True}
     return {**out, "cards": found["cards"], "points": found["points"],

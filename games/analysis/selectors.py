@@ -25,8 +25,7 @@ def latest_analysis(match: Match) -> MatchAnalysis | None:
     rows = list(MatchAnalysis.objects.filter(match=match).order_by("-version"))
     if not rows:
         return None
-    done = next((r for r in rows if r.status == AnalysisStatus.DONE), None)
-    return rows[0] if rows[0].status != AnalysisStatus.DONE and done is None else (done or rows[0])
+    return next((r for r in rows if r.status == AnalysisStatus.DONE), rows[0])
 
 
 def short(ref: str) -> str:

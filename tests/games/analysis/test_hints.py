@@ -160,3 +160,20 @@ def _manipulation_defaults():
             continue
         out[field.html_name] = value
     return out
+
+
+def test_a_burst_of_hint_requests_gets_busy_at_once(client, alice, settings, sent, monkeypatch):
+    import threading
+
+    from games.analysis import hints
+
+    settings.RUMMYHUB_FIXED_SEED = "8"
+    match = practice_table(alice)
+    to_my_meld_step(match, alice)
+    client.force_login(alice)
+    monkeypatch.setattr(hints, "SEARCHES", threading.BoundedSemaphore(1))
+    hints.SEARCHES.acquire()  # another search is running
+    response = hint(client, match)
+    assert response.status_code == 429 and 'data-error-code="hints_busy"' in response.content.decode()
+    hints.SEARCHES.release()
+    assert hint(client, match).status_code == 200
