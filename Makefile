@@ -1,5 +1,6 @@
 # RummyHub — the two commands of the README:
-#   make run    set everything up and serve http://127.0.0.1:8000 (SQLite, in-memory channel layer)
+#   make run    set everything up and serve http://127.0.0.1:8000 (SQLite, in-memory channel layer), with the
+#               post-game analysis worker beside the server (scripts/run.sh; Ctrl-C stops both)
 #   make test   set everything up and run ruff, the import contract and the whole test suite
 # Both are idempotent: a second run only re-installs what changed.
 
@@ -28,7 +29,7 @@ run: setup migrate
 	@echo ""
 	@echo "  RummyHub is running at http://$(HOST):$(PORT)/  (Ctrl-C stops it)"
 	@echo ""
-	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) rummyhub.asgi:application
+	@PY=$(PY) DAPHNE=$(VENV)/bin/daphne HOST=$(HOST) PORT=$(PORT) scripts/run.sh
 
 test: setup-dev
 	@scripts/ensure-system.sh chromium

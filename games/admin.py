@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from games import services
+from games.analysis import admin as _analysis_admin  # noqa: F401
 from games.models import Match, Seat
 from games.tournaments import admin as _tournament_admin  # noqa: F401
 

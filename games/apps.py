@@ -9,6 +9,7 @@ class GamesConfig(AppConfig):
     def ready(self):
         # The composition root: the packages above the game services hear of finished matches.
         from games import signals
+        from games.analysis.services import analysis_request
         from games.history.services import rating_update_for_match
         from games.tournaments.services import tournament_record_result
 
@@ -18,5 +19,9 @@ class GamesConfig(AppConfig):
         def record(sender, match, **kwargs):
             tournament_record_result(match=match)
 
+        def analyse(sender, match, **kwargs):
+            analysis_request(match_id=match.pk)
+
         signals.match_finished.connect(rate, weak=False, dispatch_uid="games.history.rate")
+        signals.match_finished.connect(analyse, weak=False, dispatch_uid="games.analysis.request")
         signals.match_finished.connect(record, weak=False, dispatch_uid="games.tournaments.record")

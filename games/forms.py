@@ -200,6 +200,10 @@ class TableCreateForm(forms.Form):
     is_private = forms.BooleanField(
         label=_("Private table (join by invite link only)"), required=False, initial=False
     )
+    practice = forms.BooleanField(
+        label=_("Practice table (not rated)"), required=False, initial=False,
+        help_text=_("While every other player is a bot, a Hint button shows the best play for your move."),
+    )
 
     OPTION_PREFIX = "opt_"
     GIN_PREFIX = "gin_"

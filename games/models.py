@@ -97,6 +97,9 @@ class Match(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="hosted_matches"
     )
     is_private = models.BooleanField(_("private"), default=False)
+    # A practice table is not rated (games.history.services) and offers hints while every other seat
+    # is a bot (games.practice); a tournament's tables never are.
+    practice = models.BooleanField(_("practice (not rated)"), default=False)
     invite_token = models.CharField(max_length=40, default=new_invite_token, editable=False)
     turn_timer = models.PositiveSmallIntegerField(_("turn timer (seconds)"), default=0)
     # Match-level randomness (first dealer, gin role draw); never leaves the server.
@@ -294,5 +297,6 @@ class ChatMessage(models.Model):
 
 
 # Models of the other features of the games app, kept in their own modules.
+from games.analysis.models import *  # noqa: E402, F403
 from games.history.models import *  # noqa: E402, F403
 from games.tournaments.models import *  # noqa: E402, F403

@@ -20,4 +20,5 @@ urlpatterns = [
     path("tables/<int:match_id>/ready/", views.table_ready, name="ready"),
     path("tables/<int:match_id>/chat/", views.table_chat, name="chat"),
     path("tables/<int:match_id>/rematch/", views.table_rematch, name="rematch"),
+    path("tables/<int:match_id>/hint/", views.table_hint, name="hint"),
 ]

@@ -3,14 +3,17 @@ a plain browser is redirected to the table.  Pushes to the other players go over
 
 from __future__ import annotations
 
+from channels.db import database_sync_to_async
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import commands, selectors, services
+from games.analysis import hints
 from games.board import fragments
 from games.forms import TableCreateForm
 from games.live import boardcache
@@ -52,6 +55,7 @@ def table_create(request):
         match = services.match_create(
             host=request.user, variant=data["variant"], seats_count=data["seats"], options=form.rule_options(),
             turn_timer=data["turn_timer"], is_private=data["is_private"], bots=data["bots"],
+            practice=data["practice"],
         )
     except services.ActionRefused as exc:
         form.add_error(None, exc.message)
@@ -211,6 +215,21 @@ def table_chat(request, match_id):
     if request.htmx:
         return render(request, "games/table.html#chat-form", {"match": match})
     return redirect("games:table", match_id=match_id)
+
+
+@login_required
+@require_POST
+async def table_hint(request, match_id):
+    """A practice hint (games.analysis.hints): bounded, and worked out off the thread the requests'
+    database work queues on, so a search never holds the other requests."""
+    user = await request.auser()
+    ctx: dict = {}
+    status = 200
+    try:
+        ctx["hint"] = await database_sync_to_async(hints.hint_for, thread_sensitive=False)(match_id=match_id, user=user)
+    except hints.HintRefused as exc:
+        ctx["refused"], status = exc, exc.status
+    return HttpResponse(render_to_string("games/analysis/hint.html", ctx), status=status)
 
 
 @login_required

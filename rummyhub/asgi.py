@@ -9,11 +9,13 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rummyhub.settings")
 django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
-from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.routing import ChannelNameRouter, ProtocolTypeRouter, URLRouter  # noqa: E402
 
+from games.analysis.consumers import AnalysisConsumer  # noqa: E402
 from games.live.clock import ClockMiddleware  # noqa: E402
 from rummyhub import gctune  # noqa: E402
 from rummyhub.origin import SameOriginValidator  # noqa: E402
+from rummyhub.realtime import ANALYSIS_CHANNEL  # noqa: E402
 from rummyhub.routing import websocket_urlpatterns  # noqa: E402
 
 application = ClockMiddleware(
@@ -21,6 +23,8 @@ application = ClockMiddleware(
         {
             "http": django_asgi_app,
             "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+            # `manage.py runworker analysis` (the post-game analysis, games.analysis.worker).
+            "channel": ChannelNameRouter({ANALYSIS_CHANNEL: AnalysisConsumer.as_asgi()}),
         }
     )
 )

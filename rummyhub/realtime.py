@@ -37,9 +37,31 @@ def tournament_group(tournament_id: int) -> str:
 
 def send_now(group: str, message: dict[str, Any]) -> None:
     """Send to a group from sync code, immediately (use :func:`broadcast_on_commit` inside transactions)."""
+    _send_from_sync(lambda layer: layer.group_send(group, message), group)
+
+
+# The analysis workers' channel (``manage.py runworker analysis``: games.analysis.consumers).
+ANALYSIS_CHANNEL = "analysis"
+
+
+def wake_analysis(match_id: int) -> None:
+    """Tell the analysis workers a match has finished, where they can hear it: through a shared
+    (Redis) layer, ``RUMMYHUB_ANALYSIS_NOTIFY``.  The embedded in-memory layer reaches no other
+    process: there the worker finds the match by polling the database (games.analysis.worker)."""
+    if settings.RUMMYHUB_ANALYSIS_NOTIFY:
+        message = {"type": "analysis.request", "match": match_id}
+        _send_from_sync(lambda layer: layer.send(ANALYSIS_CHANNEL, message), ANALYSIS_CHANNEL)
+
+
+def _send_from_sync(make, label: str) -> None:
+    """Run ``make(layer)`` (a send coroutine) from sync code, whatever thread this is."""
     layer = get_channel_layer()
     if layer is None:
         return
+
+    async def deliver(layer) -> None:
+        await make(layer)
+
     try:
         asyncio.get_running_loop()
     except RuntimeError:
@@ -49,21 +71,21 @@ def send_now(group: str, message: dict[str, Any]) -> None:
         # A loop that has stopped (a test's, after the test) would never run it: dropped.
         main = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
         if main is None:
-            async_to_sync(layer.group_send)(group, message)
+            async_to_sync(deliver)(layer)
             return
         if main.is_closed() or not main.is_running():
-            logger.warning("broadcast to %s dropped: its event loop has stopped", group)
+            logger.warning("broadcast to %s dropped: its event loop has stopped", label)
             return
         try:
-            sent = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), main)
+            sent = asyncio.run_coroutine_threadsafe(deliver(layer), main)
         except RuntimeError:  # the loop closed in between
-            logger.warning("broadcast to %s dropped: its event loop has stopped", group)
+            logger.warning("broadcast to %s dropped: its event loop has stopped", label)
             return
-        sent.add_done_callback(functools.partial(_report_failure, group))
+        sent.add_done_callback(functools.partial(_report_failure, label))
         return
     # Sync code running inside an event loop's thread (a script or test driving services
     # directly): send from a helper thread so the loop is not re-entered.
-    worker = threading.Thread(target=async_to_sync(layer.group_send), args=(group, message))
+    worker = threading.Thread(target=async_to_sync(deliver), args=(layer,))
     worker.start()
     worker.join()
 

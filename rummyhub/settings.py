@@ -86,12 +86,13 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django.contrib.humanize",
-    "channels",
     "django_htmx",
     "template_partials",
     "django_ratelimit",
     "accounts",
     "games",
+    # After games: the first app's command wins, and games' `runworker` adds the analysis worker's poll.
+    "channels",
 ]
 
 MIDDLEWARE = [
@@ -341,3 +342,18 @@ RUMMYHUB_PRESENCE_TIMEOUT = float(os.environ.get("RUMMYHUB_PRESENCE_TIMEOUT", "6
 RUMMYHUB_VACUUM_EVERY = float(os.environ.get("RUMMYHUB_VACUUM_EVERY", "30"))
 # Fixed shuffle seed for tests and demos; empty means a fresh random seed per round.
 RUMMYHUB_FIXED_SEED = os.environ.get("RUMMYHUB_FIXED_SEED", "")
+
+# ----------------------------------------------------------------- the post-game analysis
+# The worker (`manage.py runworker analysis`, games.analysis.worker) looks for finished matches to
+# analyse every RUMMYHUB_ANALYSIS_POLL seconds; a finished match also wakes it at once when the channel
+# layer is shared (Redis): RUMMYHUB_ANALYSIS_NOTIFY.  A claim older than RUMMYHUB_ANALYSIS_STALE
+# seconds (its worker died) is taken again.
+RUMMYHUB_ANALYSIS_POLL = float(os.environ.get("RUMMYHUB_ANALYSIS_POLL", "5"))
+RUMMYHUB_ANALYSIS_NOTIFY = env_bool("RUMMYHUB_ANALYSIS_NOTIFY", bool(REDIS_URL))
+RUMMYHUB_ANALYSIS_STALE = float(os.environ.get("RUMMYHUB_ANALYSIS_STALE", "600"))
+# The analysis is exact; a meld step whose search would pass this many solver states is stored as
+# "too large to weigh" and not counted (a bound on the worker's time, not an approximation).
+RUMMYHUB_ANALYSIS_MAX_STATES = env_int("RUMMYHUB_ANALYSIS_MAX_STATES", 200_000)
+# The solver's search states a practice hint may use (games.analysis.hints): past it, "no hint for this
+# position" instead of a long search on a request.
+RUMMYHUB_HINT_MAX_STATES = env_int("RUMMYHUB_HINT_MAX_STATES", 2_500)

@@ -8,6 +8,7 @@ dead thread) and drop inherited DB connections.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 from concurrent.futures import ThreadPoolExecutor
 
@@ -55,6 +56,40 @@ class LiveDaphne(BaseDaphneTestingInstance):
         self.url = f"http://{self.host}:{self.port}"
         self.ws_url = f"ws://{self.host}:{self.port}"
         return self
+
+
+class LiveAnalysisWorker:
+    """``manage.py runworker analysis`` in a child process (games.analysis.worker), on this test
+    database; stopped as the command is, with SIGTERM (its analysis goes back to the queue)."""
+
+    def __init__(self, settings_overrides: dict | None = None):
+        self.settings_overrides = settings_overrides or {}
+
+    def _run(self) -> None:
+        import signal
+
+        from channels.layers import get_channel_layer
+
+        from games.analysis.worker import PollingWorker
+        from games.management.commands.runworker import _stop
+        from rummyhub.realtime import ANALYSIS_CHANNEL
+
+        SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
+        _drop_connections(connections)
+        for key, value in self.settings_overrides.items():
+            setattr(settings, key, value)
+        signal.signal(signal.SIGTERM, _stop)
+        PollingWorker(application=application, channels=[ANALYSIS_CHANNEL], channel_layer=get_channel_layer()).run()
+
+    def __enter__(self):
+        _drop_connections(connections)
+        self.process = multiprocessing.get_context("fork").Process(target=self._run, daemon=True)
+        self.process.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.process.terminate()
+        self.process.join(10)
 
 
 def _drop_connections(connections) -> None:

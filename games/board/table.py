@@ -22,7 +22,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
-from games import store
+from games import practice, store
 from games.board import faces, words
 from games.board.data import LOG_LENGTH, BoardData, LogEvent
 from games.board.gin import gin_context
@@ -114,6 +114,11 @@ def _act_url(match_id: int, prefix: str) -> str:
     return reverse("games:act", args=[match_id])
 
 
+@lru_cache(maxsize=4096)
+def _hint_url(match_id: int, prefix: str) -> str:
+    return reverse("games:hint", args=[match_id])
+
+
 def table_context(data: BoardData, user) -> dict[str, Any]:
     """``user``'s board of the version ``data`` holds (a spectator's when they have no seat).
 
@@ -131,7 +136,9 @@ def table_context(data: BoardData, user) -> dict[str, Any]:
         return {**base, **game, "is_host": is_host}
     spec, state, seats = base["spec"], data.state, data.seats
     view = spec.view(state, me.index) if state is not None else None
-    ctx = {**base, "me": me, "my_index": me.index, "is_host": is_host, "view": view, "can_join": False}
+    ctx = {**base, "me": me, "my_index": me.index, "is_host": is_host, "view": view, "can_join": False,
+           # A practice table's Hint button (games.practice: every other seat a bot).
+           "hint_url": _hint_url(match.pk, get_script_prefix()) if practice.hint_seat(match, seats, user) else ""}
     if base["is_open"]:
         # An open table's seat list is this viewer's own (their buttons, their seat marked).
         ctx["seats"] = _seat_infos(match, seats, view, me.index, match.state.get("tally") or {}, timezone.now())

@@ -36,7 +36,8 @@ def _rating_row(seat: Seat, variant: str) -> PlayerRating | None:
 def rating_update_for_match(*, match: Match) -> RatedMatch | None:
     """Rate a finished match once; returns its ``RatedMatch`` (the existing one when already rated).
 
-    Ranks come from the seats' final totals (ties share a rank).  Seats
+    A practice table (``Match.practice``) is never rated: None.  Ranks come from the seats' final
+    totals (ties share a rank).  Seats
     without a player (never the case in a finished match) are left out; with
     fewer than two rated seats the match is marked rated with no change.
     """
@@ -53,9 +54,11 @@ class _AlreadyRated(Exception):
 
 def _rate(match_id: int) -> RatedMatch | None:
     with transaction.atomic():
-        current = Match.objects.select_for_update().filter(pk=match_id).values("status", "variant").first()
-        if current is None or current["status"] != MatchStatus.FINISHED:
-            return None
+        current = (
+            Match.objects.select_for_update().filter(pk=match_id).values("status", "variant", "practice").first()
+        )
+        if current is None or current["status"] != MatchStatus.FINISHED or current["practice"]:
+            return None  # a practice table is not rated
         done = RatedMatch.objects.filter(match_id=match_id).first()
         if done is not None:
             return done
@@ -94,7 +97,7 @@ def _rate(match_id: int) -> RatedMatch | None:
 def rating_update_pending(*, limit: int | None = None) -> int:
     """Rate every finished, unrated match in finishing order; returns how many were rated."""
     ids = (
-        Match.objects.filter(status=MatchStatus.FINISHED, rated__isnull=True)
+        Match.objects.filter(status=MatchStatus.FINISHED, practice=False, rated__isnull=True)
         .order_by("finished_at", "pk")
         .values_list("pk", flat=True)
     )

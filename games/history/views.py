@@ -49,6 +49,14 @@ def match_detail(request, match_id: int):
 
 
 @require_GET
+def match_analysis(request, match_id: int):
+    """The match page's analysis panel alone (polled by htmx while the analysis runs)."""
+    match = selectors.match_for_viewer(match_id=match_id, user=request.user)
+    ctx = {"match": match, "analysis": selectors.match_analysis(match=match, seats=selectors.seat_rows(match))}
+    return render(request, "games/analysis/match_panel.html#analysis-panel", ctx)
+
+
+@require_GET
 def match_replay(request, match_id: int):
     match = selectors.match_for_viewer(match_id=match_id, user=request.user)
     if match.status != MatchStatus.FINISHED:

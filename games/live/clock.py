@@ -235,6 +235,7 @@ class ClockMiddleware:
         self.task: asyncio.Task | None = None
 
     async def __call__(self, scope, receive, send):
-        if self.task is None and getattr(settings, "RUMMYHUB_CLOCK", True):
+        # A server's requests and sockets start its clock; a worker's channel messages do not.
+        if self.task is None and scope["type"] != "channel" and getattr(settings, "RUMMYHUB_CLOCK", True):
             self.task = asyncio.get_running_loop().create_task(run_clock(settings.RUMMYHUB_CLOCK_INTERVAL))
         return await self.app(scope, receive, send)

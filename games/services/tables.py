@@ -47,8 +47,10 @@ def match_create(
     is_private: bool = False,
     bots: int = 0,
     bot_policy: str = "basic",
+    practice: bool = False,
 ) -> Match:
-    """Create a table with the host in seat 0 (and ``bots`` bot seats after it)."""
+    """Create a table with the host in seat 0 (and ``bots`` bot seats after it); a ``practice`` table
+    is not rated and offers hints while every other seat is a bot (games.practice)."""
     spec = spec_for(variant)
     if seats_count not in spec.seat_choices:
         raise ActionRefused("bad_seats", _("This game is for %(choices)s players.") % {
@@ -69,7 +71,7 @@ def match_create(
         seats += [Seat(index=i, bot_policy=bot_policy, bot_name=BOT_NAMES[i - 1]) if i <= bots else Seat(index=i)
                   for i in range(1, seats_count)]
         return _new_match(variant=variant, options=stored, host=host, turn_timer=turn_timer,
-                          is_private=is_private, seats=seats)
+                          is_private=is_private, seats=seats, practice=bool(practice))
 
 
 def match_create_seated(*, variant: str, options: dict[str, Any], users: list, turn_timer: int = 0,
@@ -89,11 +91,12 @@ def match_create_seated(*, variant: str, options: dict[str, Any], users: list, t
 
 
 def _new_match(*, variant: str, options: dict, host, turn_timer: int, seats: list[Seat], is_private: bool = False,
-               rematch_of: Match | None = None, deal_set: DealSet | None = None) -> Match:
+               rematch_of: Match | None = None, deal_set: DealSet | None = None, practice: bool = False) -> Match:
     """The one place a match row and its seats are created (the caller is in a transaction)."""
     shared = {} if deal_set is None else {"deal_set": deal_set, "deals_held": True, "seed": deal_set.match_seed}
     match = Match.objects.create(variant=variant, options=options, seats_count=len(seats), host=host,
-                                 turn_timer=turn_timer, is_private=is_private, rematch_of=rematch_of, **shared)
+                                 turn_timer=turn_timer, is_private=is_private, rematch_of=rematch_of,
+                                 practice=practice, **shared)
     for seat in seats:
         seat.match = match
     Seat.objects.bulk_create(seats)
@@ -210,7 +213,7 @@ def match_rematch(*, match_id: int, user) -> Match:
             return existing
         new = _new_match(
             variant=old.variant, options=old.options, host=user, turn_timer=old.turn_timer,
-            is_private=old.is_private, rematch_of=old,
+            is_private=old.is_private, rematch_of=old, practice=old.practice,
             seats=[Seat(index=s.index, user=s.user, bot_policy=s.bot_policy, bot_name=s.bot_name) for s in _seats(old)],
         )
         write.save()  # its page now offers the way to the rematch

@@ -203,9 +203,19 @@
       if (el && el.focus) el.focus({ preventScroll: true });
     }
     var mine = m.dataset.myTurn === "true";
+    if (!mine) clearHint();
     if (mine && !prev.myTurn) yourTurn();
     if (!mine) document.title = baseTitle;
   }
+
+  // A practice hint is for this turn only: closed by its button, emptied when the turn passes.
+  function clearHint() {
+    var box = document.getElementById("hint-box");
+    if (box && box.firstChild) box.innerHTML = "";
+  }
+  document.addEventListener("click", function (event) {
+    if (event.target.closest("[data-hint-close]")) clearHint();
+  });
 
   // The page's toggles: the log and the chat on a phone, the results dialog put aside.
   document.addEventListener("click", function (event) {

@@ -13,6 +13,7 @@ One module per page, bottom up; this package's names are the public ones of all 
 - ``players``: a player's statistics, the leaderboards
 """
 
+from games.analysis.selectors import match_analysis  # noqa: F401
 from games.history.selectors.access import match_for_viewer, visible_matches  # noqa: F401
 from games.history.selectors.lists import (  # noqa: F401
     LIST_FIELDS,
@@ -29,6 +30,7 @@ from games.history.selectors.match_page import (  # noqa: F401
     end_bonuses,
     match_detail,
     round_table,
+    seat_rows,
 )
 from games.history.selectors.players import leaderboard, player_stats  # noqa: F401
 from games.history.selectors.replay import locate_step, replay_index, replay_step  # noqa: F401

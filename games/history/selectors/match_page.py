@@ -10,6 +10,7 @@ from typing import Any
 from django.db.models import Prefetch
 from django.utils.translation import gettext as _
 
+from games.analysis.selectors import match_analysis
 from games.board import words
 from games.engine import shuffle
 from games.engine.gin import GinMatch
@@ -247,6 +248,7 @@ def match_detail(*, match: Match) -> dict[str, Any]:
         "rounds": table,
         "bonuses": end_bonuses(match, seats, rounds),
         "chart": chart_for(seats, table) if table else None,
+        "analysis": match_analysis(match=match, seats=seats),
         "duration": display.duration_text(
             (match.finished_at - match.started_at).total_seconds() if match.finished_at and match.started_at else None
         ),

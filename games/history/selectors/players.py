@@ -6,11 +6,13 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from games.analysis.selectors import player_analysis
 from games.history import ratings
 from games.history.models import PlayerRating
 from games.history.selectors.access import seated, visible_matches
 from games.history.selectors.lists import LIST_FIELDS, match_rows
 from games.models import MatchStatus, Round, RoundScore, Seat, Variant
+from games.variants import spec_for
 
 
 def _rank_row(row: PlayerRating) -> dict[str, Any]:
@@ -136,7 +138,13 @@ def player_stats(*, player, viewer) -> dict[str, Any]:
     round_info = {r["id"]: r for r in rounds}
     undercut_in = _count_scores(counts, round_info)
     _count_rounds(counts, round_info, undercut_in)
-    return {"variants": _variant_rows(counts, player), "recent": _recent(player, viewer)}
+    variants = _variant_rows(counts, player)
+    analysed = player_analysis(player=player, match_ids=list(counts.seat_of))
+    labels = dict(Variant.choices)
+    families = {v: spec_for(v).family for v in analysed}
+    analysis = [{"key": v, "label": labels[v], "family": families[v], **analysed[v]}
+                for v, _label in Variant.choices if v in analysed]
+    return {"variants": variants, "analysis": analysis, "recent": _recent(player, viewer)}
 
 
 def leaderboard(*, variant: str, limit: int = 100) -> list[dict[str, Any]]:

@@ -9,6 +9,7 @@ from django.db.models import Count
 from django.http import Http404
 from django.utils.translation import gettext as _
 
+from games.analysis.selectors import replay_analysis
 from games.board import words
 from games.history import display
 from games.history.selectors.match_page import SeatRow, seat_name, seat_rows
@@ -119,6 +120,11 @@ def replay_step(*, match: Match, step: int) -> dict[str, Any]:
         "stock": len(getattr(state, "stock", ()) or ()),
         "phase": getattr(state, "phase", ""),
         "result": _step_result(spec, state, seats),
+        # What the post-game analysis found at this step (the position before its action).
+        "analysis": replay_analysis(match=match, step=step),
+        "actor_name": seat_name(seats, actor),
+        "before_melds": [[display.card_face(f"{c.code}.{c.deck}") for c in m] for m in _table_melds(previous)]
+        if previous is not None else [],
     }
 
 
