@@ -68,18 +68,17 @@ def _send_from_sync(make, label: str) -> None:
         # A worker thread of an event loop (a socket's database_sync_to_async call): hand the
         # send to that loop and go on.  Waiting for it would hold this worker thread (one of
         # the loop's few) while the loop is busy, and moves queue for a free worker behind it.
-        # A loop that has stopped (a test's, after the test) would never run it: dropped.
+        # asgiref leaves that loop in the thread's locals once the call is over: a loop that has
+        # stopped since (a finished test's, a management command's) would never run the send, so
+        # this thread sends it on a loop of its own, as any sync code does.
         main = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
-        if main is None:
+        if main is None or main.is_closed() or not main.is_running():
             async_to_sync(deliver)(layer)
-            return
-        if main.is_closed() or not main.is_running():
-            logger.warning("broadcast to %s dropped: its event loop has stopped", label)
             return
         try:
             sent = asyncio.run_coroutine_threadsafe(deliver(layer), main)
         except RuntimeError:  # the loop closed in between
-            logger.warning("broadcast to %s dropped: its event loop has stopped", label)
+            async_to_sync(deliver)(layer)
             return
         sent.add_done_callback(functools.partial(_report_failure, label))
         return
