@@ -22,6 +22,7 @@ def test_a_send_after_the_threads_loop_stopped_still_arrives(settings):
         realtime._send_from_sync(lambda layer: layer.send("probe", {"type": "probe.sent", "n": 1}), "probe")
     finally:
         del SyncToAsync.threadlocal.main_event_loop
+
     async def receive() -> dict:
         return await asyncio.wait_for(layer.receive("probe"), timeout=2)
 
