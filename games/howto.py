@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games import forms
-from games.board import words
+from games.board import lists, words
 from games.models import Variant
 from games.variants import spec_for
 
@@ -77,7 +77,7 @@ def _values(field: Any) -> str:
     """The values an option takes, from its form field (built from the engine's tables)."""
     choices = getattr(field, "choices", None)
     if choices:
-        return ", ".join(str(label) for value, label in choices if value != "")
+        return lists.items(label for value, label in choices if value != "")
     if field.widget.input_type == "checkbox":
         return _("yes or no")
     lo, hi = field.min_value, field.max_value

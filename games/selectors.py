@@ -9,7 +9,7 @@ from django.http import Http404
 from django.utils import timezone
 
 from games import store
-from games.board import words
+from games.board import lists, words
 from games.board.data import LOG_LENGTH, BoardData, LogEvent
 from games.models import ChatMessage, Event, Match, MatchStatus, Round, RoundScore, Seat
 from games.variants import spec_for
@@ -70,7 +70,7 @@ def lobby_tables(*, user) -> dict[str, list[Match]]:
         # The stored options are the whole rule set: the lobby names only what differs from the defaults.
         defaults = spec_for(m.variant).option_defaults(m.seats_count)
         m.house_rules = {k: v for k, v in (m.options or {}).items() if k in defaults and defaults[k] != v}
-        m.options_summary = "; ".join(f"{label}: {value}" for label, value in words.options_text(m.variant, m.house_rules))
+        m.options_summary = lists.clauses(f"{label}: {value}" for label, value in words.options_text(m.variant, m.house_rules))
     return {"open_tables": open_tables, "my_tables": mine, "live_tables": live}
 
 

@@ -10,6 +10,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games.board import lists
 from games.engine.errors import InvalidAction
 from games.models import (
     BOT_NAMES,
@@ -54,7 +55,7 @@ def match_create(
     spec = spec_for(variant)
     if seats_count not in spec.seat_choices:
         raise ActionRefused("bad_seats", _("This game is for %(choices)s players.") % {
-            "choices": ", ".join(str(n) for n in spec.seat_choices)})
+            "choices": lists.items(spec.seat_choices)})
     if turn_timer not in TIMER_CHOICES:
         raise ActionRefused("bad_timer", _("Choose a turn timer of none, 30, 60 or 120 seconds."))
     if bot_policy not in BOT_POLICIES:

@@ -8,6 +8,9 @@ from __future__ import annotations
 from django import template
 
 from games.board import bidi as _bidi
+from games.board import lists as _lists
 
 register = template.Library()
 register.filter("bdi", _bidi.bdi, is_safe=True)
+# ``{{ numbers|items }}``: "1, 2, 3" with the language's own list separator (games.board.lists).
+register.filter("items", _lists.items)

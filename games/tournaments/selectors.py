@@ -7,8 +7,10 @@ from typing import Any
 from django.db.models import Prefetch
 from django.utils.translation import gettext as _
 
+from games.board import lists
 from games.models import MatchStatus
 from games.tournaments import deals
+from games.tournaments.duplicate import LETTERS
 from games.tournaments.models import (
     Entry,
     RoundStatus,
@@ -137,7 +139,7 @@ def describe_reasons(reasons: list[dict], seats=()) -> str:
         elif code == "avoids_rematch":
             parts.append(_("avoids a rematch"))
         elif code == "rematch_unavoidable":
-            pairs = ", ".join("–".join(names.get(e, str(e)) for e in pr) for pr in r.get("pairs", []))
+            pairs = lists.items("–".join(names.get(e, str(e)) for e in pr) for pr in r.get("pairs", []))
             parts.append(_("rematch unavoidable (%(pairs)s)") % {"pairs": pairs})
         elif code == "table_size":
             parts.append(_("table of %(seats)s so that the numbers divide") % {"seats": r.get("seats")})
@@ -152,20 +154,21 @@ def describe_reasons(reasons: list[dict], seats=()) -> str:
         elif code == "bracket_bye":
             parts.append(_("bye for seed %(seed)s") % {"seed": r.get("seed")})
         elif code == "duplicate_lanes":
-            lanes = ", ".join(
+            # Seats lettered as the duplicate pages letter them (games.tournaments.duplicate.LETTERS).
+            lanes = lists.items(
                 _("seat %(seat)s: ranks %(first)s–%(last)s") % {"seat": k, "first": a, "last": b} if a != b
                 else _("seat %(seat)s: rank %(rank)s") % {"seat": k, "rank": a}
-                for k, (a, b) in enumerate(r.get("lanes", []), start=1))
+                for k, (a, b) in zip(LETTERS, r.get("lanes", []), strict=False))
             parts.append(_("duplicate: each seat goes to players of similar standing at every table (%(lanes)s)")
                          % {"lanes": lanes})
         elif code == "duplicate_order":
             parts.append(_("duplicate: seats in standing order"))
         elif code in ("bracket", "bracket_walkover"):
             tables = r.get("tables", [])
-            parts.append(_("winners of tables %(tables)s") % {"tables": " & ".join(str(t) for t in tables)})
+            parts.append(_("winners of tables %(tables)s") % {"tables": lists.items(tables)})
         else:
             parts.append(str(code))
-    return "; ".join(parts)
+    return lists.clauses(parts)
 
 
 def user_tournament_tables(user) -> list[dict[str, Any]]:

@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import services as game_services
+from games.board import lists
 from games.engine.errors import InvalidAction
 from games.history.models import PlayerRating  # read-only: the history feature owns ratings
 from games.models import DealSet, Match, MatchStatus, Seat
@@ -94,7 +95,7 @@ def tournament_check(*, variant: str, options: Any, table_size: int, format: str
         raise ActionRefused("bad_variant", exc.message) from None
     if table_size not in spec.seat_choices:
         raise ActionRefused("bad_seats", _("This game is for %(choices)s players.") % {
-            "choices": ", ".join(str(n) for n in spec.seat_choices)})
+            "choices": lists.items(spec.seat_choices)})
     if format == TournamentFormat.ELIMINATION and table_size != 2:
         raise ActionRefused("bad_format", _("Single elimination is for two-player tables."))
     stored_options(variant, options, table_size)
@@ -493,7 +494,7 @@ def round_close(*, round_id: int, by) -> TournamentRound:
         if pending.exists():
             numbers = sorted(set(pending.values_list("table__number", flat=True)))
             raise ActionRefused("tables_open", _("Tables still playing: %(tables)s.") % {
-                "tables": ", ".join(str(n) for n in numbers)})
+                "tables": lists.items(numbers)})
         rnd.status = RoundStatus.CLOSED
         rnd.closed_at = timezone.now()
         rnd.save(update_fields=["status", "closed_at"])
