@@ -95,7 +95,7 @@ def test_staff_run_a_duplicate_tournament_and_the_page_compares_each_deal(page, 
         expect(player.locator("#standings th").nth(2)).to_have_text("Matchpoints")
         expect(player.locator("#standings")).to_contain_text("Duplicate: each deal's result is compared")
         mine = player.locator("#duplicate-deals .my-deals li")
-        expect(mine.first).to_contain_text(re.compile(r"Deal 1, seat [A-D]: you [+−]?\d+, field average [+−]?[\d.]+"))
+        expect(mine.first).to_contain_text(re.compile(r"Deal 1, seat [A-D]: your result [+−]?\d+, field average [+−]?[\d.]+"))
         expect(mine.first).to_contain_text(re.compile(r"matchpoints: [\d.]+ of 2"))
         rounds = player.locator("#duplicate-deals details.deal-round")
         expect(rounds).to_have_count(2)
