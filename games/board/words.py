@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from games import forms
 from games.board import bidi, faces
@@ -82,8 +82,8 @@ def result_text(kind: str) -> str:
     return {
         # Translators: how a round ended, a noun: "knock" (a player knocked), "undercut" (Gin: the defender's
         # deadwood was as low as the knocker's), "gin" (every card in melds), "dead hand" (nobody scores).
-        "knock": _("knock"),
-        "went_out": _("went out"),
+        "knock": pgettext("how a round ended", "knock"),
+        "went_out": pgettext("how a round ended", "went out"),
         "stock_exhausted": _("stock exhausted"),
         "gin": _("gin"),
         "undercut": _("undercut"),

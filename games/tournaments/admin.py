@@ -22,7 +22,7 @@ from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games.models import TIMER_CHOICES, Variant
@@ -120,9 +120,9 @@ class TournamentAdmin(admin.ModelAdmin):
 
     # ------------------------------------------------------------- change form
 
-    @admin.display(description=_("run"))
+    @admin.display(description=pgettext_lazy("run a tournament", "run"))
     def run_link(self, obj):
-        return format_html('<a href="{}">{}</a>', self._run_url(obj.pk), gettext("Run"))
+        return format_html('<a href="{}">{}</a>', self._run_url(obj.pk), pgettext("run a tournament", "Run"))
 
     def get_readonly_fields(self, request, obj=None):
         if obj is not None and obj.status != "upcoming":
