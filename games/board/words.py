@@ -13,7 +13,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from games import forms
-from games.board import bidi, faces
+from games.board import bidi, faces, lists
+
+MINUS = "\u2212"
 
 # A role's label, said in the reader's language when it is asked for (a board asks for every seat's).
 _ROLE_LABELS = {
@@ -54,6 +56,19 @@ def reason_text(reason: Any) -> str:
     if template is None:
         return f"{str(code).replace('_', ' ')} {points}"
     return template % {"p": points}
+
+
+def signed(n: int) -> str:
+    """A round's score with its sign, as the score sheets write it: "+12", "−4", "0"."""
+    return ("+" if n > 0 else MINUS if n < 0 else "") + str(abs(n))
+
+
+def scores_text(scores: list[tuple[str, int]]) -> str:
+    """What each player scored in a round, one list in the reader's language: "alice +12, bob 0" (each
+    name and number isolated on a right-to-left page)."""
+    # Translators: one player's score of a round, an item of a list ("alice +12, bob 0").
+    item = pgettext("a player's score in a list", "%(name)s %(score)s")
+    return lists.items(item % bidi.isolated({"name": name, "score": signed(score)}) for name, score in scores)
 
 
 def bonus_text(kind: str, points: int, *, count: int = 0, each: int = 0, target: int = 0) -> str:

@@ -1,0 +1,62 @@
+"""Whole sentences (issue 16): counts take the language's plural forms, a list of scores is one list in
+the reader's language with each name and signed number isolated for right-to-left reading, and the
+replay's arrows are drawn, not read, and mirrored on a right-to-left page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from django.conf import settings as django_settings
+from django.utils import translation
+
+from games.board import words
+from games.board.bidi import FSI, PDI
+from games.history.selectors import replay_index
+from games.models import Match, MatchStatus
+from tests.games.history.support import play_match
+
+HAND = ("Your hand counts %(p)s point (knock with %(k)s or fewer).",
+        "Your hand counts %(p)s points (knock with %(k)s or fewer).")
+
+
+def test_the_hands_points_take_the_plural_form_of_the_count():
+    with translation.override("ro"):
+        one = translation.ngettext(*HAND, 1) % {"p": 1, "k": 5}
+        few = translation.ngettext(*HAND, 4) % {"p": 4, "k": 5}
+        many = translation.ngettext(*HAND, 25) % {"p": 25, "k": 5}
+    assert "1 punct " in one and "4 puncte " in few and "25 de puncte " in many
+    with translation.override("co"):
+        assert "1 puntu " in translation.ngettext(*HAND, 1) % {"p": 1, "k": 5}
+    with translation.override("ro"):
+        assert translation.ngettext("%(p)s point", "%(p)s points", 20) % {"p": 20} == "20 de puncte"
+
+
+def test_a_rounds_scores_are_one_list_with_signs_isolated_on_a_right_to_left_page():
+    scores = [("alice", 12), ("bob", -4), ("زهرا", 0)]
+    with translation.override("en"):
+        assert words.scores_text(scores) == f"alice +12, bob \u22124, {FSI}زهرا{PDI} 0"
+    with translation.override("fa"):
+        text = words.scores_text(scores)
+    assert text == (f"{FSI}alice{PDI} {FSI}+12{PDI}، {FSI}bob{PDI} {FSI}\u22124{PDI}، {FSI}زهرا{PDI} {FSI}0{PDI}")
+
+
+@pytest.mark.django_db
+def test_the_replay_in_persian_isolates_scores_and_hides_its_arrows(client, alice, settings):
+    match = play_match(alice, settings=settings, seed="3", game_target=30)
+    assert Match.objects.get(pk=match.pk).status == MatchStatus.FINISHED
+    client.force_login(alice)
+    client.cookies["django_language"] = "fa"
+    page = client.get(f"/matches/{match.pk}/replay/?step=0").content.decode()
+    assert page.count('class="nav-arrow" aria-hidden="true"') == 4
+    assert "◀ " not in page.replace('aria-hidden="true">◀', "")
+    # The round's last step: "Round over — how: name +12، …" as one sentence, its numbers isolated.
+    last = sum(1 + n for _r, n in replay_index(match)) - 1
+    page = client.get(f"/matches/{match.pk}/replay/?step={last}").content.decode()
+    assert '<strong>پایان دور</strong> — ' in page
+    assert f"{FSI}+" in page or f"{FSI}0{PDI}" in page
+
+
+def test_the_arrows_are_mirrored_right_to_left():
+    css = (Path(django_settings.BASE_DIR) / "static" / "css" / "history.css").read_text()
+    assert '[dir="rtl"] .nav-arrow { transform: scaleX(-1); }' in css
