@@ -25,6 +25,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from games.board import lists
 from games.models import TIMER_CHOICES, Variant
 from games.tournaments import deals, selectors, services
 from games.tournaments.models import (
@@ -235,7 +236,7 @@ class TournamentAdmin(admin.ModelAdmin):
         added, unknown = services.entries_import(tournament_id=tournament_id, by=request.user, usernames=names)
         messages.success(request, gettext("%(n)d entrants added.") % {"n": len(added)})
         if unknown:
-            messages.warning(request, gettext("Unknown players: %(names)s") % {"names": ", ".join(unknown)})
+            messages.warning(request, gettext("Unknown players: %(names)s") % {"names": lists.items(unknown)})
         return redirect(self._run_url(tournament_id))
 
     @staff_action

@@ -34,3 +34,9 @@ def test_a_gin_run_is_not_running_a_tournament():
     with translation.override("ro"):
         assert translation.pgettext("Gin meld", "run") == "secvență"
         assert translation.pgettext("run a tournament", "run") != "secvență"
+
+
+def test_play_as_the_menus_order_and_as_a_move():
+    with translation.override("ro"):
+        assert translation.gettext("Play") == "Joacă"
+        assert translation.pgettext("a move in the game (a column heading)", "Play") == "Mutare"

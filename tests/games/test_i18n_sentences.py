@@ -4,6 +4,7 @@ replay's arrows are drawn, not read, and mirrored on a right-to-left page."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -60,3 +61,13 @@ def test_the_replay_in_persian_isolates_scores_and_hides_its_arrows(client, alic
 def test_the_arrows_are_mirrored_right_to_left():
     css = (Path(django_settings.BASE_DIR) / "static" / "css" / "history.css").read_text()
     assert '[dir="rtl"] .nav-arrow { transform: scaleX(-1); }' in css
+
+
+@pytest.mark.django_db
+def test_the_match_pages_signed_scores_are_isolated(client, alice, settings):
+    match = play_match(alice, settings=settings, seed="3", game_target=30)
+    client.force_login(alice)
+    client.cookies["django_language"] = "fa"
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    scores = re.findall(r'<span class="score">(?:<span aria-hidden="true">★ </span>)?(.*?)</span>', page)
+    assert scores and all(re.fullmatch(r"<bdi>(\+\d+|0|\u2212\d+)</bdi>", s) for s in scores), scores
