@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from games.board.bidi import isolate
 from games.board.faces import card_face
@@ -50,6 +50,16 @@ def _reader_params(params: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _translated(template: str, params: Mapping[str, Any] | None) -> str:
+    """``template`` in the reader's language; a template with a count (``text.PLURALS``) in the count's form."""
+    if params is not None and template in text.PLURALS:
+        singular, plural, count = text.PLURALS[template]
+        n = params.get(count)
+        if isinstance(n, int):
+            return ngettext(singular, plural, n)
+    return gettext(template)
+
+
 def refusal_text(error: RulesError | Mapping[str, Any], game: str) -> str:
     """The refusal in the reader's language, else the engine's English sentence.
 
@@ -66,6 +76,6 @@ def refusal_text(error: RulesError | Mapping[str, Any], game: str) -> str:
     if params is None:
         return gettext(template)
     try:
-        return gettext(template) % _reader_params(params)
+        return _translated(template, params) % _reader_params(params)
     except (KeyError, TypeError, ValueError, RulesError):  # a broken translation or an odd stored value
         return message

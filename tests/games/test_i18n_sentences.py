@@ -71,3 +71,19 @@ def test_the_match_pages_signed_scores_are_isolated(client, alice, settings):
     page = client.get(f"/matches/{match.pk}/").content.decode()
     scores = re.findall(r'<span class="score">(?:<span aria-hidden="true">★ </span>)?(.*?)</span>', page)
     assert scores and all(re.fullmatch(r"<bdi>(\+\d+|0|\u2212\d+)</bdi>", s) for s in scores), scores
+
+
+def test_an_engine_refusal_with_a_count_takes_its_plural_form():
+    from games.engine.errors import IllegalMove
+    from games.engine.text import MANIPULATION_MESSAGES
+    from games.messages import refusal_text
+
+    def refusal(points):
+        return IllegalMove("knock_too_high", MANIPULATION_MESSAGES["knock_too_high"], {"points": points, "limit": 5})
+
+    assert refusal(1).message == "Your hand counts 1 point: you may knock only with 5 or fewer."
+    assert refusal(7).message == "Your hand counts 7 points: you may knock only with 5 or fewer."
+    with translation.override("ro"):
+        assert refusal_text(refusal(1), "manipulation").startswith("Mâna ta valorează 1 punct:")
+        assert refusal_text(refusal(7), "manipulation").startswith("Mâna ta valorează 7 puncte:")
+        assert refusal_text(refusal(25).to_dict(), "manipulation").startswith("Mâna ta valorează 25 de puncte:")
