@@ -87,3 +87,14 @@ def test_an_engine_refusal_with_a_count_takes_its_plural_form():
         assert refusal_text(refusal(1), "manipulation").startswith("Mâna ta valorează 1 punct:")
         assert refusal_text(refusal(7), "manipulation").startswith("Mâna ta valorează 7 puncte:")
         assert refusal_text(refusal(25).to_dict(), "manipulation").startswith("Mâna ta valorează 25 de puncte:")
+
+
+def test_counted_admin_and_chat_messages_take_plural_forms():
+    with translation.override("ro"):
+        assert translation.ngettext("%(n)d entrant added.", "%(n)d entrants added.", 1) % {"n": 1} == (
+            "1 participant adăugat.")
+        assert translation.ngettext("%(n)d entrant added.", "%(n)d entrants added.", 24) % {"n": 24} == (
+            "24 de participanți adăugați.")
+        limit = translation.ngettext("Messages are limited to %(n)d character.",
+                                     "Messages are limited to %(n)d characters.", 500) % {"n": 500}
+    assert limit == "Un mesaj poate avea cel mult 500 de caractere."
