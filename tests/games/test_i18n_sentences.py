@@ -98,3 +98,16 @@ def test_counted_admin_and_chat_messages_take_plural_forms():
         limit = translation.ngettext("Messages are limited to %(n)d character.",
                                      "Messages are limited to %(n)d characters.", 500) % {"n": 500}
     assert limit == "Un mesaj poate avea cel mult 500 de caractere."
+
+
+def test_the_howto_arrow_points_from_before_to_after_right_to_left():
+    css = (Path(django_settings.BASE_DIR) / "static" / "css" / "howto.css").read_text()
+    assert '[dir="rtl"] .howto .arrow { transform: scaleX(-1); }' in css
+
+
+def test_a_rematchs_names_are_isolated_in_a_persian_reason():
+    from games.tournaments.selectors import describe_reasons
+
+    with translation.override("fa"):
+        text = describe_reasons([{"code": "rematch_unavoidable", "pairs": [["alice", "bob"]]}])
+    assert f"{FSI}alice{PDI}–{FSI}bob{PDI}" in text
