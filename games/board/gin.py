@@ -15,7 +15,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from games.board import bidi, words
+from games.board import bidi, lists, words
 from games.board.faces import card_face
 from games.engine import gin
 from games.engine.gin import gin_next_roles
@@ -200,7 +200,10 @@ def _role_draw(data: dict[str, Any] | None, names: dict[int, str]) -> list[dict[
     roles = [
         {"role": words.role_label(r), "name": names.get(data.get(r), "?")} for r in ("box", "captain", "advisor")
     ]
-    return [{"rounds": rounds, "roles": roles}]
+    # Translators: who plays a role after the draw, an item of a list: "Box: alice, Captain: bob, Advisor: carol".
+    item = pgettext("a role and its player", "%(role)s: %(name)s")
+    text = lists.items(item % {"role": r["role"], "name": bidi.isolate(r["name"])} for r in roles)
+    return [{"rounds": rounds, "roles": roles, "roles_text": text}]
 
 
 def rotation_text(roles: dict[str, int], winner: int | None, names: dict[int, str]) -> str:

@@ -111,3 +111,23 @@ def test_a_rematchs_names_are_isolated_in_a_persian_reason():
     with translation.override("fa"):
         text = describe_reasons([{"code": "rematch_unavoidable", "pairs": [["alice", "bob"]]}])
     assert f"{FSI}alice{PDI}–{FSI}bob{PDI}" in text
+
+
+def test_the_gin_role_draw_says_the_roles_as_one_list():
+    from games.board.gin import _role_draw
+
+    data = {"draws": [], "box": 0, "captain": 1, "advisor": 2}
+    names = {0: "alice", 1: "bob", 2: "زهرا"}
+    with translation.override("en"):
+        assert _role_draw(data, names)[0]["roles_text"] == f"Box: alice, Captain: bob, Advisor: {FSI}زهرا{PDI}"
+    with translation.override("fa"):
+        text = _role_draw(data, names)[0]["roles_text"]
+    assert f"{FSI}alice{PDI}، " in text and "Box" not in text
+
+
+@pytest.mark.django_db
+def test_names_beside_numbers_are_isolated_on_the_history_list(client, alice, settings):
+    play_match(alice, settings=settings, seed="3", game_target=30)
+    client.cookies["django_language"] = "fa"
+    page = client.get("/history/").content.decode()
+    assert re.search(r"<bdi>alice</bdi></a>\s*<span class=\"total\">", page)
