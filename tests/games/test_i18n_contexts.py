@@ -40,3 +40,8 @@ def test_play_as_the_menus_order_and_as_a_move():
     with translation.override("ro"):
         assert translation.gettext("Play") == "Joacă"
         assert translation.pgettext("a move in the game (a column heading)", "Play") == "Mutare"
+
+
+def test_the_deal_checks_column_has_its_own_msgid():
+    with translation.override("co"):
+        assert translation.pgettext("a column: whether the deal verified (its result)", "Check") == "Verificazione"
