@@ -131,3 +131,14 @@ def test_names_beside_numbers_are_isolated_on_the_history_list(client, alice, se
     client.cookies["django_language"] = "fa"
     page = client.get("/history/").content.decode()
     assert re.search(r"<bdi>alice</bdi></a>\s*<span class=\"total\">", page)
+
+
+@pytest.mark.django_db
+def test_an_open_tables_seats_are_one_phrase_in_the_readers_words(client, alice, bob):
+    from games import services
+
+    services.match_create(host=bob, variant="manipulation", seats_count=3, bots=0)
+    client.force_login(alice)
+    client.cookies["django_language"] = "fa"
+    page = client.get("/play/").content.decode()
+    assert "3 صندلی، 2 خالی" in page  # the Persian comma, not ", " glued between two translated counts
