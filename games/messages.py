@@ -15,6 +15,7 @@ from typing import Any
 
 from django.utils.translation import gettext, ngettext
 
+from games.board import lists
 from games.board.bidi import isolate
 from games.board.faces import card_face
 from games.engine import text
@@ -46,7 +47,9 @@ def _reader_params(params: Mapping[str, Any]) -> dict[str, Any]:
     for key, sep in CARD_PARAMS.items():
         if key in out:
             codes = [out[key]] if isinstance(out[key], str) else out[key]
-            out[key] = isolate(sep.join(card_text(code) for code in codes))
+            texts = [card_text(code) for code in codes]
+            # A list of choices ("9♥, 9♦") takes the language's separator (Persian «،»); a meld's cards a space.
+            out[key] = isolate(lists.items(texts) if sep.strip() else sep.join(texts))
     return out
 
 

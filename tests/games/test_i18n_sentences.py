@@ -142,3 +142,16 @@ def test_an_open_tables_seats_are_one_phrase_in_the_readers_words(client, alice,
     client.cookies["django_language"] = "fa"
     page = client.get("/play/").content.decode()
     assert "3 صندلی، 2 خالی" in page  # the Persian comma, not ", " glued between two translated counts
+
+
+def test_a_refusals_choice_of_cards_is_a_list_in_the_readers_words():
+    from games.engine.errors import IllegalMove
+    from games.engine.text import MANIPULATION_MESSAGES
+    from games.messages import refusal_text
+
+    error = IllegalMove("joker_identity_needed", MANIPULATION_MESSAGES["joker_identity_needed"],
+                        {"cards": ["8H", "JK", "TH"], "options": ["9H", "9D"]})
+    assert "(9♥, 9♦)" in error.message
+    with translation.override("fa"):
+        text = refusal_text(error, "manipulation")
+    assert "، " in text and ", " not in text.replace(PDI, "")
