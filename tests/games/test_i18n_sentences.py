@@ -155,3 +155,10 @@ def test_a_refusals_choice_of_cards_is_a_list_in_the_readers_words():
     with translation.override("fa"):
         text = refusal_text(error, "manipulation")
     assert "، " in text and ", " not in text.replace(PDI, "")
+
+
+@pytest.mark.django_db
+def test_a_name_in_a_pages_title_is_isolated_right_to_left(client, alice):
+    client.cookies["django_language"] = "fa"
+    page = client.get("/players/alice/").content.decode()
+    assert f"<title>{FSI}alice{PDI} · RummyHub</title>" in page
