@@ -162,3 +162,13 @@ def test_a_name_in_a_pages_title_is_isolated_right_to_left(client, alice):
     client.cookies["django_language"] = "fa"
     page = client.get("/players/alice/").content.decode()
     assert f"<title>{FSI}alice{PDI} · RummyHub</title>" in page
+
+
+def test_games_played_and_byes_are_one_counted_phrase():
+    from django.template import Context, Template
+
+    tpl = Template("{% load i18n %}{% blocktranslate count n=byes with played=played %}{{ played }} + {{ n }} bye"
+                   "{% plural %}{{ played }} + {{ n }} byes{% endblocktranslate %}")
+    with translation.override("ro"):
+        assert tpl.render(Context({"played": 4, "byes": 1})) == "4 + 1 rundă liberă"
+        assert tpl.render(Context({"played": 4, "byes": 2})) == "4 + 2 runde libere"
