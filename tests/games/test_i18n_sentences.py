@@ -172,3 +172,14 @@ def test_games_played_and_byes_are_one_counted_phrase():
     with translation.override("ro"):
         assert tpl.render(Context({"played": 4, "byes": 1})) == "4 + 1 rundă liberă"
         assert tpl.render(Context({"played": 4, "byes": 2})) == "4 + 2 runde libere"
+
+
+def test_a_discard_choice_isolates_its_card_where_no_markup_may_go():
+    from django.template import Context, Template
+
+    tpl = Template("{% load i18n %}{% with card=rank|add:suit %}{% blocktranslate with card=card|isolate d=d %}"
+                   "{{ card }} — deadwood {{ d }}{% endblocktranslate %}{% endwith %}")
+    with translation.override("fa"):
+        assert tpl.render(Context({"rank": "10", "suit": "♠", "d": 5})) == f"{FSI}10♠{PDI} — بی‌مصرف 5"
+    with translation.override("en"):
+        assert tpl.render(Context({"rank": "10", "suit": "♠", "d": 5})) == "10♠ — deadwood 5"
