@@ -183,3 +183,11 @@ def test_a_discard_choice_isolates_its_card_where_no_markup_may_go():
         assert tpl.render(Context({"rank": "10", "suit": "♠", "d": 5})) == f"{FSI}10♠{PDI} — بی‌مصرف 5"
     with translation.override("en"):
         assert tpl.render(Context({"rank": "10", "suit": "♠", "d": 5})) == "10♠ — deadwood 5"
+
+
+def test_the_analysis_names_its_cards_as_a_list_of_the_language():
+    from games.analysis.selectors import cards_text
+
+    with translation.override("fa"):
+        assert str(cards_text(["7S", "8S"])) == "<bdi>7♠</bdi>، <bdi>8♠</bdi>"
+    assert str(cards_text(["7S", "8S"])) == "<bdi>7♠</bdi>, <bdi>8♠</bdi>"
