@@ -191,3 +191,11 @@ def test_the_analysis_names_its_cards_as_a_list_of_the_language():
     with translation.override("fa"):
         assert str(cards_text(["7S", "8S"])) == "<bdi>7♠</bdi>، <bdi>8♠</bdi>"
     assert str(cards_text(["7S", "8S"])) == "<bdi>7♠</bdi>, <bdi>8♠</bdi>"
+
+
+def test_a_withdrawn_players_standing_is_one_phrase():
+    from django.template import Context, Template
+
+    tpl = Template("{% load i18n %}{% blocktranslate with name=name|bdi %}{{ name }} (withdrawn){% endblocktranslate %}")
+    with translation.override("co"):
+        assert tpl.render(Context({"name": "alice"})) == "<bdi>alice</bdi> (ritiratu)"
