@@ -13,8 +13,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
+from games.board import lists
 from games.board.bidi import isolate
 from games.board.faces import card_face
 from games.engine import text
@@ -46,8 +47,20 @@ def _reader_params(params: Mapping[str, Any]) -> dict[str, Any]:
     for key, sep in CARD_PARAMS.items():
         if key in out:
             codes = [out[key]] if isinstance(out[key], str) else out[key]
-            out[key] = isolate(sep.join(card_text(code) for code in codes))
+            texts = [card_text(code) for code in codes]
+            # A list of choices ("9♥, 9♦") takes the language's separator (Persian «،»); a meld's cards a space.
+            out[key] = isolate(lists.items(texts) if sep.strip() else sep.join(texts))
     return out
+
+
+def _translated(template: str, params: Mapping[str, Any] | None) -> str:
+    """``template`` in the reader's language; a template with a count (``text.PLURALS``) in the count's form."""
+    if params is not None and template in text.PLURALS:
+        singular, plural, count = text.PLURALS[template]
+        n = params.get(count)
+        if isinstance(n, int):
+            return ngettext(singular, plural, n)
+    return gettext(template)
 
 
 def refusal_text(error: RulesError | Mapping[str, Any], game: str) -> str:
@@ -66,6 +79,6 @@ def refusal_text(error: RulesError | Mapping[str, Any], game: str) -> str:
     if params is None:
         return gettext(template)
     try:
-        return gettext(template) % _reader_params(params)
+        return _translated(template, params) % _reader_params(params)
     except (KeyError, TypeError, ValueError, RulesError):  # a broken translation or an odd stored value
         return message

@@ -15,6 +15,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games.engine.shuffle import CURRENT as CURRENT_SHUFFLE
 from games.engine.shuffle import new_seed as new_deal_seed
@@ -32,7 +33,7 @@ class MatchStatus(models.TextChoices):
     OPEN = "open", _("Waiting for players")
     PLAYING = "playing", _("Playing")
     BETWEEN_ROUNDS = "between_rounds", _("Between rounds")
-    FINISHED = "finished", _("Finished")
+    FINISHED = "finished", pgettext_lazy("a match's status", "Finished")
     ABANDONED = "abandoned", _("Abandoned")
 
 

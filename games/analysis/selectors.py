@@ -12,7 +12,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
 from games.analysis.models import AnalysisSeat, AnalysisStatus, MatchAnalysis
-from games.board import faces
+from games.board import faces, lists
 from games.engine import analysis as engine_analysis
 from games.models import Match, MatchStatus
 from games.variants import spec_for
@@ -38,7 +38,7 @@ def short(ref: str) -> str:
 
 def cards_text(refs: list[str]) -> SafeString:
     """Cards named in a sentence, each isolated: ``<bdi>7♠</bdi>, <bdi>8♠</bdi>``."""
-    return format_html_join(", ", "<bdi>{}</bdi>", ((short(r),) for r in refs))
+    return format_html_join(lists.separator(), "<bdi>{}</bdi>", ((short(r),) for r in refs))
 
 
 def card_in_text(ref: str | None) -> SafeString:

@@ -13,8 +13,9 @@ import json
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
-from games.board import bidi, words
+from games.board import bidi, lists, words
 from games.board.faces import card_face
 from games.engine import gin
 from games.engine.gin import gin_next_roles
@@ -102,7 +103,7 @@ def _knock_editor(draft: dict[str, Any] | None, view: dict[str, Any], my_index: 
         ordered = sorted(m, key=lambda c: (gin.card_index(c) % 13, gin.card_index(c) // 13))
         groups.append({"index": i, "number": i + 1, "cards": [card_face(c) for c in ordered], "kind": kind,
                        # Translators: Gin melds: a "set" is 3-4 cards of one rank, a "run" 3+ in sequence in one suit.
-                       "kind_label": {"set": _("set"), "run": _("run")}.get(kind or "", ""),
+                       "kind_label": {"set": pgettext("Gin meld", "set"), "run": pgettext("Gin meld", "run")}.get(kind or "", ""),
                        "reason": None if kind else _meld_problem(m)})
     dead = [c for c in _sorted(rest, order) if c not in placed]
     deadwood = invalid_points + sum(gin.VALUES[gin.card_index(c)] for c in dead)
@@ -174,7 +175,8 @@ def _suggestion_text(sug: dict[str, Any]) -> str:
         "pass_upcard": _("pass the upcard"),
         "draw_stock": _("draw from the stock"),
         "draw_discard": _("take the top discard"),
-        "knock": _("knock"),
+        # Translators: an order to the captain (a verb), not how a hand ended.
+        "knock": pgettext("advice to the captain", "knock"),
     }.get(kind, _("something else"))
 
 
@@ -198,7 +200,10 @@ def _role_draw(data: dict[str, Any] | None, names: dict[int, str]) -> list[dict[
     roles = [
         {"role": words.role_label(r), "name": names.get(data.get(r), "?")} for r in ("box", "captain", "advisor")
     ]
-    return [{"rounds": rounds, "roles": roles}]
+    # Translators: who plays a role after the draw, an item of a list: "Box: alice, Captain: bob, Advisor: carol".
+    item = pgettext("a role and its player", "%(role)s: %(name)s")
+    text = lists.items(item % {"role": r["role"], "name": bidi.isolate(r["name"])} for r in roles)
+    return [{"rounds": rounds, "roles": roles, "roles_text": text}]
 
 
 def rotation_text(roles: dict[str, int], winner: int | None, names: dict[int, str]) -> str:

@@ -8,9 +8,14 @@ from collections.abc import Iterable
 from django.utils.translation import pgettext
 
 
+def separator() -> str:
+    """The separator between a list's items in the reader's language (", "; Persian "، ")."""
+    return pgettext("list separator", ", ")
+
+
 def items(values: Iterable[object]) -> str:
     """"a, b, c": the items of a list inside a sentence."""
-    return pgettext("list separator", ", ").join(str(v) for v in values)
+    return separator().join(str(v) for v in values)
 
 
 def clauses(values: Iterable[object]) -> str:

@@ -309,6 +309,8 @@ def _round_results(rounds: list[Round], seats: list[Seat], match: Match) -> list
                 }
             )
         out.append({"number": rnd.number, "kind": rnd.result_kind, "kind_text": words.result_text(rnd.result_kind),
+                    # The results panel's heading: one sentence, as the log says it ("Round 3 is over: ...").
+                    "title": words.round_end_sentence(rnd.number, rnd.result_kind),
                     "knocker": rnd.knocker, "rows": row, "outcome": rnd.outcome,
                     # The seed is revealed once the round is over (these are finished rounds only), but a
                     # duplicate round's only once every table has played it (the tournament round closed).

@@ -10,10 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from games import forms
-from games.board import bidi, faces
+from games.board import bidi, faces, lists
+
+MINUS = "\u2212"
 
 # A role's label, said in the reader's language when it is asked for (a board asks for every seat's).
 _ROLE_LABELS = {
@@ -56,6 +58,19 @@ def reason_text(reason: Any) -> str:
     return template % {"p": points}
 
 
+def signed(n: int) -> str:
+    """A round's score with its sign, as the score sheets write it: "+12", "−4", "0"."""
+    return ("+" if n > 0 else MINUS if n < 0 else "") + str(abs(n))
+
+
+def scores_text(scores: list[tuple[str, int]]) -> str:
+    """What each player scored in a round, one list in the reader's language: "alice +12, bob 0" (each
+    name and number isolated on a right-to-left page)."""
+    # Translators: one player's score of a round, an item of a list ("alice +12, bob 0").
+    item = pgettext("a player's score in a list", "%(name)s %(score)s")
+    return lists.items(item % bidi.isolated({"name": name, "score": signed(score)}) for name, score in scores)
+
+
 def bonus_text(kind: str, points: int, *, count: int = 0, each: int = 0, target: int = 0) -> str:
     """One end-of-match bonus of a seat in words (the match page's breakdown): ``box`` (``count`` boxes ×
     ``each``), ``rounds_won`` (``count`` rounds × ``each``), ``game`` (with a shutout's), ``game_reached``
@@ -82,8 +97,8 @@ def result_text(kind: str) -> str:
     return {
         # Translators: how a round ended, a noun: "knock" (a player knocked), "undercut" (Gin: the defender's
         # deadwood was as low as the knocker's), "gin" (every card in melds), "dead hand" (nobody scores).
-        "knock": _("knock"),
-        "went_out": _("went out"),
+        "knock": pgettext("how a round ended", "knock"),
+        "went_out": pgettext("how a round ended", "went out"),
         "stock_exhausted": _("stock exhausted"),
         "gin": _("gin"),
         "undercut": _("undercut"),

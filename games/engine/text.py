@@ -24,6 +24,19 @@ def N_(text: str) -> str:
     return text
 
 
+# The templates with a count whose noun takes its plural form ("1 point", "12 points"; Romanian "20 de puncte"):
+# the plural template (the one a refusal carries) -> (singular, plural, the param that counts).
+PLURALS: dict[str, tuple[str, str, str]] = {}
+
+
+def NP_(singular: str, plural: str, count: str) -> str:
+    """Marks a template with its plural for the catalogue (``make messages`` extracts both: ``NP_:1,2``) and
+    returns the plural, the refusal's template; :func:`english` and the web layer (``ngettext``) choose the
+    form from ``params[count]``."""
+    PLURALS[plural] = (singular, plural, count)
+    return plural
+
+
 # A card's name, whole (no rank and suit glued together: a language may inflect either), by its code.
 CARD_NAMES: dict[str, str] = {
     # Translators: a card's name, said whole ("seven of spades" is 7♠; a Romanian player says "șapte de pică").
@@ -73,7 +86,12 @@ def english_params(params: dict[str, Any]) -> dict[str, Any]:
 
 def english(template: str, params: dict[str, Any] | None) -> str:
     """The English sentence of a refusal: ``template`` filled with ``params`` (cards in words)."""
-    return template if params is None else template % english_params(params)
+    if params is None:
+        return template
+    if template in PLURALS:
+        singular, _plural, count = PLURALS[template]
+        template = singular if params.get(count) == 1 else template
+    return template % english_params(params)
 
 
 # ----------------------------------------------------------------------------- Manipulation Rummy
@@ -92,7 +110,8 @@ MANIPULATION_MESSAGES: dict[str, str] = {
     "no_meld_before_draw": N_("You must draw before you meld."),
     "already_melded": N_("You have already made your meld step this turn."),
     "no_meld_after_last_draw": N_("No meld is allowed after your last draw of the turn."),
-    "knock_too_high": N_("Your hand counts %(points)s points: you may knock only with %(limit)s or fewer."),
+    "knock_too_high": NP_("Your hand counts %(points)s point: you may knock only with %(limit)s or fewer.",
+                          "Your hand counts %(points)s points: you may knock only with %(limit)s or fewer.", "points"),
     "knock_not_now": N_("You cannot knock now."),
     "knock_not_in_final_lap": N_("Knocking is not allowed in the final lap at this table."),
     "card_not_available": N_("%(card)s is not in your hand or on the table."),
@@ -107,10 +126,11 @@ MANIPULATION_MESSAGES: dict[str, str] = {
         N_("%(cards)s: at this table a freed joker may only go into a new meld made with cards from your hand.")
     ),
     "no_card_from_hand": N_("A meld step must lay at least one card from your hand."),
-    "first_meld_too_low": (
-        N_("Your first meld must be made only of cards from your hand worth at least %(min)s points"
-        " (this one is worth %(points)s).")
-    ),
+    "first_meld_too_low": NP_(
+        "Your first meld must be made only of cards from your hand worth at least %(min)s point"
+        " (this one is worth %(points)s).",
+        "Your first meld must be made only of cards from your hand worth at least %(min)s points"
+        " (this one is worth %(points)s).", "min"),
     "first_meld_table_untouched": N_("Until your first meld you may not change the melds already on the table."),
 }
 

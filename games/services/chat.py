@@ -6,6 +6,7 @@ from datetime import timedelta
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.models import (
     ChatMessage,
@@ -23,7 +24,13 @@ def chat_post(*, match_id: int, user, text: str) -> ChatMessage:
     if not text:
         raise ActionRefused("empty_chat", _("Write something first."))
     if len(text) > MAX_CHAT_LENGTH:
-        raise ActionRefused("chat_too_long", _("Messages are limited to %(n)d characters.") % {"n": MAX_CHAT_LENGTH})
+        raise ActionRefused(
+            "chat_too_long",
+            ngettext(
+                "Messages are limited to %(n)d character.", "Messages are limited to %(n)d characters.", MAX_CHAT_LENGTH
+            )
+            % {"n": MAX_CHAT_LENGTH},
+        )
     with writing(match_id) as write:
         match = write.match
         if _seat_of(match, user) is None:

@@ -14,3 +14,6 @@ register = template.Library()
 register.filter("bdi", _bidi.bdi, is_safe=True)
 # ``{{ numbers|items }}``: "1, 2, 3" with the language's own list separator (games.board.lists).
 register.filter("items", _lists.items)
+# ``{{ name|isolate }}``: where no markup may go (a page's <title>), the value between FSI and PDI on a
+# right-to-left page (games.board.bidi.isolate), the plain-text twin of ``bdi``.
+register.filter("isolate", _bidi.isolate)

@@ -22,9 +22,10 @@ from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from games.board import lists
 from games.models import TIMER_CHOICES, Variant
 from games.tournaments import deals, selectors, services
 from games.tournaments.models import (
@@ -120,9 +121,9 @@ class TournamentAdmin(admin.ModelAdmin):
 
     # ------------------------------------------------------------- change form
 
-    @admin.display(description=_("run"))
+    @admin.display(description=pgettext_lazy("run a tournament", "run"))
     def run_link(self, obj):
-        return format_html('<a href="{}">{}</a>', self._run_url(obj.pk), gettext("Run"))
+        return format_html('<a href="{}">{}</a>', self._run_url(obj.pk), pgettext("run a tournament", "Run"))
 
     def get_readonly_fields(self, request, obj=None):
         if obj is not None and obj.status != "upcoming":
@@ -155,7 +156,7 @@ class TournamentAdmin(admin.ModelAdmin):
     @admin.action(description=_("Record results of finished tables"))
     def sync_results(self, request, queryset):
         changed = sum(services.tournament_sync(tournament_id=t.pk, by=request.user) for t in queryset)
-        self.message_user(request, gettext("%(n)d table results recorded.") % {"n": changed})
+        self.message_user(request, ngettext("%(n)d table result recorded.", "%(n)d table results recorded.", changed) % {"n": changed})
 
     @admin.action(description=_("Export standings as CSV"))
     def export_standings(self, request, queryset):
@@ -233,9 +234,9 @@ class TournamentAdmin(admin.ModelAdmin):
     def import_view(self, request, tournament_id: int):
         names = request.POST.get("usernames", "").replace(",", "\n").splitlines()
         added, unknown = services.entries_import(tournament_id=tournament_id, by=request.user, usernames=names)
-        messages.success(request, gettext("%(n)d entrants added.") % {"n": len(added)})
+        messages.success(request, ngettext("%(n)d entrant added.", "%(n)d entrants added.", len(added)) % {"n": len(added)})
         if unknown:
-            messages.warning(request, gettext("Unknown players: %(names)s") % {"names": ", ".join(unknown)})
+            messages.warning(request, gettext("Unknown players: %(names)s") % {"names": lists.items(unknown)})
         return redirect(self._run_url(tournament_id))
 
     @staff_action
@@ -254,7 +255,7 @@ class TournamentAdmin(admin.ModelAdmin):
     @staff_action
     def sync_view(self, request, tournament_id: int):
         changed = services.tournament_sync(tournament_id=tournament_id, by=request.user)
-        messages.info(request, gettext("%(n)d table results recorded.") % {"n": changed})
+        messages.info(request, ngettext("%(n)d table result recorded.", "%(n)d table results recorded.", changed) % {"n": changed})
         return redirect(self._run_url(tournament_id))
 
     @staff_action

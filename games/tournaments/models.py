@@ -13,6 +13,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 __all__ = [
     "Entry",
@@ -36,7 +37,7 @@ class TournamentFormat(models.TextChoices):
 class TournamentStatus(models.TextChoices):
     UPCOMING = "upcoming", _("Upcoming")
     RUNNING = "running", _("Running")
-    FINISHED = "finished", _("Finished")
+    FINISHED = "finished", pgettext_lazy("a tournament's status", "Finished")
 
 
 class RoundStatus(models.TextChoices):

@@ -7,7 +7,7 @@ from typing import Any
 from django.db.models import Prefetch
 from django.utils.translation import gettext as _
 
-from games.board import lists
+from games.board import bidi, lists
 from games.models import MatchStatus
 from games.tournaments import deals
 from games.tournaments.duplicate import LETTERS
@@ -139,7 +139,7 @@ def describe_reasons(reasons: list[dict], seats=()) -> str:
         elif code == "avoids_rematch":
             parts.append(_("avoids a rematch"))
         elif code == "rematch_unavoidable":
-            pairs = lists.items("–".join(names.get(e, str(e)) for e in pr) for pr in r.get("pairs", []))
+            pairs = lists.items("–".join(bidi.isolate(names.get(e, str(e))) for e in pr) for pr in r.get("pairs", []))
             parts.append(_("rematch unavoidable (%(pairs)s)") % {"pairs": pairs})
         elif code == "table_size":
             parts.append(_("table of %(seats)s so that the numbers divide") % {"seats": r.get("seats")})

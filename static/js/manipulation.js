@@ -38,7 +38,10 @@
   function sayStays(list) {
     var slot = document.getElementById("melds-drop-reason");
     if (!slot || !list.length) return;
-    slot.textContent = (slot.dataset.staysText || "%s").replace("%s", list.map(cardName).join(", "));
+    // The cards as the server's own refusal writes them ("10♠ J♠", games.messages): a space between cards,
+    // the whole isolated (FSI…PDI) so that a right-to-left sentence keeps its order around them.
+    var cards = "\u2068" + list.map(cardName).join(" ") + "\u2069";
+    slot.textContent = (slot.dataset.staysText || "%s").replace("%s", cards);
     slot.hidden = false;
     clearTimeout(sayStays.timer);
     sayStays.timer = setTimeout(clearStays, 8000); // a notice over the board, not for good

@@ -60,7 +60,7 @@ def test_history_match_page_replay(page, live_daphne, artifacts, make_user, sett
     # The replay: buttons, keyboard arrows and the scrubber.
     page.get_by_role("link", name="Watch the replay").click()
     expect(page.locator(".replay-text")).to_contain_text("Round 1 dealt.")
-    page.get_by_role("link", name="Next ▶").click()
+    page.get_by_role("link", name="Next", exact=True).click()
     expect(page).to_have_url(f"{live_daphne.url}/matches/{match.pk}/replay/?step=1")
     expect(page.locator(".replay-text")).not_to_contain_text("dealt")
     expect(page.locator("#replay-step")).to_have_attribute("data-step", "1")

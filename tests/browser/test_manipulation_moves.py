@@ -152,6 +152,8 @@ def test_a_table_card_dropped_on_the_hand_snaps_back_with_the_reason(browser, li
     drag(page, card(page, "#melds", "8S.0"), page.locator("#hand"))
     expect(page.locator("#melds-drop-reason")).to_contain_text(MUST_STAY)
     expect(page.locator("#melds-drop-reason")).to_contain_text("8♠")
+    # The cards as the server writes them, isolated for a right-to-left sentence (FSI…PDI around them).
+    assert "\u2068" in page.locator("#melds-drop-reason").text_content()
     expect(card(page, "#hand", "8S.0")).to_have_count(0)
     expect(meld(page, 1).locator('.card[data-id="8S.0"]')).to_have_count(1)
     page.screenshot(path=str(artifacts / "manipulation-snap-back.png"))

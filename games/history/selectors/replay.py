@@ -165,7 +165,7 @@ def _step_result(spec, state, seats: list[SeatRow]) -> dict[str, Any] | None:
     layoffs = [lay.get("card") for lay in out.get("layoffs") or [] if isinstance(lay, dict)]
     return {
         "kind": words.result_text(out.get("kind") or out.get("end_reason") or ""),
-        "scores": [(seat_name(seats, i), score) for i, score in enumerate(scores)],
+        "scores": words.scores_text([(seat_name(seats, i), score) for i, score in enumerate(scores)]),
         "layout": layout,
         "layoffs": faces(layoffs),
     }

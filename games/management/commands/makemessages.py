@@ -1,6 +1,6 @@
 """Django's makemessages, and what our catalogues need beyond it (``make messages`` runs it).
 
-- The engine's templates are extracted too: ``N_("...")`` in games/engine/text.py (the pure engine
+- The engine's templates are extracted too: ``N_("...")`` (and ``NP_(singular, plural, count)``) in games/engine/text.py (the pure engine
   marks its English words without importing Django).
 - Each catalogue's header is ours: the project's name, its language and its ``Plural-Forms``
   (gettext knows no Corsican: its line is written here), and never fuzzy (``msgfmt`` would drop a
@@ -91,7 +91,7 @@ def fill_from_django(po: polib.POFile, lang: str) -> int:
 
 
 class Command(makemessages.Command):
-    xgettext_options = [*makemessages.Command.xgettext_options, "--keyword=N_"]
+    xgettext_options = [*makemessages.Command.xgettext_options, "--keyword=N_", "--keyword=NP_:1,2"]
 
     def handle(self, *args, **options):
         super().handle(*args, **options)
