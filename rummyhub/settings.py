@@ -356,4 +356,4 @@ RUMMYHUB_ANALYSIS_STALE = float(os.environ.get("RUMMYHUB_ANALYSIS_STALE", "600")
 RUMMYHUB_ANALYSIS_MAX_STATES = env_int("RUMMYHUB_ANALYSIS_MAX_STATES", 200_000)
 # The solver's search states a practice hint may use (games.analysis.hints): past it, "no hint for this
 # position" instead of a long search on a request.
-RUMMYHUB_HINT_MAX_STATES = env_int("RUMMYHUB_HINT_MAX_STATES", 2_500)
+RUMMYHUB_HINT_MAX_STATES = env_int("RUMMYHUB_HINT_MAX_STATES", 1_500)
