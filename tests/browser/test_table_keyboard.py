@@ -78,6 +78,7 @@ def test_a_keyboard_only_meld_turn_new_meld_joker_and_a_card_added_to_a_table_me
     keys.tab_into("[data-joker-option]", back=True)
     keys.press("Enter")
     expect(page.locator("[data-joker-option]")).to_have_count(0)
+    settled(page)  # the draft's answer, as a player sees the busy bar end (a move names its version)
 
     keys.tab_into("#hand")
     keys.press("k")
@@ -86,6 +87,7 @@ def test_a_keyboard_only_meld_turn_new_meld_joker_and_a_card_added_to_a_table_me
     keys.press("Home")  # the first meld: 10 J Q of hearts
     keys.press("Enter")
     expect(page.locator('#melds .meld[data-meld="0"] .card')).to_have_count(4)
+    settled(page)
     keys.tab_into('button[data-action="meld"]')
     keys.press("Enter")
     expect(page.locator("#log-list")).to_contain_text("melded 4 cards")
