@@ -45,7 +45,9 @@ class PresenceConsumer(AsyncWebsocketConsumer):
 
     async def presence_changed(self, event):
         with override_scope_language(self.scope):
-            html = render_to_string("accounts/presence.html#presence-count", {"count": int(event["count"]), "oob": True})
+            html = render_to_string(
+                "accounts/presence.html#presence-count", {"count": int(event["count"]), "oob": True}
+            )
         await self.send(text_data=html)
 
     async def _beat(self):

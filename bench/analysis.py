@@ -71,8 +71,9 @@ def stored_match(variant: str, policies: tuple[str, ...], rounds: int, seed: str
     settings.RUMMYHUB_FIXED_SEED = seed
     host = get_user_model().objects.create_user(f"bench{seed}{variant}", password="x" * 12)
     options = {"game_target": 10_000}
-    match = services.match_create(host=host, variant=variant, seats_count=len(policies), bots=len(policies) - 1,
-                                  options=options)
+    match = services.match_create(
+        host=host, variant=variant, seats_count=len(policies), bots=len(policies) - 1, options=options
+    )
     for i, policy in enumerate(policies):
         services.seat_to_bot(match_id=match.pk, index=i, policy=policy, name=f"Bot{i}")
     Seat.objects.filter(match=match, index=0).update(user=None)
@@ -104,10 +105,12 @@ def worker_figures(variant: str, policies: tuple[str, ...], seed: str) -> None:
     base = replay_cpu(match)
     row = analysis_services.analyse_match(match_id=match.pk)
     ok = sum(1 for s in row.steps if s.get("status", "ok") == "ok")
-    print(f"worker, {variant} ({', '.join(policies)}), {rounds} rounds, {row.total} actions: analysis "
-          f"{row.cpu_seconds:.2f} s CPU ({row.status}; {len(row.steps)} steps, {ok} weighed, "
-          f"{sum(1 for s in row.steps if s['missed'])} missed); baseline replay {base:.3f} s; "
-          f"ratio {row.cpu_seconds / max(base, 1e-9):.0f}x")
+    print(
+        f"worker, {variant} ({', '.join(policies)}), {rounds} rounds, {row.total} actions: analysis "
+        f"{row.cpu_seconds:.2f} s CPU ({row.status}; {len(row.steps)} steps, {ok} weighed, "
+        f"{sum(1 for s in row.steps if s['missed'])} missed); baseline replay {base:.3f} s; "
+        f"ratio {row.cpu_seconds / max(base, 1e-9):.0f}x"
+    )
 
 
 # ------------------------------------------------------------------------------- 2. engine, many matches
@@ -151,26 +154,38 @@ def engine_figures(matches: list[list[list[analysis.Transition]]], max_states: i
                 ):
                     per_step.append(dt)
         per_match.append(total)
-    print(f"engine, {len(matches)} simulated 12-round Manipulation matches ({', '.join(SEATS)}): analysis "
-          f"{statistics.mean(per_match):.2f} s CPU per match (max {max(per_match):.2f}); per meld step p50 "
-          f"{1000 * pct(per_step, .5):.1f} ms, p99 {1000 * pct(per_step, .99):.1f} ms, max "
-          f"{1000 * max(per_step):.0f} ms over {len(per_step)} steps; baseline replay "
-          f"{statistics.mean(replays):.3f} s per match; ratio {statistics.mean(per_match) / statistics.mean(replays):.0f}x")
+    print(
+        f"engine, {len(matches)} simulated 12-round Manipulation matches ({', '.join(SEATS)}): analysis "
+        f"{statistics.mean(per_match):.2f} s CPU per match (max {max(per_match):.2f}); per meld step p50 "
+        f"{1000 * pct(per_step, 0.5):.1f} ms, p99 {1000 * pct(per_step, 0.99):.1f} ms, max "
+        f"{1000 * max(per_step):.0f} ms over {len(per_step)} steps; baseline replay "
+        f"{statistics.mean(replays):.3f} s per match; ratio {statistics.mean(per_match) / statistics.mean(replays):.0f}x"
+    )
 
 
 # --------------------------------------------------------------------------------------------- 3. hints
 
 
 def hint_figures(matches: list[list[list[analysis.Transition]]], gin_positions: list, budget: int) -> None:
-    positions = [(before, seat) for match in matches for trans in match for _k, seat, _a, before, _after in trans
-                 if analysis.manipulation.can_meld(before, seat)]
+    positions = [
+        (before, seat)
+        for match in matches
+        for trans in match
+        for _k, seat, _a, before, _after in trans
+        if analysis.manipulation.can_meld(before, seat)
+    ]
     hint_ms, bot_ms, too_big = [], [], 0
     for state, seat in positions:
         t0 = time.perf_counter()
         try:
             found = analysis.manipulation.hint(state, seat, max_states=budget)
-            hint = {"family": "manipulation", "version": 1, "cards": found["cards"], "points": found["points"],
-                    "diff": analysis_selectors.diff_view(found["diff"]) if found["diff"] else None}
+            hint = {
+                "family": "manipulation",
+                "version": 1,
+                "cards": found["cards"],
+                "points": found["points"],
+                "diff": analysis_selectors.diff_view(found["diff"]) if found["diff"] else None,
+            }
         except SearchBudgetExceeded:
             too_big += 1
             hint = {"family": "manipulation", "version": 1, "too_big": True}
@@ -179,25 +194,38 @@ def hint_figures(matches: list[list[list[analysis.Transition]]], gin_positions: 
         t0 = time.perf_counter()
         bots.choose_action(state, seat, "basic", random.Random(0))
         bot_ms.append(1000 * (time.perf_counter() - t0))
-    print(f"hint, Manipulation, {len(positions)} meld-step positions, budget {budget:,} states: p50 "
-          f"{pct(hint_ms, .5):.1f} ms, p99 {pct(hint_ms, .99):.1f} ms, max {max(hint_ms):.0f} ms ({too_big} answered "
-          f"'no hint'); baseline basic bot's move p50 {pct(bot_ms, .5):.1f} ms, p99 {pct(bot_ms, .99):.1f} ms; "
-          f"ratio p50 {pct(hint_ms, .5) / max(pct(bot_ms, .5), 1e-9):.1f}x, p99 "
-          f"{pct(hint_ms, .99) / max(pct(bot_ms, .99), 1e-9):.1f}x")
+    print(
+        f"hint, Manipulation, {len(positions)} meld-step positions, budget {budget:,} states: p50 "
+        f"{pct(hint_ms, 0.5):.1f} ms, p99 {pct(hint_ms, 0.99):.1f} ms, max {max(hint_ms):.0f} ms ({too_big} answered "
+        f"'no hint'); baseline basic bot's move p50 {pct(bot_ms, 0.5):.1f} ms, p99 {pct(bot_ms, 0.99):.1f} ms; "
+        f"ratio p50 {pct(hint_ms, 0.5) / max(pct(bot_ms, 0.5), 1e-9):.1f}x, p99 "
+        f"{pct(hint_ms, 0.99) / max(pct(bot_ms, 0.99), 1e-9):.1f}x"
+    )
     hint_ms, bot_ms = [], []
     for state, seat in gin_positions:
         t0 = time.perf_counter()
         found = analysis.gin.hint(state, seat)
-        render_to_string("games/analysis/hint.html", {"hint": {"family": "gin", "version": 1, "kind": found["kind"],
-                                                               "card": analysis_selectors.card_in_text(found["card"]),
-                                                               "deadwood": found["deadwood"]}})
+        render_to_string(
+            "games/analysis/hint.html",
+            {
+                "hint": {
+                    "family": "gin",
+                    "version": 1,
+                    "kind": found["kind"],
+                    "card": analysis_selectors.card_in_text(found["card"]),
+                    "deadwood": found["deadwood"],
+                }
+            },
+        )
         hint_ms.append(1000 * (time.perf_counter() - t0))
         t0 = time.perf_counter()
         gin_engine.bots.choose_action(state, seat, "basic")
         bot_ms.append(1000 * (time.perf_counter() - t0))
-    print(f"hint, Gin, {len(gin_positions)} discard positions: p50 {pct(hint_ms, .5):.2f} ms, p99 "
-          f"{pct(hint_ms, .99):.2f} ms; baseline basic bot's move p50 {pct(bot_ms, .5):.2f} ms, p99 "
-          f"{pct(bot_ms, .99):.2f} ms")
+    print(
+        f"hint, Gin, {len(gin_positions)} discard positions: p50 {pct(hint_ms, 0.5):.2f} ms, p99 "
+        f"{pct(hint_ms, 0.99):.2f} ms; baseline basic bot's move p50 {pct(bot_ms, 0.5):.2f} ms, p99 "
+        f"{pct(bot_ms, 0.99):.2f} ms"
+    )
 
 
 def gin_positions(hands: int, seed: int) -> list:
@@ -219,16 +247,23 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--quick", action="store_true", help="one simulated match, no stored Gin match")
-    parser.add_argument("--hint-budget", type=int, nargs="*", default=[],
-                        help="hint budgets (solver states) to measure besides the server's")
+    parser.add_argument(
+        "--hint-budget",
+        type=int,
+        nargs="*",
+        default=[],
+        help="hint budgets (solver states) to measure besides the server's",
+    )
     args = parser.parse_args()
     realtime.send_now = lambda group, message: None  # nobody listens
     settings.RUMMYHUB_BOT_DELAY = 0
     settings.RUMMYHUB_CLOCK = False
     call_command("migrate", verbosity=0)
     load = os.getloadavg()[0]
-    print(f"Python {sys.version.split()[0]}; load average {load:.2f}; worker budget "
-          f"{settings.RUMMYHUB_ANALYSIS_MAX_STATES:,} states per step, hint budget {settings.RUMMYHUB_HINT_MAX_STATES:,}")
+    print(
+        f"Python {sys.version.split()[0]}; load average {load:.2f}; worker budget "
+        f"{settings.RUMMYHUB_ANALYSIS_MAX_STATES:,} states per step, hint budget {settings.RUMMYHUB_HINT_MAX_STATES:,}"
+    )
     worker_figures("manipulation", SEATS, str(args.seed))
     if not args.quick:
         worker_figures("gin", ("basic", "basic"), str(args.seed))

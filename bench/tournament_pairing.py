@@ -46,8 +46,13 @@ POINTS = {1: [4], 2: [4, 0], 3: [4, 2, 0], 4: [4, 2, 1, 0], 5: [4, 3, 2, 1, 0]}
 def old_pairing() -> types.ModuleType | None:
     """The pairing module before issue 18, from git (None when this is not a git checkout)."""
     try:
-        source = subprocess.run(["git", "show", f"{OLD_COMMIT}:games/tournaments/pairing.py"], cwd=ROOT,
-                                capture_output=True, text=True, check=True).stdout
+        source = subprocess.run(
+            ["git", "show", f"{OLD_COMMIT}:games/tournaments/pairing.py"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
     except (OSError, subprocess.CalledProcessError):
         return None
     module = types.ModuleType("old_pairing")
@@ -141,9 +146,13 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--old-max", type=int, default=250, help="largest field the old algorithm seats (0: none)")
     parser.add_argument("--fields", default="250,1000,5000")
-    parser.add_argument("--ties", choices=("shuffled", "id"), default="shuffled",
-                        help="order of equal points: random, or by id (the pre-issue-18 bench: players who met "
-                             "stay next to each other, so the plain seating repeats many more tables)")
+    parser.add_argument(
+        "--ties",
+        choices=("shuffled", "id"),
+        default="shuffled",
+        help="order of equal points: random, or by id (the pre-issue-18 bench: players who met "
+        "stay next to each other, so the plain seating repeats many more tables)",
+    )
     args = parser.parse_args()
     fields = [int(x) for x in args.fields.split(",")]
     rounds, old_max = args.rounds, args.old_max

@@ -42,8 +42,13 @@ def main() -> None:
     else:
         url = f"postgres://postgres@127.0.0.1:5432/{name}"
         subprocess.run(["createdb", "-h", "127.0.0.1", "-U", "postgres", name], check=True)
-    os.environ.update(DJANGO_SETTINGS_MODULE="rummyhub.settings", DATABASE_URL=url, DJANGO_DEBUG="0",
-                      DJANGO_SECRET_KEY="bench-" + name, DJANGO_ALLOWED_HOSTS="127.0.0.1")
+    os.environ.update(
+        DJANGO_SETTINGS_MODULE="rummyhub.settings",
+        DATABASE_URL=url,
+        DJANGO_DEBUG="0",
+        DJANGO_SECRET_KEY="bench-" + name,
+        DJANGO_ALLOWED_HOSTS="127.0.0.1",
+    )
     os.environ.pop("REDIS_URL", None)
     try:
         run(args)
@@ -69,10 +74,17 @@ def run(args) -> None:
 
     call_command("migrate", verbosity=0)
     users = get_user_model().objects.bulk_create(
-        [get_user_model()(username=f"player{i:05d}", password="!") for i in range(args.players)])
+        [get_user_model()(username=f"player{i:05d}", password="!") for i in range(args.players)]
+    )
     staff = get_user_model().objects.create(username="staff", is_staff=True, is_superuser=True)
-    t = Tournament.objects.create(name="Bench Swiss", variant="manipulation", format="swiss", table_size=4,
-                                  rounds_count=args.rounds, registration_open=False)
+    t = Tournament.objects.create(
+        name="Bench Swiss",
+        variant="manipulation",
+        format="swiss",
+        table_size=4,
+        rounds_count=args.rounds,
+        registration_open=False,
+    )
     Entry.objects.bulk_create([Entry(tournament=t, user=u, seed=i) for i, u in enumerate(users)])
     rng = random.Random(1)
     print(f"round_seat: {args.players} players at tables of 4, {'SQLite' if args.sqlite else 'PostgreSQL'}")

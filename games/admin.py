@@ -22,8 +22,17 @@ from games.tournaments import admin as _tournament_admin  # noqa: F401
 
 class SeatInline(admin.TabularInline):
     model = Seat
-    fields = ["index", "user", "bot_name", "bot_policy", "role", "autopilot", "missed_turns", "final_total",
-              "is_winner"]
+    fields = [
+        "index",
+        "user",
+        "bot_name",
+        "bot_policy",
+        "role",
+        "autopilot",
+        "missed_turns",
+        "final_total",
+        "is_winner",
+    ]
     readonly_fields = fields
     extra = 0
     can_delete = False
@@ -60,9 +69,26 @@ class MatchAdmin(admin.ModelAdmin):
     search_help_text = _("A match number, or a player's user name.")
     actions = ["abandon_matches"]
     inlines = [SeatInline]
-    fields = ["id", "variant", "status", "seats_count", "host", "is_private", "turn_timer", "options",
-              "round_number", "version", "deadline", "turn_started_at", "created_at", "started_at",
-              "finished_at", "rematch_of", "clock_record", "state_display"]
+    fields = [
+        "id",
+        "variant",
+        "status",
+        "seats_count",
+        "host",
+        "is_private",
+        "turn_timer",
+        "options",
+        "round_number",
+        "version",
+        "deadline",
+        "turn_started_at",
+        "created_at",
+        "started_at",
+        "finished_at",
+        "rematch_of",
+        "clock_record",
+        "state_display",
+    ]
     readonly_fields = fields
 
     def get_search_results(self, request, queryset, search_term):
@@ -97,16 +123,22 @@ class MatchAdmin(admin.ModelAdmin):
             return "—"
         n = record.get("failures", 0)
         if record.get("held"):
-            text = ngettext("%(n)d failure in a row, the last at %(at)s (held: no deadline):",
-                            "%(n)d failures in a row, the last at %(at)s (held: no deadline):", n)
+            text = ngettext(
+                "%(n)d failure in a row, the last at %(at)s (held: no deadline):",
+                "%(n)d failures in a row, the last at %(at)s (held: no deadline):",
+                n,
+            )
         else:
-            text = ngettext("%(n)d failure in a row, the last at %(at)s:", "%(n)d failures in a row, the last at %(at)s:", n)
+            text = ngettext(
+                "%(n)d failure in a row, the last at %(at)s:", "%(n)d failures in a row, the last at %(at)s:", n
+            )
         return format_html("{} <code>{}</code>", text % {"n": n, "at": record.get("at", "?")}, record.get("error", ""))
 
     @admin.display(description=_("state"))
     def state_display(self, obj):
-        return format_html('<pre style="max-height: 40em; overflow: auto">{}</pre>',
-                           json.dumps(obj.state, indent=1, sort_keys=True))
+        return format_html(
+            '<pre style="max-height: 40em; overflow: auto">{}</pre>', json.dumps(obj.state, indent=1, sort_keys=True)
+        )
 
     @admin.action(description=_("End (abandon) selected matches"), permissions=["change"])
     def abandon_matches(self, request, queryset):
@@ -118,7 +150,8 @@ class MatchAdmin(admin.ModelAdmin):
             except services.ActionRefused as exc:
                 refused.append(f"#{match_id}: {exc.message}")
         if ended:
-            self.message_user(request, ngettext("%(n)d match ended.", "%(n)d matches ended.", ended) % {"n": ended},
-                              messages.SUCCESS)
+            self.message_user(
+                request, ngettext("%(n)d match ended.", "%(n)d matches ended.", ended) % {"n": ended}, messages.SUCCESS
+            )
         if refused:
             self.message_user(request, " ".join(refused), messages.WARNING)

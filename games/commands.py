@@ -27,9 +27,18 @@ KINDS = ("act", "draft")
 
 ACTION_TYPES = {
     # Manipulation (RULES B.5)
-    "draw", "meld", "knock", "end_turn",
+    "draw",
+    "meld",
+    "knock",
+    "end_turn",
     # Gin (RULES C.4-C.6, D)
-    "take_upcard", "pass_upcard", "draw_stock", "draw_discard", "discard", "suggest", "pass",
+    "take_upcard",
+    "pass_upcard",
+    "draw_stock",
+    "draw_discard",
+    "discard",
+    "suggest",
+    "pass",
 }
 
 

@@ -19,9 +19,10 @@ MANIPULATION_OPTION_LABELS: dict[str, tuple[Any, Any]] = {
     "jokers": (_("Jokers"), _("Default: 1 for two players, 2 for three to five.")),
     "hand_size": (_("Cards dealt"), ""),
     # RULES B.5 / E.1 (the engine's meld_step_follows): with 1, the draw is followed by the meld step.
-    "max_draws_per_turn": (_("Most draws per turn"), _(
-        "1: draw one card, then you may meld. 2 or 3: draw, then meld or draw again; "
-        "no meld after the last draw.")),
+    "max_draws_per_turn": (
+        _("Most draws per turn"),
+        _("1: draw one card, then you may meld. 2 or 3: draw, then meld or draw again; no meld after the last draw."),
+    ),
     "must_draw_if_no_meld": (_("Draw again when you do not meld"), ""),
     "knock_limit": (_("Knock with at most (points)"), ""),
     "knock_timing": (_("When you may knock"), ""),
@@ -70,8 +71,11 @@ VARIANT_SEATS = {Variant.MANIPULATION: (2, 3, 4, 5)}
 # RULES E.2: label, help, and the table variants the option applies to (None: every Gin variant).
 _TWO = ("gin", "oklahoma", "hollywood")
 GIN_OPTION_LABELS: dict[str, tuple[Any, Any, tuple[str, ...] | None]] = {
-    "knock_limit": (_("Knock with at most (deadwood)"), _("Oklahoma: the first upcard sets the limit."),
-                    ("gin_box", "gin", "hollywood")),
+    "knock_limit": (
+        _("Knock with at most (deadwood)"),
+        _("Oklahoma: the first upcard sets the limit."),
+        ("gin_box", "gin", "hollywood"),
+    ),
     "gin_bonus": (_("Gin bonus"), "", None),
     "undercut_bonus": (_("Undercut bonus"), "", None),
     "undercut_on_tie": (_("Equal deadwood is an undercut"), "", None),
@@ -79,12 +83,14 @@ GIN_OPTION_LABELS: dict[str, tuple[Any, Any, tuple[str, ...] | None]] = {
     "no_discard_of_taken_card": (_("A card taken from the pile may not be discarded that turn"), "", None),
     "dead_hand_at_stock": (_("Dead hand when the stock is down to"), "", None),
     "fiftieth_card_rule": (_("50th-card rule (the last discard only to knock)"), "", None),
-    "game_target": (_("Game ends at (points)"), _("Default: 100; Oklahoma 150."),
-                    ("gin_box", "gin", "oklahoma")),
+    "game_target": (_("Game ends at (points)"), _("Default: 100; Oklahoma 150."), ("gin_box", "gin", "oklahoma")),
     # Translators: Gin scoring: a "box" here is a hand won (a line on the score sheet), not the role "the box";
     # a "shutout" is a game the loser ended without scoring.
-    "end_bonuses": (_("End-of-game bonuses (game, boxes, shutout)"),
-                    _("Default: off for three players, on for two."), None),
+    "end_bonuses": (
+        _("End-of-game bonuses (game, boxes, shutout)"),
+        _("Default: off for three players, on for two."),
+        None,
+    ),
     "game_bonus": (_("Game bonus"), "", None),
     # Translators: Gin scoring: the bonus for each hand (each "box" on the score sheet) a player won.
     "box_bonus": (_("Box bonus per hand won"), "", None),
@@ -108,8 +114,11 @@ GIN_CHOICES: dict[str, list[tuple[Any, Any]]] = {
     "box_bonus": [(25, "25"), (20, "20")],
     "shutout": [("game_bonus_200", _("game bonus 200")), ("double", _("winner's points doubled")), ("off", _("off"))],
     "role_draw_ties": [("redraw", _("the tied players draw again"))],
-    "dealer_2p": [("winner", _("the winner of the hand")), ("alternate", _("alternate")),
-                  ("loser", _("the loser of the hand"))],
+    "dealer_2p": [
+        ("winner", _("the winner of the hand")),
+        ("alternate", _("alternate")),
+        ("loser", _("the loser of the hand")),
+    ],
     "oklahoma_ace": [("gin_only", _("gin only, no knocking")), ("one", _("knock with 1 or less"))],
     "hollywood_target": [(100, "100"), (125, "125"), (150, "150")],
     "end_bonuses": [("", _("the variant's default")), ("on", _("on")), ("off", _("off"))],
@@ -129,20 +138,28 @@ def _gin_fields(prefix: str) -> dict[str, forms.Field]:
         name, default = f"{prefix}{key}", defaults[key]
         if key == "game_target":
             lo, hi = gin.OPTION_RANGES[key]
-            out[name] = forms.IntegerField(label=label, min_value=lo, max_value=hi, required=False,
-                                           help_text=_with_range(help_text, lo, hi))
+            out[name] = forms.IntegerField(
+                label=label, min_value=lo, max_value=hi, required=False, help_text=_with_range(help_text, lo, hi)
+            )
         elif key in GIN_CHOICES:
             choices = GIN_CHOICES[key]
             coerce = int if isinstance(choices[0][0], int) else str
             initial = "" if key in GIN_VARYING else default
-            out[name] = forms.TypedChoiceField(label=label, choices=choices, coerce=coerce, initial=initial,
-                                               required=False, help_text=help_text)
+            out[name] = forms.TypedChoiceField(
+                label=label, choices=choices, coerce=coerce, initial=initial, required=False, help_text=help_text
+            )
         elif isinstance(default, bool):
             out[name] = forms.BooleanField(label=label, required=False, initial=default, help_text=help_text)
         else:
             lo, hi = gin.OPTION_RANGES[key]
-            out[name] = forms.IntegerField(label=label, min_value=lo, max_value=hi, required=False,
-                                           initial=default, help_text=_with_range(help_text, lo, hi))
+            out[name] = forms.IntegerField(
+                label=label,
+                min_value=lo,
+                max_value=hi,
+                required=False,
+                initial=default,
+                help_text=_with_range(help_text, lo, hi),
+            )
     return out
 
 
@@ -166,17 +183,22 @@ def _option_fields(prefix: str) -> dict[str, forms.Field]:
         else:
             lo, hi = (0, 4) if key == "jokers" else manip.OPTION_RANGES[key]
             out[name] = forms.IntegerField(
-                label=label, min_value=lo, max_value=hi, required=key != "jokers",
-                initial=default, help_text=help_text if key == "jokers" else _with_range(help_text, lo, hi),
+                label=label,
+                min_value=lo,
+                max_value=hi,
+                required=key != "jokers",
+                initial=default,
+                help_text=help_text if key == "jokers" else _with_range(help_text, lo, hi),
             )
     return out
 
 
 def timer_choices() -> list[tuple[int, str]]:
     """The turn timer's choices in the reader's language (made per form: a plural is chosen by its number)."""
-    return [(0, str(_("none"))), *[
-        (t, ngettext("%(n)d second", "%(n)d seconds", t) % {"n": t}) for t in TIMER_CHOICES if t
-    ]]
+    return [
+        (0, str(_("none"))),
+        *[(t, ngettext("%(n)d second", "%(n)d seconds", t) % {"n": t}) for t in TIMER_CHOICES if t],
+    ]
 
 
 class TableCreateForm(forms.Form):
@@ -197,11 +219,11 @@ class TableCreateForm(forms.Form):
         choices=[(0, _("none"))],  # and the timers, in the reader's language: __init__
         initial=0,
     )
-    is_private = forms.BooleanField(
-        label=_("Private table (join by invite link only)"), required=False, initial=False
-    )
+    is_private = forms.BooleanField(label=_("Private table (join by invite link only)"), required=False, initial=False)
     practice = forms.BooleanField(
-        label=_("Practice table (not rated)"), required=False, initial=False,
+        label=_("Practice table (not rated)"),
+        required=False,
+        initial=False,
         help_text=_("While every other player is a bot, a Hint button shows the best play for your move."),
     )
 
@@ -269,7 +291,8 @@ class TableCreateForm(forms.Form):
 
     def main_fields(self):
         return [
-            self[name] for name in self.fields
+            self[name]
+            for name in self.fields
             if not name.startswith(self.OPTION_PREFIX) and not name.startswith(self.GIN_PREFIX)
         ]
 
@@ -280,9 +303,15 @@ class TableCreateForm(forms.Form):
             data["seats"] = spec_for(variant).seat_choices[0]  # the variant fixes the table size
         seats, bots = data.get("seats"), data.get("bots")
         if seats is not None and bots is not None and bots > seats - 1:
-            self.add_error("bots", ngettext(
-                "At most %(n)d bot fits at a table of %(s)d.", "At most %(n)d bots fit at a table of %(s)d.", seats - 1
-            ) % {"n": seats - 1, "s": seats})
+            self.add_error(
+                "bots",
+                ngettext(
+                    "At most %(n)d bot fits at a table of %(s)d.",
+                    "At most %(n)d bots fit at a table of %(s)d.",
+                    seats - 1,
+                )
+                % {"n": seats - 1, "s": seats},
+            )
         return data
 
     def rule_options(self) -> dict[str, Any]:
@@ -294,7 +323,7 @@ class TableCreateForm(forms.Form):
         for name, value in self.cleaned_data.items():
             if not name.startswith(self.OPTION_PREFIX):
                 continue
-            key = name[len(self.OPTION_PREFIX):]
+            key = name[len(self.OPTION_PREFIX) :]
             if value is None:
                 continue
             if value != defaults.get(key):

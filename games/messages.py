@@ -25,7 +25,9 @@ from games.engine.errors import CARD_PARAMS, RulesError
 # Their templates are marked there with ``N_`` for the catalogue; a Manipulation meld that is not
 # valid is refused with one of MELD_MESSAGES.
 _ENGINE_TABLES = {"manipulation": text.MANIPULATION_MESSAGES, "melds": text.MELD_MESSAGES, "gin": text.GIN_MESSAGES}
-REFUSALS = {(table, key): template for table, templates in _ENGINE_TABLES.items() for key, template in templates.items()}
+REFUSALS = {
+    (table, key): template for table, templates in _ENGINE_TABLES.items() for key, template in templates.items()
+}
 
 # The templates each game's refusals may carry.
 _TABLES = {"manipulation": ("manipulation", "melds"), "gin": ("gin",)}

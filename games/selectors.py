@@ -32,8 +32,11 @@ def access_match_for_user(*, match_id: int, user, invite: str | None = None) -> 
 def _plays_same_deals_elsewhere(match: Match, user) -> bool:
     """Whether ``user`` sits at another table of this duplicate round (the same deals, still held):
     watching this one would show them the cards they are to play."""
-    return Seat.objects.filter(user=user, match__deal_set_id=match.deal_set_id, match__deals_held=True).exclude(
-        match=match).exists()
+    return (
+        Seat.objects.filter(user=user, match__deal_set_id=match.deal_set_id, match__deals_held=True)
+        .exclude(match=match)
+        .exists()
+    )
 
 
 def seat_presence(*, match_id: int, viewer: int | None) -> list[tuple[int, bool]]:
@@ -70,7 +73,9 @@ def lobby_tables(*, user) -> dict[str, list[Match]]:
         # The stored options are the whole rule set: the lobby names only what differs from the defaults.
         defaults = spec_for(m.variant).option_defaults(m.seats_count)
         m.house_rules = {k: v for k, v in (m.options or {}).items() if k in defaults and defaults[k] != v}
-        m.options_summary = lists.clauses(f"{label}: {value}" for label, value in words.options_text(m.variant, m.house_rules))
+        m.options_summary = lists.clauses(
+            f"{label}: {value}" for label, value in words.options_text(m.variant, m.house_rules)
+        )
     return {"open_tables": open_tables, "my_tables": mine, "live_tables": live}
 
 
@@ -139,8 +144,11 @@ def board_data(match: Match, previous: BoardData | None = None) -> BoardData:
     if previous is not None and previous.match.created_at != match.created_at:
         previous = None  # another match that had this id
     rounds: list[Round] = []
-    if (previous is not None and previous.match.status == match.status
-            and previous.match.round_number == match.round_number):
+    if (
+        previous is not None
+        and previous.match.status == match.status
+        and previous.match.round_number == match.round_number
+    ):
         rounds = previous.rounds  # a round ends with a change of status
     elif match.status != MatchStatus.OPEN and not (match.status == MatchStatus.PLAYING and match.round_number <= 1):
         rounds = _finished_rounds(match)

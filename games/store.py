@@ -186,8 +186,10 @@ def _seats_sql(vendor: str) -> str:
     def c(name: str) -> str:
         return f"c.{_qn(conn.get_field(name).column)}"
 
-    here = (f"EXISTS (SELECT 1 FROM {_qn(conn.db_table)} c WHERE {c('match')} = {s('match')}"
-            f" AND {c('user')} = {s('user')} AND {c('last_seen')} >= %s)")
+    here = (
+        f"EXISTS (SELECT 1 FROM {_qn(conn.db_table)} c WHERE {c('match')} = {s('match')}"
+        f" AND {c('user')} = {s('user')} AND {c('last_seen')} >= %s)"
+    )
     return f"SELECT {columns}, {here} AS {_qn('online')} FROM {_qn(seat.db_table)} s WHERE {s('match')} = %s ORDER BY {s('index')}"
 
 
@@ -220,7 +222,9 @@ def insert(obj: models.Model) -> models.Model:
 
 
 @cache
-def _update_plan(model: type[models.Model], names: tuple[str, ...], vendor: str) -> tuple[str, tuple[models.Field, ...]]:
+def _update_plan(
+    model: type[models.Model], names: tuple[str, ...], vendor: str
+) -> tuple[str, tuple[models.Field, ...]]:
     meta = model._meta
     fields = tuple(meta.get_field(name) for name in names)
     assignments = ", ".join(f"{_qn(f.column)} = %s" for f in fields)
@@ -252,9 +256,13 @@ def seats_with_presence(seats, now=None):
     seats of a board are read this way (or through :func:`seats_of`), so showing who is here
     costs no query per seat.
     """
-    return seats.annotate(online=Exists(TableConnection.objects.filter(
-        match_id=OuterRef("match_id"), user_id=OuterRef("user_id"), last_seen__gte=presence_cutoff(now)
-    )))
+    return seats.annotate(
+        online=Exists(
+            TableConnection.objects.filter(
+                match_id=OuterRef("match_id"), user_id=OuterRef("user_id"), last_seen__gte=presence_cutoff(now)
+            )
+        )
+    )
 
 
 def is_connected(seat: Seat, now=None) -> bool:

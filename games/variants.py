@@ -168,10 +168,14 @@ class ManipulationSpec(GameSpec):
     def dealt(self, rules, tally, state):
         n, r = state.players, state.rules
         return {
-            "packs": r.packs, "jokers": r.jokers, "dealer": state.dealer,
+            "packs": r.packs,
+            "jokers": r.jokers,
+            "dealer": state.dealer,
             "dealer_drawn": MatchTally.from_dict(tally).next_dealer(rules) is None,
-            "order": [(state.dealer + k) % n for k in range(1, n + 1)], "hand_size": r.hand_size,
-            "upcard": None, "hands": [[c.id for c in hand] for hand in state.hands],
+            "order": [(state.dealer + k) % n for k in range(1, n + 1)],
+            "hand_size": r.hand_size,
+            "upcard": None,
+            "hands": [[c.id for c in hand] for hand in state.hands],
             "stock": [c.id for c in state.stock],
         }
 
@@ -266,9 +270,15 @@ class GinSpec(GameSpec):
     def dealt(self, rules, tally, state):
         ids = gin.IDS
         return {
-            "packs": 1, "jokers": 0, "dealer": state.dealer, "dealer_drawn": False,
-            "order": [state.nondealer, state.dealer], "hand_size": 10, "upcard": ids[state.first_upcard],
-            "hands": [[ids[c] for c in hand] for hand in state.hands], "stock": [ids[c] for c in state.stock],
+            "packs": 1,
+            "jokers": 0,
+            "dealer": state.dealer,
+            "dealer_drawn": False,
+            "order": [state.nondealer, state.dealer],
+            "hand_size": 10,
+            "upcard": ids[state.first_upcard],
+            "hands": [[ids[c] for c in hand] for hand in state.hands],
+            "stock": [ids[c] for c in state.stock],
         }
 
     def close_round(self, rules, tally, state):

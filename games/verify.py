@@ -65,8 +65,9 @@ def _check_round(match: dict[str, Any], rnd: Any) -> RoundCheck:
 def _commitment_problems(match: dict[str, Any], rnd: dict[str, Any], algorithm: str) -> list[str]:
     if algorithm == shuffle.LEGACY:
         return []  # dealt before commitments were shown
-    expected = shuffle.commitment(rnd["seed"], match_id=match.get("id"), round_number=rnd.get("number"),
-                                  algorithm=algorithm)
+    expected = shuffle.commitment(
+        rnd["seed"], match_id=match.get("id"), round_number=rnd.get("number"), algorithm=algorithm
+    )
     if rnd.get("commitment") != expected:
         return [f"the seed's commitment is {expected}, the table showed {rnd.get('commitment')}"]
     return []
@@ -78,16 +79,28 @@ def _deal_problems(match: dict[str, Any], rnd: dict[str, Any], algorithm: str) -
     problems = []
     if dealer != rnd.get("dealer") or not order or order[-1] != dealer:
         problems.append("the deal does not end its passes with the dealer")
-    if match.get("variant") == "manipulation" and order != [(dealer + k) % len(hands) for k in range(1, len(hands) + 1)]:
+    if match.get("variant") == "manipulation" and order != [
+        (dealer + k) % len(hands) for k in range(1, len(hands) + 1)
+    ]:
         problems.append("the cards were not dealt from the dealer's left")
-    made = shuffle.deal(rnd["seed"], packs=deal["packs"], jokers=deal["jokers"], seats=len(hands), order=order,
-                        hand_size=deal["hand_size"], upcard=deal.get("upcard") is not None,
-                        dealer_drawn=bool(deal.get("dealer_drawn")), algorithm=algorithm)
+    made = shuffle.deal(
+        rnd["seed"],
+        packs=deal["packs"],
+        jokers=deal["jokers"],
+        seats=len(hands),
+        order=order,
+        hand_size=deal["hand_size"],
+        upcard=deal.get("upcard") is not None,
+        dealer_drawn=bool(deal.get("dealer_drawn")),
+        algorithm=algorithm,
+    )
     if deal.get("dealer_drawn") and made.dealer != dealer:
         problems.append(f"the seed chooses seat {made.dealer} to deal, not seat {dealer}")
     for seat, (got, want) in enumerate(zip(hands, made.hands, strict=True)):
         if sorted(got) != sorted(want):
-            problems.append(f"seat {seat} was dealt {sorted(set(got) - set(want))} instead of {sorted(set(want) - set(got))}")
+            problems.append(
+                f"seat {seat} was dealt {sorted(set(got) - set(want))} instead of {sorted(set(want) - set(got))}"
+            )
     if deal.get("upcard") != made.upcard:
         problems.append(f"the upcard is {deal.get('upcard')}, the seed turns {made.upcard}")
     if deal["stock"] != made.stock:

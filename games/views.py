@@ -53,8 +53,13 @@ def table_create(request):
     data = form.cleaned_data
     try:
         match = services.match_create(
-            host=request.user, variant=data["variant"], seats_count=data["seats"], options=form.rule_options(),
-            turn_timer=data["turn_timer"], is_private=data["is_private"], bots=data["bots"],
+            host=request.user,
+            variant=data["variant"],
+            seats_count=data["seats"],
+            options=form.rule_options(),
+            turn_timer=data["turn_timer"],
+            is_private=data["is_private"],
+            bots=data["bots"],
             practice=data["practice"],
         )
     except services.ActionRefused as exc:
@@ -73,8 +78,11 @@ def table(request, match_id):
     if request.htmx and request.GET.get("part") == "side":
         # The side panel alone, for who the viewer is now (a seat taken or left without a reload).
         me = selectors.seat_index_of(match_id=match.pk, user=request.user)
-        return render(request, "games/table.html#table-side",
-                      {"match": match, "me": me is not None, "chat": selectors.chat_messages(match)})
+        return render(
+            request,
+            "games/table.html#table-side",
+            {"match": match, "me": me is not None, "chat": selectors.chat_messages(match)},
+        )
     board = fragments.board_for(selectors.board_data(match), request.user, request=request)
     ctx = board.ctx
     ctx["board_html"] = board.html()
@@ -87,22 +95,29 @@ def table(request, match_id):
 
 def _respond(request, match_id, error: Exception | None = None, status: int = 200):
     """After a command: htmx gets the fresh board (with the error for this player), others a redirect."""
-    match = selectors.access_match_for_user(match_id=match_id, user=request.user,
-                                            invite=request.session.get(f"invite-{match_id}"))
+    match = selectors.access_match_for_user(
+        match_id=match_id, user=request.user, invite=request.session.get(f"invite-{match_id}")
+    )
     if not request.htmx:
         if error is not None:
             messages.error(request, commands.error_text(error, match.variant))
         return redirect("games:table", match_id=match_id)
     data = boardcache.load(match)  # the pushes of this version to the other sockets here reuse this load
-    board = fragments.board_for(data, request.user, request=request,
-                                error=commands.error_context(error, match.variant) if error is not None else None)
-    return render(request, "games/table.html#table-board", {"board_html": board.html(), "spec": board.ctx["spec"]},
-                  status=status)
+    board = fragments.board_for(
+        data,
+        request.user,
+        request=request,
+        error=commands.error_context(error, match.variant) if error is not None else None,
+    )
+    return render(
+        request, "games/table.html#table-board", {"board_html": board.html(), "spec": board.ctx["spec"]}, status=status
+    )
 
 
 def _command(request, match_id, service, **kwargs) -> HttpResponse:
-    selectors.access_match_for_user(match_id=match_id, user=request.user,
-                                    invite=request.session.get(f"invite-{match_id}"))
+    selectors.access_match_for_user(
+        match_id=match_id, user=request.user, invite=request.session.get(f"invite-{match_id}")
+    )
     try:
         services.with_retry(service, match_id=match_id, user=request.user, **kwargs)
     except services.StaleVersion as exc:
@@ -110,8 +125,9 @@ def _command(request, match_id, service, **kwargs) -> HttpResponse:
     except commands.REFUSALS as exc:
         code = getattr(exc, "code", "")
         if code == "server_busy":  # no database connection came: no board to render either
-            return HttpResponse(exc.message, status=503, content_type="text/plain; charset=utf-8",
-                                headers={"Retry-After": "1"})
+            return HttpResponse(
+                exc.message, status=503, content_type="text/plain; charset=utf-8", headers={"Retry-After": "1"}
+            )
         status = 409 if code == "table_busy" else 400  # busy: like a stale version, try again
         return _respond(request, match_id, exc, status=status if request.htmx else 200)
     return _respond(request, match_id)
@@ -135,8 +151,13 @@ def table_join(request, match_id):
     index, refused = _seat_number(request, match_id, required=False)
     if refused:
         return refused
-    return _command(request, match_id, services.seat_join, index=index,
-                    invite_token=request.session.get(f"invite-{match_id}") or request.POST.get("invite"))
+    return _command(
+        request,
+        match_id,
+        services.seat_join,
+        index=index,
+        invite_token=request.session.get(f"invite-{match_id}") or request.POST.get("invite"),
+    )
 
 
 @login_required
@@ -171,7 +192,9 @@ def table_start(request, match_id):
 
 def _form_command(request, match_id, kind: str) -> HttpResponse:
     if len(request.body) > MAX_BODY:
-        return _respond(request, match_id, services.ActionRefused("too_large", _("That request is too large.")), status=413)
+        return _respond(
+            request, match_id, services.ActionRefused("too_large", _("That request is too large.")), status=413
+        )
     fields = {key: request.POST.get(key, "") for key in request.POST if key != "csrfmiddlewaretoken"}
     try:
         service, kwargs = commands.command_for(kind, fields)
@@ -201,15 +224,21 @@ def table_ready(request, match_id):
 @login_required
 @require_POST
 def table_chat(request, match_id):
-    match = selectors.access_match_for_user(match_id=match_id, user=request.user,
-                                            invite=request.session.get(f"invite-{match_id}"))
+    match = selectors.access_match_for_user(
+        match_id=match_id, user=request.user, invite=request.session.get(f"invite-{match_id}")
+    )
     try:
-        services.with_retry(services.chat_post, match_id=match_id, user=request.user,
-                            text=request.POST.get("text", "")[:2000])
+        services.with_retry(
+            services.chat_post, match_id=match_id, user=request.user, text=request.POST.get("text", "")[:2000]
+        )
     except services.ActionRefused as exc:
         if request.htmx:
-            return render(request, "games/table.html#chat-form",
-                          {"match": match, "chat_error": exc.message, "chat_error_code": exc.code}, status=400)
+            return render(
+                request,
+                "games/table.html#chat-form",
+                {"match": match, "chat_error": exc.message, "chat_error_code": exc.code},
+                status=400,
+            )
         messages.error(request, exc.message)
         return redirect("games:table", match_id=match_id)
     if request.htmx:

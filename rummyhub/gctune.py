@@ -62,5 +62,9 @@ def _collect_every(seconds: float) -> None:
         freed = gc.collect()
         ms = (time.perf_counter() - started) * 1000
         # Every thread of the process waited meanwhile: a long one is worth a line in the log.
-        log.log(logging.WARNING if ms >= SLOW_FULL_MS else logging.INFO,
-                "full collection: %d objects freed, every thread stopped %.0f ms", freed, ms)
+        log.log(
+            logging.WARNING if ms >= SLOW_FULL_MS else logging.INFO,
+            "full collection: %d objects freed, every thread stopped %.0f ms",
+            freed,
+            ms,
+        )

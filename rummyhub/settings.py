@@ -216,14 +216,22 @@ else:
 
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
-                          "KEY_PREFIX": REDIS_PREFIX}}
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": REDIS_PREFIX,
+        }
+    }
 # The table board's per-version fragments (log, scores): rendered by every socket of a table
 # in this process within milliseconds, so a process-local cache; a network round trip per
 # render would cost more than the fragment.  One entry per version (about 2 KB): only the newest
 # version of each table is still read, so 1,000 cover every table in play (5,000 kept 10 MB of dead ones).
-CACHES["board"] = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "board",
-                   "OPTIONS": {"MAX_ENTRIES": 1000}}
+CACHES["board"] = {
+    "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+    "LOCATION": "board",
+    "OPTIONS": {"MAX_ENTRIES": 1000},
+}
 
 # -------------------------------------------------------------------- auth
 AUTH_PASSWORD_VALIDATORS = [

@@ -17,8 +17,18 @@ class MatchAnalysisAdmin(admin.ModelAdmin):
     list_display = ["id", "match", "version", "status", "progress", "total", "cpu_seconds", "finished_at"]
     list_filter = ["status", "version"]
     search_fields = ["match__id"]
-    fields = ["match", "version", "status", "progress", "total", "created_at", "claimed_at", "finished_at",
-              "cpu_seconds", "error_display"]
+    fields = [
+        "match",
+        "version",
+        "status",
+        "progress",
+        "total",
+        "created_at",
+        "claimed_at",
+        "finished_at",
+        "cpu_seconds",
+        "error_display",
+    ]
     readonly_fields = fields
     actions = ["retry"]
 
@@ -32,5 +42,8 @@ class MatchAnalysisAdmin(admin.ModelAdmin):
     @admin.action(description=_("Analyse the selected matches again"), permissions=["change"])
     def retry(self, request, queryset):
         n = services.analysis_retry(analysis_ids=list(queryset.values_list("pk", flat=True)))
-        self.message_user(request, ngettext("%(n)d analysis queued again.", "%(n)d analyses queued again.", n)
-                          % {"n": n}, messages.SUCCESS)
+        self.message_user(
+            request,
+            ngettext("%(n)d analysis queued again.", "%(n)d analyses queued again.", n) % {"n": n},
+            messages.SUCCESS,
+        )

@@ -41,7 +41,9 @@ class HintRefused(Exception):
 
 
 def _refuse_not_here() -> HintRefused:
-    return HintRefused("hints_not_here", _("Hints are only for practice tables at which every other player is a bot."), 403)
+    return HintRefused(
+        "hints_not_here", _("Hints are only for practice tables at which every other player is a bot."), 403
+    )
 
 
 def hint_for(*, match_id: int, user) -> dict[str, Any]:
@@ -79,13 +81,22 @@ def _manipulation(state, seat: int, version: int) -> dict[str, Any]:
         SEARCHES.release()
     if found is None:  # the first meld's minimum applies: the solver does not know it
         return {**out, "too_big": True}
-    return {**out, "cards": found["cards"], "points": found["points"],
-            "diff": diff_view(found["diff"]) if found["diff"] else None}
+    return {
+        **out,
+        "cards": found["cards"],
+        "points": found["points"],
+        "diff": diff_view(found["diff"]) if found["diff"] else None,
+    }
 
 
 def _gin(state, seat: int, version: int) -> dict[str, Any]:
     found = engine_analysis.gin.hint(state, seat)
     if found is None:
         raise HintRefused("no_hint_now", _("A hint is for your discard: draw first."), 409)
-    return {"family": "gin", "version": version, "kind": found["kind"], "card": card_in_text(found["card"]),
-            "deadwood": found["deadwood"]}
+    return {
+        "family": "gin",
+        "version": version,
+        "kind": found["kind"],
+        "card": card_in_text(found["card"]),
+        "deadwood": found["deadwood"],
+    }

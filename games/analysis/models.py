@@ -25,8 +25,7 @@ class AnalysisStatus(models.TextChoices):
 class MatchAnalysis(models.Model):
     match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="analyses")
     version = models.PositiveSmallIntegerField(_("analyser version"))
-    status = models.CharField(_("status"), max_length=10, choices=AnalysisStatus.choices,
-                              default=AnalysisStatus.QUEUED)
+    status = models.CharField(_("status"), max_length=10, choices=AnalysisStatus.choices, default=AnalysisStatus.QUEUED)
     # The match's actions walked so far and in all (the page's progress).
     progress = models.PositiveIntegerField(default=0)
     total = models.PositiveIntegerField(default=0)
@@ -56,8 +55,9 @@ class AnalysisSeat(models.Model):
 
     analysis = models.ForeignKey(MatchAnalysis, on_delete=models.CASCADE, related_name="seat_rows")
     seat = models.PositiveSmallIntegerField()
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
-                             related_name="+")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     variant = models.CharField(max_length=20)
     steps = models.PositiveIntegerField(default=0)
     best = models.PositiveIntegerField(default=0)

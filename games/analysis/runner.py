@@ -25,7 +25,9 @@ def _transitions(match: Match, rnd: Round) -> Iterator[analysis.Transition]:
         before = state
 
 
-def walk(match: Match, *, max_states: int | None = None, on_action: Callable[[], None] | None = None) -> list[dict[str, Any]]:
+def walk(
+    match: Match, *, max_states: int | None = None, on_action: Callable[[], None] | None = None
+) -> list[dict[str, Any]]:
     """The match's step records, each with its ``round``, ``k`` (step within the round) and ``step``
     (the replay's step: each round is its deal, then one step per action)."""
     family = spec_for(match.variant).family

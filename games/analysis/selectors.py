@@ -66,13 +66,13 @@ def match_analysis(*, match: Match, seats: list[Any]) -> dict[str, Any] | None:
         return out
     by_seat = {r.seat: r for r in AnalysisSeat.objects.filter(analysis=row)}
     names = {s.index: s.name for s in seats}
-    out["summary"] = [
-        {"name": names.get(i, ""), **_summary_numbers(by_seat[i])} for i in sorted(by_seat)
-    ]
+    out["summary"] = [{"name": names.get(i, ""), **_summary_numbers(by_seat[i])} for i in sorted(by_seat)]
     missed = [s for s in row.steps if s.get("missed") and s.get("status", "ok") == "ok"]
     out["missed_count"] = len(missed)
-    out["missed"] = [{"step": s["step"], "round": s["round"], "name": names.get(s["seat"], ""), **missed_numbers(s)}
-                     for s in missed[:MISSED_LISTED]]
+    out["missed"] = [
+        {"step": s["step"], "round": s["round"], "name": names.get(s["seat"], ""), **missed_numbers(s)}
+        for s in missed[:MISSED_LISTED]
+    ]
     out["skipped"] = sum(1 for s in row.steps if s.get("status", "ok") != "ok")
     return out
 
@@ -95,8 +95,10 @@ def _summary_numbers(r: AnalysisSeat | dict[str, Any]) -> dict[str, Any]:
 def missed_numbers(step: dict[str, Any]) -> dict[str, Any]:
     """What one missed play missed: Manipulation's cards and points, Gin's deadwood, knock, gin."""
     if step["family"] == "manipulation":
-        return {"cards": max(0, step["most_cards"] - step["laid_cards"]),
-                "points": max(0, step["best_points"] - step["laid_points"])}
+        return {
+            "cards": max(0, step["most_cards"] - step["laid_cards"]),
+            "points": max(0, step["best_points"] - step["laid_points"]),
+        }
     return {"reached": step["reached"], "best": step["best"], "knock": step["missed_knock"], "gin": step["missed_gin"]}
 
 
@@ -125,16 +127,26 @@ def step_view(s: dict[str, Any]) -> dict[str, Any]:
     view: dict[str, Any] = {"family": s["family"], "status": s.get("status", "ok"), "missed": s["missed"]}
     if s["family"] == "manipulation":
         view.update(
-            laid_cards=s["laid_cards"], laid_points=s["laid_points"], best_cards=s["best_cards"],
-            best_points=s["best_points"], most_cards=s["most_cards"],
+            laid_cards=s["laid_cards"],
+            laid_points=s["laid_points"],
+            best_cards=s["best_cards"],
+            best_points=s["best_points"],
+            most_cards=s["most_cards"],
         )
         if s.get("best"):
             view["diff"] = diff_view(s["best"])
         return view
     view.update(
-        kind=s["kind"], reached=s["reached"], best=s["best"], limit=s["limit"],
-        card=card_in_text(s.get("card")), best_card=card_in_text(s.get("best_card")),
-        missed_knock=s["missed_knock"], missed_gin=s["missed_gin"], knocked=s["knocked"], gin=s["gin"],
+        kind=s["kind"],
+        reached=s["reached"],
+        best=s["best"],
+        limit=s["limit"],
+        card=card_in_text(s.get("card")),
+        best_card=card_in_text(s.get("best_card")),
+        missed_knock=s["missed_knock"],
+        missed_gin=s["missed_gin"],
+        knocked=s["knocked"],
+        gin=s["gin"],
     )
     return view
 
@@ -143,12 +155,15 @@ def diff_view(diff: dict[str, Any]) -> dict[str, Any]:
     """A table diff (games.engine.analysis.diff) for a template: sentences' parts and the melds' faces."""
     new = {m["n"] for m in diff["melds"] if m["new"]}
     return {
-        "moves": [{"from": m["from"], "to": m["to"], "new": m["to"] in new, "cards": cards_text(m["cards"])}
-                  for m in diff["moves"]],
+        "moves": [
+            {"from": m["from"], "to": m["to"], "new": m["to"] in new, "cards": cards_text(m["cards"])}
+            for m in diff["moves"]
+        ],
         "laid": [{"to": m["to"], "new": m["to"] in new, "cards": cards_text(m["cards"])} for m in diff["laid"]],
         "gone": diff["gone"],
-        "melds": [{"n": m["n"], "new": m["new"], "cards": [faces.card_face(r) for r in m["cards"]]}
-                  for m in diff["melds"]],
+        "melds": [
+            {"n": m["n"], "new": m["new"], "cards": [faces.card_face(r) for r in m["cards"]]} for m in diff["melds"]
+        ],
     }
 
 

@@ -78,9 +78,11 @@ def claim_next() -> MatchAnalysis | None:
     stale = timezone.now() - timedelta(seconds=settings.RUMMYHUB_ANALYSIS_STALE)
     waiting = Q(status=AnalysisStatus.QUEUED) | Q(status=AnalysisStatus.RUNNING, claimed_at__lt=stale)
     # The latest finished first: a player waiting at a match page goes before a backlog of old matches.
-    for row in MatchAnalysis.objects.filter(waiting, version=VERSION).order_by("-match__finished_at", "pk").values(
-        "pk", "status", "claimed_at"
-    )[:20]:
+    for row in (
+        MatchAnalysis.objects.filter(waiting, version=VERSION)
+        .order_by("-match__finished_at", "pk")
+        .values("pk", "status", "claimed_at")[:20]
+    ):
         now = timezone.now()
         taken = MatchAnalysis.objects.filter(pk=row["pk"], status=row["status"], claimed_at=row["claimed_at"]).update(
             status=AnalysisStatus.RUNNING, claimed_at=now, progress=0, error=""
@@ -99,8 +101,7 @@ def analyse(row: MatchAnalysis, *, stop: threading.Event | None = None) -> Match
             raise ValueError(f"match {match.pk} is {match.status}, not finished")
         total = runner.action_count(match)
         MatchAnalysis.objects.filter(pk=row.pk).update(total=total)
-        steps = runner.walk(match, max_states=settings.RUMMYHUB_ANALYSIS_MAX_STATES,
-                            on_action=_progress(row.pk, stop))
+        steps = runner.walk(match, max_states=settings.RUMMYHUB_ANALYSIS_MAX_STATES, on_action=_progress(row.pk, stop))
         _store(row, match, steps, time.thread_time() - started)
     except Interrupted:
         _requeue(row)
@@ -113,7 +114,9 @@ def analyse(row: MatchAnalysis, *, stop: threading.Event | None = None) -> Match
         log.exception("analysis of match %s failed", row.match_id)
         error = "".join(traceback.format_exception(exc, limit=-8))[-4000:]
         MatchAnalysis.objects.filter(pk=row.pk).update(
-            status=AnalysisStatus.FAILED, error=error, finished_at=timezone.now(),
+            status=AnalysisStatus.FAILED,
+            error=error,
+            finished_at=timezone.now(),
             cpu_seconds=time.thread_time() - started,
         )
     row.refresh_from_db()
@@ -151,12 +154,24 @@ def _store(row: MatchAnalysis, match: Match, steps: list[dict[str, Any]], cpu: f
     with transaction.atomic():
         AnalysisSeat.objects.filter(analysis_id=row.pk).delete()
         AnalysisSeat.objects.bulk_create(
-            [AnalysisSeat(analysis_id=row.pk, seat=s["index"], user_id=s["user_id"], variant=match.variant,
-                          **summary[s["index"]]) for s in seats]
+            [
+                AnalysisSeat(
+                    analysis_id=row.pk,
+                    seat=s["index"],
+                    user_id=s["user_id"],
+                    variant=match.variant,
+                    **summary[s["index"]],
+                )
+                for s in seats
+            ]
         )
         MatchAnalysis.objects.filter(pk=row.pk).update(
-            status=AnalysisStatus.DONE, steps=steps, progress=F("total"), finished_at=timezone.now(),
-            cpu_seconds=cpu, error="",
+            status=AnalysisStatus.DONE,
+            steps=steps,
+            progress=F("total"),
+            finished_at=timezone.now(),
+            cpu_seconds=cpu,
+            error="",
         )
         MatchAnalysis.objects.filter(match=match).exclude(pk=row.pk).filter(version__lt=VERSION).delete()
 

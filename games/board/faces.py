@@ -78,13 +78,33 @@ def card_html(
     (``data-on-table``: the page never lets it go back to a hand, RULES B.5.2 M2).  A ``picture`` is only shown (a round's result, a replay, the draw for roles): an
     image with no ids, never taken for a card in play.  Kept once per language.
     """
-    key = (ref, label, meld, bool(suggested), bool(laid), bool(added), source, bool(pressable), bool(picture),
-           bool(on_table), get_language())
+    key = (
+        ref,
+        label,
+        meld,
+        bool(suggested),
+        bool(laid),
+        bool(added),
+        source,
+        bool(pressable),
+        bool(picture),
+        bool(on_table),
+        get_language(),
+    )
     html = _CARD_HTML.get(key)
     if html is None:
-        html = card_html_for(card_face(ref, hidden=not ref), label=label, meld=meld, suggested=suggested,
-                             laid=laid, added=added, source=source, pressable=pressable, picture=picture,
-                             on_table=on_table)
+        html = card_html_for(
+            card_face(ref, hidden=not ref),
+            label=label,
+            meld=meld,
+            suggested=suggested,
+            laid=laid,
+            added=added,
+            source=source,
+            pressable=pressable,
+            picture=picture,
+            on_table=on_table,
+        )
         if len(_CARD_HTML) < _CARD_HTML_MAX:
             _CARD_HTML[key] = html
     return html
@@ -138,8 +158,10 @@ def card_html_for(
             inner = f'<span class="card-face" role="img" aria-label="{aria_label}">{shown}</span>'
         else:
             pressed = ' aria-pressed="false"' if pressable else ""
-            inner = (f'<button type="button" class="card-face" aria-label="{button_name(face, name)}"{pressed}>'
-                     f'{shown}</button>')
+            inner = (
+                f'<button type="button" class="card-face" aria-label="{button_name(face, name)}"{pressed}>'
+                f"{shown}</button>"
+            )
     return mark_safe(f'<li class="{escape(" ".join(classes))}"{attrs}>{inner}</li>')  # every value escaped
 
 
@@ -168,8 +190,11 @@ def card_items(refs: list[str], on_table: Collection[str] = ()) -> list[SafeStri
 
 def joker_option(code: str) -> dict[str, str]:
     card = Card.from_code(code)
-    return {"code": code, "label": rank_text(card.rank) + SUIT_LABELS["SHDC"[card.suit]],
-            "words": card_words(card.rank, card.suit)}
+    return {
+        "code": code,
+        "label": rank_text(card.rank) + SUIT_LABELS["SHDC"[card.suit]],
+        "words": card_words(card.rank, card.suit),
+    }
 
 
 def rank_text(rank: int) -> str:

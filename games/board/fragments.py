@@ -88,8 +88,13 @@ def _open_panel_inputs(ctx) -> Any:
 
 
 def _hand_inputs(ctx) -> Any:
-    return (bool(ctx["me"] and ctx["view"]), ctx.get("drafting"), ctx.get("hand_cards"), ctx.get("hand_points"),
-            ctx.get("knock_limit"))
+    return (
+        bool(ctx["me"] and ctx["view"]),
+        ctx.get("drafting"),
+        ctx.get("hand_cards"),
+        ctx.get("hand_points"),
+        ctx.get("knock_limit"),
+    )
 
 
 GIN = "games/gin_board.html"
@@ -142,8 +147,15 @@ class Board:
         return mark_safe("".join(self.fragments.values()))  # every piece was rendered by a template
 
 
-def board_for(data: BoardData, user, *, error: dict | None = None, reply: bool = False, request=None,
-              previous: Board | None = None) -> Board:
+def board_for(
+    data: BoardData,
+    user,
+    *,
+    error: dict | None = None,
+    reply: bool = False,
+    request=None,
+    previous: Board | None = None,
+) -> Board:
     """``user``'s board of the version ``data`` holds, as fragments (a spectator's when seatless).
 
     ``request``: a page's or a form's answer over HTTP; its private fragments' forms then carry the
@@ -165,8 +177,12 @@ def board_for(data: BoardData, user, *, error: dict | None = None, reply: bool =
         if is_public or frag.inputs is None or request is not None:
             continue
         board.inputs[frag.name] = inputs = frag.inputs(ctx)
-        if (previous is not None and inputs is not FRESH and frag.name in previous.fragments
-                and previous.inputs.get(frag.name, FRESH) == inputs):
+        if (
+            previous is not None
+            and inputs is not FRESH
+            and frag.name in previous.fragments
+            and previous.inputs.get(frag.name, FRESH) == inputs
+        ):
             kept[frag.name] = previous.fragments[frag.name]
     # This viewer's own fragments in one render (one context, one pass), cut apart after.
     own = tuple(frag for frag, is_public in zip(frags, shared, strict=True) if not is_public and frag.name not in kept)
@@ -185,7 +201,6 @@ def board_for(data: BoardData, user, *, error: dict | None = None, reply: bool =
         if parts is not None:
             board.parts[frag.name] = parts
     return board
-
 
 
 _CUT = "\x1e"  # between two fragments of one render: a control character no template writes
@@ -268,8 +283,10 @@ def _elements(*wanted: tuple[str, str]):
     """Parts cut out of the rendered fragment: each ``(tag, id)`` is an element that holds no element
     of its own tag (the ``part-*`` partials in games/table.html say so), so it ends at the first
     closing tag after it.  A part missing from the fragment is left out."""
+
     def parts_of(ctx, html: str) -> Parts:
         return Parts(by_id=_cut(html, wanted))
+
     return parts_of
 
 
@@ -295,8 +312,13 @@ def _log_parts(ctx, html: str) -> Parts:
 
 def _hand_parts(ctx, html: str) -> Parts:
     cards = ctx.get("hand_cards") or ()
-    return Parts(by_id=_cut(html, [("p", "hand-info")]), rows=tuple(html for _key, html in cards), rows_of="hand",
-                 order="keyed", keys=tuple(key for key, _html in cards))
+    return Parts(
+        by_id=_cut(html, [("p", "hand-info")]),
+        rows=tuple(html for _key, html in cards),
+        rows_of="hand",
+        order="keyed",
+        keys=tuple(key for key, _html in cards),
+    )
 
 
 PARTS: dict[str, Callable[[dict, str], Parts]] = {

@@ -57,9 +57,15 @@ def _knock_options(view: dict[str, Any], *, editing: str | None = None) -> list[
         if act["type"] != "knock" or "card" not in act:
             continue  # a knock without a discard (big gin) has its own button (can_big_gin)
         dw = gin.deadwood([c for c in hand if c != act["card"]])
-        out.append({"card": card_face(act["card"]), "deadwood": dw, "is_gin": dw == 0,
-                    "current": act["card"] == editing,
-                    "open": json.dumps({"card": act["card"]})})
+        out.append(
+            {
+                "card": card_face(act["card"]),
+                "deadwood": dw,
+                "is_gin": dw == 0,
+                "current": act["card"] == editing,
+                "open": json.dumps({"card": act["card"]}),
+            }
+        )
     return out
 
 
@@ -75,12 +81,14 @@ def _meld_problem(ids: list[str]) -> str:
         return _("Not a meld: a run needs three or more cards in sequence.")
     if len(ranks) == 1:  # pragma: no cover - one pack: a group of one rank has at most four cards
         return _("Not a meld: a set has three or four cards.")
-    return _("Not a meld: a set is three or four cards of one rank; a run is three or more cards in "
-             "sequence in one suit.")
+    return _(
+        "Not a meld: a set is three or four cards of one rank; a run is three or more cards in sequence in one suit."
+    )
 
 
-def _knock_editor(draft: dict[str, Any] | None, view: dict[str, Any], my_index: int | None,
-                  order: list[str]) -> dict[str, Any] | None:
+def _knock_editor(
+    draft: dict[str, Any] | None, view: dict[str, Any], my_index: int | None, order: list[str]
+) -> dict[str, Any] | None:
     """The knocker's layout being edited (``Match.draft``, stored by ``services.gin_knock_layout``): his
     melds with their kind or why they are not melds, his deadwood and whether he may knock with it.
     Only for the player to act whose draft it is, on this turn, with cards of his own hand (checked
@@ -101,10 +109,19 @@ def _knock_editor(draft: dict[str, Any] | None, view: dict[str, Any], my_index: 
         if not kind:
             invalid_points += sum(gin.VALUES[gin.card_index(c)] for c in m)
         ordered = sorted(m, key=lambda c: (gin.card_index(c) % 13, gin.card_index(c) // 13))
-        groups.append({"index": i, "number": i + 1, "cards": [card_face(c) for c in ordered], "kind": kind,
-                       # Translators: Gin melds: a "set" is 3-4 cards of one rank, a "run" 3+ in sequence in one suit.
-                       "kind_label": {"set": pgettext("Gin meld", "set"), "run": pgettext("Gin meld", "run")}.get(kind or "", ""),
-                       "reason": None if kind else _meld_problem(m)})
+        groups.append(
+            {
+                "index": i,
+                "number": i + 1,
+                "cards": [card_face(c) for c in ordered],
+                "kind": kind,
+                # Translators: Gin melds: a "set" is 3-4 cards of one rank, a "run" 3+ in sequence in one suit.
+                "kind_label": {"set": pgettext("Gin meld", "set"), "run": pgettext("Gin meld", "run")}.get(
+                    kind or "", ""
+                ),
+                "reason": None if kind else _meld_problem(m),
+            }
+        )
     dead = [c for c in _sorted(rest, order) if c not in placed]
     deadwood = invalid_points + sum(gin.VALUES[gin.card_index(c)] for c in dead)
     limit = view.get("knock_limit", 10)
@@ -194,12 +211,18 @@ def _role_draw(data: dict[str, Any] | None, names: dict[int, str]) -> list[dict[
         draws = []
         for k, d in enumerate(rnd):
             face = card_face(d["card"] + ".0")
-            draws.append({"name": names.get(d["seat"], "?"), "rank": face["rank"], "suit": face["suit"],
-                          "suit_key": face["suit_key"], "label": face["label"], "delay": n * len(rnd) + k})
+            draws.append(
+                {
+                    "name": names.get(d["seat"], "?"),
+                    "rank": face["rank"],
+                    "suit": face["suit"],
+                    "suit_key": face["suit_key"],
+                    "label": face["label"],
+                    "delay": n * len(rnd) + k,
+                }
+            )
         rounds.append({"draws": draws, "redraw": n > 0})
-    roles = [
-        {"role": words.role_label(r), "name": names.get(data.get(r), "?")} for r in ("box", "captain", "advisor")
-    ]
+    roles = [{"role": words.role_label(r), "name": names.get(data.get(r), "?")} for r in ("box", "captain", "advisor")]
     # Translators: who plays a role after the draw, an item of a list: "Box: alice, Captain: bob, Advisor: carol".
     item = pgettext("a role and its player", "%(role)s: %(name)s")
     text = lists.items(item % {"role": r["role"], "name": bidi.isolate(r["name"])} for r in roles)
@@ -214,11 +237,17 @@ def rotation_text(roles: dict[str, int], winner: int | None, names: dict[int, st
     nb, nc, na = gin_next_roles((box, captain, advisor), winner)
     if winner == box:
         # Translators: Gin for three (RULES C.9): "the box" is the player who plays alone against the other two.
-        return _("%(box)s stays in the box; %(c)s and %(a)s swap (%(nc)s is the new captain).") % bidi.isolated({
-            "box": names.get(box, "?"), "c": names.get(captain, "?"), "a": names.get(advisor, "?"),
-            "nc": names.get(nc, "?")})
+        return _("%(box)s stays in the box; %(c)s and %(a)s swap (%(nc)s is the new captain).") % bidi.isolated(
+            {
+                "box": names.get(box, "?"),
+                "c": names.get(captain, "?"),
+                "a": names.get(advisor, "?"),
+                "nc": names.get(nc, "?"),
+            }
+        )
     return _("%(c)s won as captain and takes the box; %(a)s becomes captain and %(b)s sits out as advisor.") % (
-        bidi.isolated({"c": names.get(nb, "?"), "a": names.get(nc, "?"), "b": names.get(na, "?")}))
+        bidi.isolated({"c": names.get(nb, "?"), "a": names.get(nc, "?"), "b": names.get(na, "?")})
+    )
 
 
 def _result(result: dict[str, Any], names: dict[int, str], rules: dict[str, Any]) -> dict[str, Any]:
@@ -234,21 +263,37 @@ def _result(result: dict[str, Any], names: dict[int, str], rules: dict[str, Any]
         {"cards": [card_face(c) for c in m], "laid": [card_face(c) for c in layoffs.get(i, [])]}
         for i, m in enumerate(result.get("knocker_melds") or [])
     ]
-    args = bidi.isolated({"k": k, "d": d, "p": result.get("points", 0), "gb": rules.get("gin_bonus"),
-                          "ub": rules.get("undercut_bonus"), "knocker": names.get(knocker, "?"),
-                          "defender": names.get(result.get("defender"), "?"), "winner": names.get(winner, "?")})
+    args = bidi.isolated(
+        {
+            "k": k,
+            "d": d,
+            "p": result.get("points", 0),
+            "gb": rules.get("gin_bonus"),
+            "ub": rules.get("undercut_bonus"),
+            "knocker": names.get(knocker, "?"),
+            "defender": names.get(result.get("defender"), "?"),
+            "winner": names.get(winner, "?"),
+        }
+    )
     if kind == "gin":
         text = _("%(knocker)s went gin: %(defender)s's deadwood %(d)d + gin bonus %(gb)d = %(p)d.") % args
     elif kind == "knock":
         text = _("%(knocker)s knocked with %(k)d; %(defender)s has %(d)d after lay-offs: %(d)d − %(k)d = %(p)d.") % args
     elif kind == "undercut":
-        text = _("Undercut! %(knocker)s knocked with %(k)d but %(defender)s has only %(d)d: "
-                 "%(k)d − %(d)d + undercut bonus %(ub)d = %(p)d for %(defender)s.") % args
+        text = (
+            _(
+                "Undercut! %(knocker)s knocked with %(k)d but %(defender)s has only %(d)d: "
+                "%(k)d − %(d)d + undercut bonus %(ub)d = %(p)d for %(defender)s."
+            )
+            % args
+        )
     elif kind == "tie":
         text = _("%(knocker)s knocked with %(k)d and %(defender)s also has %(d)d: nobody scores.") % args
     else:
-        text = _("Dead hand: only two cards are left in the stock and nobody knocked. Nobody scores; "
-                 "the same dealer deals again.")
+        text = _(
+            "Dead hand: only two cards are left in the stock and nobody knocked. Nobody scores; "
+            "the same dealer deals again."
+        )
     if mult > 1 and kind != "dead":
         text += " " + _("Spades double: the score is doubled (×%(m)d).") % {"m": mult}
     return {
@@ -268,8 +313,11 @@ def _result(result: dict[str, Any], names: dict[int, str], rules: dict[str, Any]
         "has_layout": bool(result.get("knocker_melds") is not None and kind != "dead"),
         "dead_hands": [
             {"name": names.get(i, "?"), "cards": [card_face(c) for c in h]}
-            for i, h in enumerate(result.get("hands") or []) if h
-        ] if kind == "dead" else [],
+            for i, h in enumerate(result.get("hands") or [])
+            if h
+        ]
+        if kind == "dead"
+        else [],
     }
 
 
@@ -280,9 +328,16 @@ def _hollywood(tally: dict[str, Any], seats, rules) -> list[dict[str, Any]]:
     target = tally.get("rules", {}).get("hollywood_target", 100)
     out = []
     for n, g in enumerate(games, start=1):
-        out.append({"number": n, "closed": g["closed"], "target": target,
-                    "cells": [{"name": s.display_name, "score": g["scores"][s.index], "boxes": g["boxes"][s.index]}
-                              for s in seats]})
+        out.append(
+            {
+                "number": n,
+                "closed": g["closed"],
+                "target": target,
+                "cells": [
+                    {"name": s.display_name, "score": g["scores"][s.index], "boxes": g["boxes"][s.index]} for s in seats
+                ],
+            }
+        )
     return out
 
 
@@ -296,9 +351,17 @@ def _bonuses(tally: dict[str, Any], seats) -> list[dict[str, Any]]:
     out = []
     for s in seats:
         i = s.index
-        out.append({"name": s.display_name, "points": breakdown.points[i], "boxes": breakdown.boxes[i],
-                    "box_bonus": breakdown.bonus(i, "box"), "game_bonus": breakdown.bonus(i, "game", "shutout"),
-                    "total": totals[i], "winner": i == tally.get("winner")})
+        out.append(
+            {
+                "name": s.display_name,
+                "points": breakdown.points[i],
+                "boxes": breakdown.boxes[i],
+                "box_bonus": breakdown.bonus(i, "box"),
+                "game_bonus": breakdown.bonus(i, "game", "shutout"),
+                "total": totals[i],
+                "winner": i == tally.get("winner"),
+            }
+        )
     return out
 
 
@@ -349,7 +412,9 @@ def gin_context(*, match, view: dict[str, Any], me, state, seats, rounds) -> dic
             "suggested_action": latest["action"] if latest and role == "captain" and my_turn else "",
             "role_draw": role_draw[0] if role_draw else None,
             # open (and animated) while the first hand has not started: the draw "as it happens"
-            "show_role_draw": bool(role_draw) and match.round_number <= 1 and view.get("turn") == 0
+            "show_role_draw": bool(role_draw)
+            and match.round_number <= 1
+            and view.get("turn") == 0
             and phase == "upcard",
             **_scores(match, view, rounds, seats, names, tally),
         },
@@ -403,7 +468,8 @@ def _suggest_buttons(view: dict) -> dict[str, Any]:
     return {
         "suggest_buttons": [
             {"action": kind, "sug": json.dumps({"action": kind}), "label": labels[kind]}
-            for kind in allowed if kind in labels
+            for kind in allowed
+            if kind in labels
         ],
         "can_suggest_discard": "discard" in allowed,
     }
@@ -412,8 +478,12 @@ def _suggest_buttons(view: dict) -> dict[str, Any]:
 def _suggestions(view: dict, names: dict[int, str]) -> list[dict[str, Any]]:
     """Only the captain and the advisor receive suggestions in their view (never the box)."""
     return [
-        {"by": names.get(x["seat"], "?"), "text": _suggestion_text(x["suggestion"]),
-         "card": x["suggestion"].get("card"), "action": x["suggestion"].get("action")}
+        {
+            "by": names.get(x["seat"], "?"),
+            "text": _suggestion_text(x["suggestion"]),
+            "card": x["suggestion"].get("card"),
+            "action": x["suggestion"].get("action"),
+        }
         for x in (view.get("suggestions") or [])
     ]
 
@@ -468,7 +538,8 @@ def _gin_actions(view: dict, actions: set[str], editor: dict | None) -> dict[str
         "can_pass": "pass" in actions,
         "can_discard": "discard" in actions,
         "knock_options": _knock_options(view, editing=editor["card"]["id"] if editor else None)
-        if "knock" in actions else [],
+        if "knock" in actions
+        else [],
         "knock_editor": editor,
         # Big gin (RULES D.1.6, option big_gin): all eleven cards in melds, knock without discarding.
         "can_big_gin": {"type": "knock"} in view.get("legal_actions", []),

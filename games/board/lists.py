@@ -14,10 +14,10 @@ def separator() -> str:
 
 
 def items(values: Iterable[object]) -> str:
-    """"a, b, c": the items of a list inside a sentence."""
+    """ "a, b, c": the items of a list inside a sentence."""
     return separator().join(str(v) for v in values)
 
 
 def clauses(values: Iterable[object]) -> str:
-    """"a; b; c": clauses, each of which may hold a list of its own."""
+    """ "a; b; c": clauses, each of which may hold a list of its own."""
     return pgettext("clause separator", "; ").join(str(v) for v in values)

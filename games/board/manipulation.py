@@ -16,8 +16,9 @@ from games.messages import refusal_text
 from games.models import Match, MatchStatus, Seat
 
 
-def manipulation_context(*, match: Match, view: dict, me: Seat | None, state, seats: list[Seat],
-                         **_parts) -> dict[str, Any]:
+def manipulation_context(
+    *, match: Match, view: dict, me: Seat | None, state, seats: list[Seat], **_parts
+) -> dict[str, Any]:
     """The Manipulation board's own part: the melds (the viewer's draft, or another's face down),
     the hand in the viewer's order, what the viewer may do and the prompt."""
     my_turn = me is not None and view.get("seat_to_act") == me.index and match.status == MatchStatus.PLAYING
@@ -84,29 +85,35 @@ def _as_lying(refs: list[str], report: dict) -> list[str]:
     return [jokers.get(Card.from_code(ref).id, ref) if ref else ref for ref in refs]
 
 
-def _meld_rows(table_refs: list[list[str]], reports: list[dict], drafting: bool,
-               table: list[list[str]]) -> list[dict[str, Any]]:
+def _meld_rows(
+    table_refs: list[list[str]], reports: list[dict], drafting: bool, table: list[list[str]]
+) -> list[dict[str, Any]]:
     """The melds shown: ``table_refs`` (a draft's or the table's), ``table`` the melds lying on the
     table when the step began (its cards never go back to a hand)."""
     on_table = {Card.from_code(r).id for m in table for r in m}
     melds = []
     for i, meld in enumerate(table_refs):
         report = reports[i] if i < len(reports) else {}
-        melds.append({
-            "index": i,
-            "ids": [Card.from_code(ref).id if ref else "" for ref in meld],  # "" = face down
-            "cards_html": faces.cards_html(meld, on_table),
-            "valid": report.get("valid", True),
-            "reason": refusal_text(report, "manipulation") if drafting and report.get("reason") else None,
-            "joker_options": [faces.joker_option(code) for code in report.get("joker_options", [])] if drafting else [],
-            "needs_joker": drafting and report.get("code") == "joker_identity_needed",
-            "kind": report.get("kind"),
-        })
+        melds.append(
+            {
+                "index": i,
+                "ids": [Card.from_code(ref).id if ref else "" for ref in meld],  # "" = face down
+                "cards_html": faces.cards_html(meld, on_table),
+                "valid": report.get("valid", True),
+                "reason": refusal_text(report, "manipulation") if drafting and report.get("reason") else None,
+                "joker_options": [faces.joker_option(code) for code in report.get("joker_options", [])]
+                if drafting
+                else [],
+                "needs_joker": drafting and report.get("code") == "joker_identity_needed",
+                "kind": report.get("kind"),
+            }
+        )
     return melds
 
 
-def _manipulation_prompt(match: Match, view: dict, my_turn: bool, actions: set[str], max_draws: int,
-                         seats: list[Seat]) -> str:
+def _manipulation_prompt(
+    match: Match, view: dict, my_turn: bool, actions: set[str], max_draws: int, seats: list[Seat]
+) -> str:
     phase, draws = view.get("phase"), view.get("draws_this_turn", 0)
     if my_turn:
         if phase == "start":

@@ -79,8 +79,11 @@ def seat_rows(seats: list[SeatInfo], *, between_rounds: bool) -> list[SafeString
         html = _SEAT_ROWS.get(key)
         if html is None:
             # Whitespace runs collapsed (as the page would): a row is sent at every change of its seat.
-            html = mark_safe(" ".join(render_to_string("games/table.html#seat-row",
-                                                       {"s": seat, "between_rounds": between_rounds}).split()))
+            html = mark_safe(
+                " ".join(
+                    render_to_string("games/table.html#seat-row", {"s": seat, "between_rounds": between_rounds}).split()
+                )
+            )
             _SEAT_ROWS.put(key, html)
         out.append(html)
     return out
@@ -136,9 +139,16 @@ def table_context(data: BoardData, user) -> dict[str, Any]:
         return {**base, **game, "is_host": is_host}
     spec, state, seats = base["spec"], data.state, data.seats
     view = spec.view(state, me.index) if state is not None else None
-    ctx = {**base, "me": me, "my_index": me.index, "is_host": is_host, "view": view, "can_join": False,
-           # A practice table's Hint button (games.practice: every other seat a bot).
-           "hint_url": _hint_url(match.pk, get_script_prefix()) if practice.hint_seat(match, seats, user) else ""}
+    ctx = {
+        **base,
+        "me": me,
+        "my_index": me.index,
+        "is_host": is_host,
+        "view": view,
+        "can_join": False,
+        # A practice table's Hint button (games.practice: every other seat a bot).
+        "hint_url": _hint_url(match.pk, get_script_prefix()) if practice.hint_seat(match, seats, user) else "",
+    }
     if base["is_open"]:
         # An open table's seat list is this viewer's own (their buttons, their seat marked).
         ctx["seats"] = _seat_infos(match, seats, view, me.index, match.state.get("tally") or {}, timezone.now())
@@ -198,9 +208,9 @@ def _build_public(data: BoardData) -> tuple[dict[str, Any], dict[str, Any]]:
         "can_join": match.status == MatchStatus.OPEN and any(s.is_empty for s in seats),
         "has_free_seats": any(s.is_empty for s in seats),
         "timer": _timer(match, now, seat_infos),
-        "seat_rows": None if match.status == MatchStatus.OPEN else seat_rows(
-            seat_infos, between_rounds=match.status == MatchStatus.BETWEEN_ROUNDS
-        ),
+        "seat_rows": None
+        if match.status == MatchStatus.OPEN
+        else seat_rows(seat_infos, between_rounds=match.status == MatchStatus.BETWEEN_ROUNDS),
         "log_lines": (log_lines := _log_lines(match, data.events, seats, None)),
         "log": mark_safe("".join(log_lines)),  # every line was built by format_html
         "log_length": LOG_LENGTH,  # the page keeps as many when a socket adds lines at the top
@@ -224,8 +234,9 @@ def _build_public(data: BoardData) -> tuple[dict[str, Any], dict[str, Any]]:
     return ctx, game
 
 
-def _seat_infos(match: Match, seats: list[Seat], view: dict | None, my_index: int | None, tally: dict,
-                now) -> list[SeatInfo]:
+def _seat_infos(
+    match: Match, seats: list[Seat], view: dict | None, my_index: int | None, tally: dict, now
+) -> list[SeatInfo]:
     """Each seat as the board shows it to this viewer."""
     n = len(seats)
     scores = (tally.get("scores") or [None] * n) if tally else [None] * n
@@ -247,7 +258,8 @@ def _seat_infos(match: Match, seats: list[Seat], view: dict | None, my_index: in
             role=s.role,
             role_label=words.role_label(s.role),
             # At the end a seat shows its final total (with the end-of-game bonuses), as the results do.
-            score=s.final_total if match.status == MatchStatus.FINISHED and s.final_total is not None
+            score=s.final_total
+            if match.status == MatchStatus.FINISHED and s.final_total is not None
             else scores[s.index],
             rounds_won=won[s.index],
             ready=s.ready,
@@ -276,8 +288,13 @@ def _timer(match: Match, now, seats: list[SeatInfo]) -> dict[str, Any] | None:
         if acting is None or acting.is_bot or acting.autopilot or acting.connected:
             return None  # a bot's short delay: no bar
         total, away = DISCONNECT_GRACE, acting.name
-    return {"remaining": round(remaining, 1), "total": total, "fraction": round(remaining / total, 3) if total else 0,
-            "deadline_ms": int(match.deadline.timestamp() * 1000), "away": away}
+    return {
+        "remaining": round(remaining, 1),
+        "total": total,
+        "fraction": round(remaining / total, 3) if total else 0,
+        "deadline_ms": int(match.deadline.timestamp() * 1000),
+        "away": away,
+    }
 
 
 # The board's game part for each family (GameSpec.family): what only that game's board shows.
@@ -305,17 +322,27 @@ def _round_results(rounds: list[Round], seats: list[Seat], match: Match) -> list
                     "won": seat.index in (rnd.winners or []),
                     # Hands are revealed once the round is over (B.6); the board shows the last round's.
                     "hand": [faces.card_face(ref) for ref in hands[seat.index]]
-                    if number == last and seat.index < len(hands) else [],
+                    if number == last and seat.index < len(hands)
+                    else [],
                 }
             )
-        out.append({"number": rnd.number, "kind": rnd.result_kind, "kind_text": words.result_text(rnd.result_kind),
-                    # The results panel's heading: one sentence, as the log says it ("Round 3 is over: ...").
-                    "title": words.round_end_sentence(rnd.number, rnd.result_kind),
-                    "knocker": rnd.knocker, "rows": row, "outcome": rnd.outcome,
-                    # The seed is revealed once the round is over (these are finished rounds only), but a
-                    # duplicate round's only once every table has played it (the tournament round closed).
-                    "seed": rnd.seed if rnd.seed_shown(match) else None, "held": match.deals_held,
-                    "commitment": rnd.commitment})
+        out.append(
+            {
+                "number": rnd.number,
+                "kind": rnd.result_kind,
+                "kind_text": words.result_text(rnd.result_kind),
+                # The results panel's heading: one sentence, as the log says it ("Round 3 is over: ...").
+                "title": words.round_end_sentence(rnd.number, rnd.result_kind),
+                "knocker": rnd.knocker,
+                "rows": row,
+                "outcome": rnd.outcome,
+                # The seed is revealed once the round is over (these are finished rounds only), but a
+                # duplicate round's only once every table has played it (the tournament round closed).
+                "seed": rnd.seed if rnd.seed_shown(match) else None,
+                "held": match.deals_held,
+                "commitment": rnd.commitment,
+            }
+        )
     return out
 
 

@@ -197,7 +197,9 @@ def drawn_prompt(draws: int, max_draws: int, can_draw: bool) -> str:
     meld or end the turn."""
     if can_draw:
         return _("Meld (drag cards onto the table) or draw again — draw %(n)d of %(max)d.") % {
-            "n": draws, "max": max_draws}
+            "n": draws,
+            "max": max_draws,
+        }
     return _("Meld (drag cards onto the table) or end your turn.")
 
 

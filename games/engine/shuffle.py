@@ -163,9 +163,14 @@ def deal(
     """Deal from ``seed``: the dealer first when ``dealer_drawn`` (``below(seats)``), then the deck
     shuffled, then ``hand_size`` passes of one card to each seat of ``order`` in turn, then the upcard
     when the game turns one; the rest is the stock, its first card on top."""
-    if not isinstance(seats, int) or not 1 <= seats <= 5 or not all(
-        isinstance(s, int) and 0 <= s < seats for s in order
-    ) or len(set(order)) != len(order) or not isinstance(hand_size, int) or hand_size < 0:
+    if (
+        not isinstance(seats, int)
+        or not 1 <= seats <= 5
+        or not all(isinstance(s, int) and 0 <= s < seats for s in order)
+        or len(set(order)) != len(order)
+        or not isinstance(hand_size, int)
+        or hand_size < 0
+    ):
         raise InvalidAction("A deal's seats, order and hand size do not fit together.", code="bad_deal")
     deck = deck_ids(packs, jokers)
     if hand_size * len(order) + (1 if upcard else 0) > len(deck):

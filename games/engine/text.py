@@ -110,15 +110,20 @@ MANIPULATION_MESSAGES: dict[str, str] = {
     "no_meld_before_draw": N_("You must draw before you meld."),
     "already_melded": N_("You have already made your meld step this turn."),
     "no_meld_after_last_draw": N_("No meld is allowed after your last draw of the turn."),
-    "knock_too_high": NP_("Your hand counts %(points)s point: you may knock only with %(limit)s or fewer.",
-                          "Your hand counts %(points)s points: you may knock only with %(limit)s or fewer.", "points"),
+    "knock_too_high": NP_(
+        "Your hand counts %(points)s point: you may knock only with %(limit)s or fewer.",
+        "Your hand counts %(points)s points: you may knock only with %(limit)s or fewer.",
+        "points",
+    ),
     "knock_not_now": N_("You cannot knock now."),
     "knock_not_in_final_lap": N_("Knocking is not allowed in the final lap at this table."),
     "card_not_available": N_("%(card)s is not in your hand or on the table."),
     "table_card_missing": N_("%(cards)s must stay on the table: no card returns to a hand."),
     "freed_joker_not_placed": N_("%(card)s was freed and must be placed again in a meld in the same step."),
     "joker_identity_needed": N_("%(cards)s: say which card the joker stands for (%(options)s)."),
-    "joker_identity_changed": N_("The joker keeps its identity %(identity)s unless a natural %(identity)s replaces it."),
+    "joker_identity_changed": N_(
+        "The joker keeps its identity %(identity)s unless a natural %(identity)s replaces it."
+    ),
     "joker_substitute_hand_only": (
         N_("The joker can only be replaced by a natural %(identity)s from your hand at this table.")
     ),
@@ -130,7 +135,9 @@ MANIPULATION_MESSAGES: dict[str, str] = {
         "Your first meld must be made only of cards from your hand worth at least %(min)s point"
         " (this one is worth %(points)s).",
         "Your first meld must be made only of cards from your hand worth at least %(min)s points"
-        " (this one is worth %(points)s).", "min"),
+        " (this one is worth %(points)s).",
+        "min",
+    ),
     "first_meld_table_untouched": N_("Until your first meld you may not change the melds already on the table."),
 }
 
@@ -170,13 +177,18 @@ GIN_MESSAGES: dict[str, str] = {
     "must_discard": N_("You have taken a card: now discard one card or knock."),
     "no_upcard_now": N_("The upcard can only be taken or passed at the start of the hand."),
     "card_not_in_hand": N_("%(cards)s is not in your hand."),
-    "cannot_discard_taken_card": N_("%(cards)s was just taken from the discard pile and cannot be discarded this turn."),
-    "knock_too_high": N_("You cannot knock: after discarding %(cards)s your deadwood would be %(deadwood)s, "
-    "more than %(limit)s."),
+    "cannot_discard_taken_card": N_(
+        "%(cards)s was just taken from the discard pile and cannot be discarded this turn."
+    ),
+    "knock_too_high": N_(
+        "You cannot knock: after discarding %(cards)s your deadwood would be %(deadwood)s, more than %(limit)s."
+    ),
     "knock_too_high_laid": N_("You cannot knock: the deadwood you lay out is %(deadwood)s, more than %(limit)s."),
     "gin_only": N_("The first upcard was an ace: nobody may knock, only gin ends this hand."),
-    "invalid_meld": N_("%(cards)s: not a meld (a set is 3 or 4 cards of one rank; a run is 3 or more cards "
-    "in sequence in one suit, ace low)."),
+    "invalid_meld": N_(
+        "%(cards)s: not a meld (a set is 3 or 4 cards of one rank; a run is 3 or more cards "
+        "in sequence in one suit, ace low)."
+    ),
     "meld_card_twice": N_("%(cards)s is used in more than one meld."),
     "fiftieth_card_knock_only": N_("Only two stock cards are left: you may take %(cards)s only to knock with it."),
     "must_knock": N_("You took the last discard under the 50th-card rule: you must knock now."),

@@ -91,7 +91,9 @@ def _axes(f: _Frame, x_label: str, y_label: str) -> list[str]:
     parts = []
     for k in range(5):
         v = f.bottom + (f.top - f.bottom) * k / 4
-        parts.append(f'<line x1="{PAD_START}" x2="{PAD_START + f.plot_w}" y1="{f.y(v):.1f}" y2="{f.y(v):.1f}" class="grid"/>')
+        parts.append(
+            f'<line x1="{PAD_START}" x2="{PAD_START + f.plot_w}" y1="{f.y(v):.1f}" y2="{f.y(v):.1f}" class="grid"/>'
+        )
         parts.append(f'<text x="{PAD_START - 6}" y="{f.y(v) + 4:.1f}" text-anchor="end" class="tick">{round(v)}</text>')
     step = max(1, f.rounds // 15)
     for r in range(0, f.rounds + 1, step):

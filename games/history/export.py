@@ -95,9 +95,7 @@ def _deal_record(match: Match, r: Round) -> dict[str, Any] | None:
     return spec.dealt(rules, r.setup, state)
 
 
-def _round_record(
-    match: Match, r: Round, scores: list[RoundScore], actions: list[dict[str, Any]]
-) -> dict[str, Any]:
+def _round_record(match: Match, r: Round, scores: list[RoundScore], actions: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "number": r.number,
         "dealer": r.dealer,

@@ -54,9 +54,7 @@ class _AlreadyRated(Exception):
 
 def _rate(match_id: int) -> RatedMatch | None:
     with transaction.atomic():
-        current = (
-            Match.objects.select_for_update().filter(pk=match_id).values("status", "variant", "practice").first()
-        )
+        current = Match.objects.select_for_update().filter(pk=match_id).values("status", "variant", "practice").first()
         if current is None or current["status"] != MatchStatus.FINISHED or current["practice"]:
             return None  # a practice table is not rated
         done = RatedMatch.objects.filter(match_id=match_id).first()

@@ -59,9 +59,7 @@ def _usable(entry, min_version: int, created_at) -> bool:
     )
 
 
-def board_data_for(
-    match_id: int, *, min_version: int = -1, fresh: bool = False, created_at=None
-) -> BoardData | None:
+def board_data_for(match_id: int, *, min_version: int = -1, fresh: bool = False, created_at=None) -> BoardData | None:
     """This match's board data at ``min_version`` or later (None if the match is gone).
 
     ``created_at`` (the match the caller knows) guards against a reused id: an entry of
@@ -127,18 +125,25 @@ def successor(match: Match, *, seats: list, state, events: list) -> None:
     new = [LogEvent(e.seq, e.seat, e.summary, e.by_bot) for e in events]
     known = previous.events
     if known and new and [e.seq for e in new] == list(range(known[-1].seq + 1, known[-1].seq + 1 + len(new))):
-        log = (list(known) + new)[-LOG_LENGTH :]
+        log = (list(known) + new)[-LOG_LENGTH:]
     else:
         log = selectors.log_events(match, previous)
-    remember(BoardData(match=match, seats=list(seats), state=state, events=log,
-                                 rounds=previous.rounds, rematch=previous.rematch))
+    remember(
+        BoardData(
+            match=match, seats=list(seats), state=state, events=log, rounds=previous.rounds, rematch=previous.rematch
+        )
+    )
 
 
 def remember(data: BoardData) -> None:
     """Keep a fresh load for the pushes that follow."""
     with _lock:
         current = _entries.get(data.match.pk)
-        if current is None or current[1].version <= data.version or current[1].match.created_at != data.match.created_at:
+        if (
+            current is None
+            or current[1].version <= data.version
+            or current[1].match.created_at != data.match.created_at
+        ):
             now = time.monotonic()
             _entries[data.match.pk] = (now, data)
             _entries.move_to_end(data.match.pk)

@@ -126,8 +126,9 @@ class Clock:
         self.failures += step.outcome in ("failed", "held")
         self.lateness.append(step.late)
         if self._trace is not None:
-            self._trace.write(f"{step.started.timestamp():.3f} {step.match_id} {step.late:.4f} {step.seconds:.4f} "
-                              f"{step.outcome}\n")
+            self._trace.write(
+                f"{step.started.timestamp():.3f} {step.match_id} {step.late:.4f} {step.seconds:.4f} {step.outcome}\n"
+            )
 
     def flush(self) -> None:
         if self._trace is not None and time.monotonic() - self._flushed >= 1.0:
@@ -150,13 +151,19 @@ SQLITE_PAUSE = 0.05
 
 
 async def run_clock(interval: float) -> None:
-    clock = Clock(workers=worker_count(), interval=interval, trace=getattr(settings, "RUMMYHUB_CLOCK_TRACE", ""),
-                  pause=SQLITE_PAUSE if connection.vendor == "sqlite" else 0.0)
+    clock = Clock(
+        workers=worker_count(),
+        interval=interval,
+        trace=getattr(settings, "RUMMYHUB_CLOCK_TRACE", ""),
+        pause=SQLITE_PAUSE if connection.vendor == "sqlite" else 0.0,
+    )
     # Besides the automatic steps, each on a task of its own (the loop never waits for them):
     # lapsed table-socket rows are swept about every RUMMYHUB_HEARTBEAT seconds, and on a
     # PostgreSQL whose autovacuum is off the rows every move rewrites are vacuumed.
-    upkeep = [Periodic("presence sweep", services.presence_sweep, lambda: settings.RUMMYHUB_HEARTBEAT),
-              Periodic("vacuum", vacuum_if_needed, lambda: settings.RUMMYHUB_VACUUM_EVERY)]
+    upkeep = [
+        Periodic("presence sweep", services.presence_sweep, lambda: settings.RUMMYHUB_HEARTBEAT),
+        Periodic("vacuum", vacuum_if_needed, lambda: settings.RUMMYHUB_VACUUM_EVERY),
+    ]
     try:
         while True:
             clock.wake()
@@ -221,8 +228,11 @@ def vacuum_if_needed() -> bool:
     if "on" not in _autovacuum:
         _autovacuum["on"] = store.autovacuum_is_on()
         if not _autovacuum["on"]:
-            log.warning("PostgreSQL's autovacuum is off: this process vacuums %s every %g s",
-                        ", ".join(m._meta.db_table for m in store.HOT_TABLES), settings.RUMMYHUB_VACUUM_EVERY)
+            log.warning(
+                "PostgreSQL's autovacuum is off: this process vacuums %s every %g s",
+                ", ".join(m._meta.db_table for m in store.HOT_TABLES),
+                settings.RUMMYHUB_VACUUM_EVERY,
+            )
     if _autovacuum["on"]:
         return False
     store.vacuum_hot_tables()

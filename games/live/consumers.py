@@ -46,8 +46,6 @@ def _query_version(scope) -> int:
     return -1
 
 
-
-
 class TableConsumer(AsyncWebsocketConsumer):
     async def dispatch(self, message):
         """Channels' dispatch without its ``aclose_old_connections()`` before every message.
@@ -179,8 +177,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         try:
             # The move waits for its table's turn in this process here, on the event loop: it takes
             # one of the threads every socket of the process shares only once it has the table.
-            async with gate.held_async(self.match_id, timeout=settings.RUMMYHUB_LOCK_TIMEOUT,
-                                       budget=settings.RUMMYHUB_LOCK_BUDGET):
+            async with gate.held_async(
+                self.match_id, timeout=settings.RUMMYHUB_LOCK_TIMEOUT, budget=settings.RUMMYHUB_LOCK_BUDGET
+            ):
                 error, moved_to = await database_sync_to_async(self._run_command, thread_sensitive=False)(kind, fields)
         except gate.Busy:
             with override_scope_language(self.scope):
@@ -189,8 +188,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             # Not a refusal: a fault (the database gone, a bug). The transaction rolled back, so
             # nothing changed; say so on this viewer's board and keep the socket open.
             log.exception("table %s: a %s command failed", self.match_id, kind)
-            await self.send_error("server_error", gettext_noop(
-                "The server could not carry out that move, and nothing changed. Try again."))
+            await self.send_error(
+                "server_error",
+                gettext_noop("The server could not carry out that move, and nothing changed. Try again."),
+            )
             return
         if moved_to is not None:
             # The command made a new version: this reply shares that version's one load with
@@ -237,7 +238,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             return  # while this socket is open, this viewer's own dot is "online" anyway
         with override_scope_language(self.scope):
             html = render_to_string(
-                "games/table.html#seat-conn", {"index": int(event["seat"]), "online": bool(event["online"]), "oob": True}
+                "games/table.html#seat-conn",
+                {"index": int(event["seat"]), "online": bool(event["online"]), "oob": True},
             )
         await self.send(text_data=html)
 
@@ -251,8 +253,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             html = render_to_string("games/table.html#chat-message", {"message": message, "oob": True})
         await self.send(text_data=html)
 
-    async def push_board(self, force: bool = False, version: int = -1, error: Exception | None = None,
-                         reply: bool = False):
+    async def push_board(
+        self, force: bool = False, version: int = -1, error: Exception | None = None, reply: bool = False
+    ):
         """Render and send this viewer's board: at ``version`` or later, or (``force``) as it is now.
 
         A forced board or a ``reply`` answers this socket (a resync, a command, its refusal): the page
@@ -282,8 +285,9 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     def _render(self, min_version: int, fresh: bool, error: Exception | None = None, reply: bool = False):
         # The sockets of one table in this process share one load of the version's data.
-        data = boardcache.board_data_for(self.match_id, min_version=min_version, fresh=fresh,
-                                         created_at=self.match_created)
+        data = boardcache.board_data_for(
+            self.match_id, min_version=min_version, fresh=fresh, created_at=self.match_created
+        )
         if data is None:
             return None, None, -1
         return self._render_data(data, error, reply)
@@ -298,7 +302,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         """
         with override_scope_language(self.scope):
             board = fragments.board_for(
-                data, self.user, reply=reply,
+                data,
+                self.user,
+                reply=reply,
                 error=commands.error_context(error, data.match.variant) if error is not None else None,
                 previous=self.last_board,
             )
@@ -306,8 +312,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         always = ("board-meta", "board-error") if reply else ("board-meta",)  # a refusal is said each time
         changed = []
         for name, html in board.fragments.items():
-            piece = html if name in always else fragments.delta(
-                html, board.parts.get(name), self.sent.get(name), self.sent_parts.get(name))
+            piece = (
+                html
+                if name in always
+                else fragments.delta(html, board.parts.get(name), self.sent.get(name), self.sent_parts.get(name))
+            )
             if piece:
                 changed.append(piece)
         return changed, board, data.version

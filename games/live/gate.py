@@ -104,8 +104,9 @@ def _holding(key: Hashable, entry: _Entry, ends: float) -> Iterator[None]:
 
 
 @contextmanager
-def held(key: Hashable, *, timeout: float, budget: float,
-         before_wait: Callable[[], None] | None = None) -> Iterator[None]:
+def held(
+    key: Hashable, *, timeout: float, budget: float, before_wait: Callable[[], None] | None = None
+) -> Iterator[None]:
     """Hold the gate of ``key`` for the block (a worker thread's wait).
 
     The command's deadline is ``budget`` seconds from now; the gate is waited for at most

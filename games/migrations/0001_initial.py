@@ -7,7 +7,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -16,144 +15,235 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='Match',
+            name="Match",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('variant', models.CharField(choices=[('manipulation', 'Manipulation Rummy'), ('gin_box', 'Three-player Gin (box, captain, advisor)'), ('gin', 'Gin Rummy (two players)'), ('oklahoma', 'Oklahoma Gin'), ('hollywood', 'Hollywood Gin')], db_index=True, max_length=20, verbose_name='variant')),
-                ('options', models.JSONField(blank=True, default=dict, verbose_name='rule options')),
-                ('seats_count', models.PositiveSmallIntegerField(verbose_name='seats')),
-                ('status', models.CharField(choices=[('open', 'Waiting for players'), ('playing', 'Playing'), ('between_rounds', 'Between rounds'), ('finished', 'Finished'), ('abandoned', 'Abandoned')], db_index=True, default='open', max_length=20, verbose_name='status')),
-                ('is_private', models.BooleanField(default=False, verbose_name='private')),
-                ('invite_token', models.CharField(default=games.models.new_invite_token, editable=False, max_length=40)),
-                ('turn_timer', models.PositiveSmallIntegerField(default=0, verbose_name='turn timer (seconds)')),
-                ('seed', models.BigIntegerField(default=games.models.new_seed, editable=False)),
-                ('created_at', models.DateTimeField(auto_now_add=True, db_index=True)),
-                ('started_at', models.DateTimeField(blank=True, null=True)),
-                ('finished_at', models.DateTimeField(blank=True, db_index=True, null=True)),
-                ('version', models.PositiveIntegerField(default=0)),
-                ('round_number', models.PositiveSmallIntegerField(default=0)),
-                ('state', models.JSONField(blank=True, default=dict)),
-                ('draft', models.JSONField(blank=True, null=True)),
-                ('deadline', models.DateTimeField(blank=True, db_index=True, null=True)),
-                ('turn_started_at', models.DateTimeField(blank=True, null=True)),
-                ('host', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='hosted_matches', to=settings.AUTH_USER_MODEL)),
-                ('rematch_of', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='games.match')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "variant",
+                    models.CharField(
+                        choices=[
+                            ("manipulation", "Manipulation Rummy"),
+                            ("gin_box", "Three-player Gin (box, captain, advisor)"),
+                            ("gin", "Gin Rummy (two players)"),
+                            ("oklahoma", "Oklahoma Gin"),
+                            ("hollywood", "Hollywood Gin"),
+                        ],
+                        db_index=True,
+                        max_length=20,
+                        verbose_name="variant",
+                    ),
+                ),
+                ("options", models.JSONField(blank=True, default=dict, verbose_name="rule options")),
+                ("seats_count", models.PositiveSmallIntegerField(verbose_name="seats")),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("open", "Waiting for players"),
+                            ("playing", "Playing"),
+                            ("between_rounds", "Between rounds"),
+                            ("finished", "Finished"),
+                            ("abandoned", "Abandoned"),
+                        ],
+                        db_index=True,
+                        default="open",
+                        max_length=20,
+                        verbose_name="status",
+                    ),
+                ),
+                ("is_private", models.BooleanField(default=False, verbose_name="private")),
+                (
+                    "invite_token",
+                    models.CharField(default=games.models.new_invite_token, editable=False, max_length=40),
+                ),
+                ("turn_timer", models.PositiveSmallIntegerField(default=0, verbose_name="turn timer (seconds)")),
+                ("seed", models.BigIntegerField(default=games.models.new_seed, editable=False)),
+                ("created_at", models.DateTimeField(auto_now_add=True, db_index=True)),
+                ("started_at", models.DateTimeField(blank=True, null=True)),
+                ("finished_at", models.DateTimeField(blank=True, db_index=True, null=True)),
+                ("version", models.PositiveIntegerField(default=0)),
+                ("round_number", models.PositiveSmallIntegerField(default=0)),
+                ("state", models.JSONField(blank=True, default=dict)),
+                ("draft", models.JSONField(blank=True, null=True)),
+                ("deadline", models.DateTimeField(blank=True, db_index=True, null=True)),
+                ("turn_started_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "host",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="hosted_matches",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "rematch_of",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="games.match",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'match',
-                'verbose_name_plural': 'matches',
-                'ordering': ['-created_at'],
+                "verbose_name": "match",
+                "verbose_name_plural": "matches",
+                "ordering": ["-created_at"],
             },
         ),
         migrations.CreateModel(
-            name='Event',
+            name="Event",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seq', models.PositiveIntegerField()),
-                ('round_number', models.PositiveSmallIntegerField(default=0)),
-                ('seat', models.SmallIntegerField(blank=True, null=True)),
-                ('kind', models.CharField(max_length=20)),
-                ('action', models.JSONField(default=dict)),
-                ('summary', models.JSONField(blank=True, default=dict)),
-                ('by_bot', models.BooleanField(default=False)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('match', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='events', to='games.match')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("seq", models.PositiveIntegerField()),
+                ("round_number", models.PositiveSmallIntegerField(default=0)),
+                ("seat", models.SmallIntegerField(blank=True, null=True)),
+                ("kind", models.CharField(max_length=20)),
+                ("action", models.JSONField(default=dict)),
+                ("summary", models.JSONField(blank=True, default=dict)),
+                ("by_bot", models.BooleanField(default=False)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "match",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="events", to="games.match"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['match', 'seq'],
+                "ordering": ["match", "seq"],
             },
         ),
         migrations.CreateModel(
-            name='ChatMessage',
+            name="ChatMessage",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('text', models.CharField(max_length=500)),
-                ('created_at', models.DateTimeField(auto_now_add=True, db_index=True)),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('match', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='chat', to='games.match')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("text", models.CharField(max_length=500)),
+                ("created_at", models.DateTimeField(auto_now_add=True, db_index=True)),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
+                (
+                    "match",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="chat", to="games.match"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['created_at'],
+                "ordering": ["created_at"],
             },
         ),
         migrations.CreateModel(
-            name='Round',
+            name="Round",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField()),
-                ('dealer', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('seed', models.BigIntegerField(default=games.models.new_seed, editable=False)),
-                ('setup', models.JSONField(blank=True, default=dict)),
-                ('result_kind', models.CharField(blank=True, max_length=20)),
-                ('knocker', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('winners', models.JSONField(blank=True, default=list)),
-                ('outcome', models.JSONField(blank=True, null=True)),
-                ('started_at', models.DateTimeField(auto_now_add=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('match', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rounds', to='games.match')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("number", models.PositiveSmallIntegerField()),
+                ("dealer", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("seed", models.BigIntegerField(default=games.models.new_seed, editable=False)),
+                ("setup", models.JSONField(blank=True, default=dict)),
+                ("result_kind", models.CharField(blank=True, max_length=20)),
+                ("knocker", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("winners", models.JSONField(blank=True, default=list)),
+                ("outcome", models.JSONField(blank=True, null=True)),
+                ("started_at", models.DateTimeField(auto_now_add=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "match",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="rounds", to="games.match"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['match', 'number'],
+                "ordering": ["match", "number"],
             },
         ),
         migrations.CreateModel(
-            name='RoundScore',
+            name="RoundScore",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seat', models.PositiveSmallIntegerField()),
-                ('hand_points', models.IntegerField(blank=True, null=True)),
-                ('score', models.IntegerField(default=0)),
-                ('reasons', models.JSONField(blank=True, default=list)),
-                ('round', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='scores', to='games.round')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("seat", models.PositiveSmallIntegerField()),
+                ("hand_points", models.IntegerField(blank=True, null=True)),
+                ("score", models.IntegerField(default=0)),
+                ("reasons", models.JSONField(blank=True, default=list)),
+                (
+                    "round",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="scores", to="games.round"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['round', 'seat'],
+                "ordering": ["round", "seat"],
             },
         ),
         migrations.CreateModel(
-            name='Seat',
+            name="Seat",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('index', models.PositiveSmallIntegerField()),
-                ('bot_policy', models.CharField(blank=True, max_length=30)),
-                ('bot_name', models.CharField(blank=True, max_length=40)),
-                ('role', models.CharField(blank=True, max_length=20)),
-                ('connections', models.PositiveSmallIntegerField(default=0)),
-                ('last_seen', models.DateTimeField(blank=True, null=True)),
-                ('missed_turns', models.PositiveSmallIntegerField(default=0)),
-                ('autopilot', models.BooleanField(default=False)),
-                ('ready', models.BooleanField(default=False)),
-                ('final_total', models.IntegerField(blank=True, null=True)),
-                ('is_winner', models.BooleanField(default=False)),
-                ('match', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seats', to='games.match')),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='seats', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("index", models.PositiveSmallIntegerField()),
+                ("bot_policy", models.CharField(blank=True, max_length=30)),
+                ("bot_name", models.CharField(blank=True, max_length=40)),
+                ("role", models.CharField(blank=True, max_length=20)),
+                ("connections", models.PositiveSmallIntegerField(default=0)),
+                ("last_seen", models.DateTimeField(blank=True, null=True)),
+                ("missed_turns", models.PositiveSmallIntegerField(default=0)),
+                ("autopilot", models.BooleanField(default=False)),
+                ("ready", models.BooleanField(default=False)),
+                ("final_total", models.IntegerField(blank=True, null=True)),
+                ("is_winner", models.BooleanField(default=False)),
+                (
+                    "match",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="seats", to="games.match"
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="seats",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['index'],
+                "ordering": ["index"],
             },
         ),
         migrations.AddIndex(
-            model_name='match',
-            index=models.Index(fields=['status', '-finished_at'], name='match_status_finished'),
+            model_name="match",
+            index=models.Index(fields=["status", "-finished_at"], name="match_status_finished"),
         ),
         migrations.AddConstraint(
-            model_name='event',
-            constraint=models.UniqueConstraint(fields=('match', 'seq'), name='event_unique_seq'),
+            model_name="event",
+            constraint=models.UniqueConstraint(fields=("match", "seq"), name="event_unique_seq"),
         ),
         migrations.AddConstraint(
-            model_name='round',
-            constraint=models.UniqueConstraint(fields=('match', 'number'), name='round_unique_number'),
+            model_name="round",
+            constraint=models.UniqueConstraint(fields=("match", "number"), name="round_unique_number"),
         ),
         migrations.AddConstraint(
-            model_name='roundscore',
-            constraint=models.UniqueConstraint(fields=('round', 'seat'), name='roundscore_unique_seat'),
+            model_name="roundscore",
+            constraint=models.UniqueConstraint(fields=("round", "seat"), name="roundscore_unique_seat"),
         ),
         migrations.AddConstraint(
-            model_name='seat',
-            constraint=models.UniqueConstraint(fields=('match', 'index'), name='seat_unique_index'),
+            model_name="seat",
+            constraint=models.UniqueConstraint(fields=("match", "index"), name="seat_unique_index"),
         ),
         migrations.AddConstraint(
-            model_name='seat',
-            constraint=models.UniqueConstraint(condition=models.Q(('user__isnull', False)), fields=('match', 'user'), name='seat_unique_user'),
+            model_name="seat",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("user__isnull", False)), fields=("match", "user"), name="seat_unique_user"
+            ),
         ),
     ]

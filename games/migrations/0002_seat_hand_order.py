@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0001_initial'),
+        ("games", "0001_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='seat',
-            name='hand_order',
+            model_name="seat",
+            name="hand_order",
             field=models.JSONField(blank=True, default=list),
         ),
     ]

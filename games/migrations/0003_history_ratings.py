@@ -6,43 +6,71 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0002_seat_hand_order'),
+        ("games", "0002_seat_hand_order"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='RatedMatch',
+            name="RatedMatch",
             fields=[
-                ('match', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, primary_key=True, related_name='rated', serialize=False, to='games.match')),
-                ('rated_at', models.DateTimeField(auto_now_add=True)),
-                ('changes', models.JSONField(blank=True, default=list)),
+                (
+                    "match",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        primary_key=True,
+                        related_name="rated",
+                        serialize=False,
+                        to="games.match",
+                    ),
+                ),
+                ("rated_at", models.DateTimeField(auto_now_add=True)),
+                ("changes", models.JSONField(blank=True, default=list)),
             ],
             options={
-                'verbose_name': 'rated match',
-                'verbose_name_plural': 'rated matches',
+                "verbose_name": "rated match",
+                "verbose_name_plural": "rated matches",
             },
         ),
         migrations.CreateModel(
-            name='PlayerRating',
+            name="PlayerRating",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('bot_policy', models.CharField(blank=True, max_length=30)),
-                ('variant', models.CharField(max_length=20, verbose_name='variant')),
-                ('mu', models.FloatField()),
-                ('sigma', models.FloatField()),
-                ('ordinal', models.FloatField(db_index=True)),
-                ('matches', models.PositiveIntegerField(default=0)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='ratings', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("bot_policy", models.CharField(blank=True, max_length=30)),
+                ("variant", models.CharField(max_length=20, verbose_name="variant")),
+                ("mu", models.FloatField()),
+                ("sigma", models.FloatField()),
+                ("ordinal", models.FloatField(db_index=True)),
+                ("matches", models.PositiveIntegerField(default=0)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="ratings",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'rating',
-                'verbose_name_plural': 'ratings',
-                'indexes': [models.Index(fields=['variant', '-ordinal'], name='rating_variant_ordinal')],
-                'constraints': [models.UniqueConstraint(condition=models.Q(('user__isnull', False)), fields=('user', 'variant'), name='rating_unique_user_variant'), models.UniqueConstraint(condition=models.Q(('user__isnull', True)), fields=('bot_policy', 'variant'), name='rating_unique_bot_variant')],
+                "verbose_name": "rating",
+                "verbose_name_plural": "ratings",
+                "indexes": [models.Index(fields=["variant", "-ordinal"], name="rating_variant_ordinal")],
+                "constraints": [
+                    models.UniqueConstraint(
+                        condition=models.Q(("user__isnull", False)),
+                        fields=("user", "variant"),
+                        name="rating_unique_user_variant",
+                    ),
+                    models.UniqueConstraint(
+                        condition=models.Q(("user__isnull", True)),
+                        fields=("bot_policy", "variant"),
+                        name="rating_unique_bot_variant",
+                    ),
+                ],
             },
         ),
     ]

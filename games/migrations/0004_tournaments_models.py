@@ -7,138 +7,235 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0003_history_ratings'),
+        ("games", "0003_history_ratings"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Tournament',
+            name="Tournament",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=120, verbose_name='name')),
-                ('variant', models.CharField(db_index=True, max_length=20, verbose_name='variant')),
-                ('options', models.JSONField(blank=True, default=dict, verbose_name='rule options')),
-                ('format', models.CharField(choices=[('swiss', 'Swiss'), ('round_robin', 'Round robin'), ('elimination', 'Single elimination (two-player)')], default='swiss', max_length=20, verbose_name='format')),
-                ('table_size', models.PositiveSmallIntegerField(default=4, verbose_name='seats per table')),
-                ('rounds_count', models.PositiveSmallIntegerField(default=3, verbose_name='number of rounds')),
-                ('placement_points', models.JSONField(default=games.tournaments.models.default_placement_points, verbose_name='placement points by table size')),
-                ('turn_timer', models.PositiveSmallIntegerField(default=0, verbose_name='turn timer (seconds)')),
-                ('registration_open', models.BooleanField(default=False, verbose_name='registration open')),
-                ('status', models.CharField(choices=[('upcoming', 'Upcoming'), ('running', 'Running'), ('finished', 'Finished')], db_index=True, default='upcoming', max_length=20, verbose_name='status')),
-                ('starts_at', models.DateTimeField(blank=True, null=True, verbose_name='start time')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("name", models.CharField(max_length=120, verbose_name="name")),
+                ("variant", models.CharField(db_index=True, max_length=20, verbose_name="variant")),
+                ("options", models.JSONField(blank=True, default=dict, verbose_name="rule options")),
+                (
+                    "format",
+                    models.CharField(
+                        choices=[
+                            ("swiss", "Swiss"),
+                            ("round_robin", "Round robin"),
+                            ("elimination", "Single elimination (two-player)"),
+                        ],
+                        default="swiss",
+                        max_length=20,
+                        verbose_name="format",
+                    ),
+                ),
+                ("table_size", models.PositiveSmallIntegerField(default=4, verbose_name="seats per table")),
+                ("rounds_count", models.PositiveSmallIntegerField(default=3, verbose_name="number of rounds")),
+                (
+                    "placement_points",
+                    models.JSONField(
+                        default=games.tournaments.models.default_placement_points,
+                        verbose_name="placement points by table size",
+                    ),
+                ),
+                ("turn_timer", models.PositiveSmallIntegerField(default=0, verbose_name="turn timer (seconds)")),
+                ("registration_open", models.BooleanField(default=False, verbose_name="registration open")),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("upcoming", "Upcoming"), ("running", "Running"), ("finished", "Finished")],
+                        db_index=True,
+                        default="upcoming",
+                        max_length=20,
+                        verbose_name="status",
+                    ),
+                ),
+                ("starts_at", models.DateTimeField(blank=True, null=True, verbose_name="start time")),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'tournament',
-                'verbose_name_plural': 'tournaments',
-                'ordering': ['-created_at'],
+                "verbose_name": "tournament",
+                "verbose_name_plural": "tournaments",
+                "ordering": ["-created_at"],
             },
         ),
         migrations.CreateModel(
-            name='Entry',
+            name="Entry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seed', models.IntegerField(default=0, verbose_name='seed')),
-                ('rating', models.FloatField(blank=True, null=True, verbose_name='rating at registration')),
-                ('withdrawn', models.BooleanField(default=False, verbose_name='withdrawn')),
-                ('registered_at', models.DateTimeField(auto_now_add=True)),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='tournament_entries', to=settings.AUTH_USER_MODEL)),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='entries', to='games.tournament')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("seed", models.IntegerField(default=0, verbose_name="seed")),
+                ("rating", models.FloatField(blank=True, null=True, verbose_name="rating at registration")),
+                ("withdrawn", models.BooleanField(default=False, verbose_name="withdrawn")),
+                ("registered_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="tournament_entries",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="entries", to="games.tournament"
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'entry',
-                'verbose_name_plural': 'entries',
-                'ordering': ['tournament', '-seed', 'registered_at', 'pk'],
+                "verbose_name": "entry",
+                "verbose_name_plural": "entries",
+                "ordering": ["tournament", "-seed", "registered_at", "pk"],
             },
         ),
         migrations.CreateModel(
-            name='TournamentAudit',
+            name="TournamentAudit",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('action', models.CharField(max_length=40)),
-                ('detail', models.JSONField(blank=True, default=dict)),
-                ('reason', models.TextField(blank=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True, db_index=True)),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='audit', to='games.tournament')),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("action", models.CharField(max_length=40)),
+                ("detail", models.JSONField(blank=True, default=dict)),
+                ("reason", models.TextField(blank=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True, db_index=True)),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="audit", to="games.tournament"
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'audit entry',
-                'verbose_name_plural': 'audit log',
-                'ordering': ['-created_at', '-pk'],
+                "verbose_name": "audit entry",
+                "verbose_name_plural": "audit log",
+                "ordering": ["-created_at", "-pk"],
             },
         ),
         migrations.CreateModel(
-            name='TournamentRound',
+            name="TournamentRound",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField()),
-                ('status', models.CharField(choices=[('draft', 'Seating preview'), ('playing', 'Playing'), ('closed', 'Closed')], default='draft', max_length=20)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('published_at', models.DateTimeField(blank=True, null=True)),
-                ('closed_at', models.DateTimeField(blank=True, null=True)),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rounds', to='games.tournament')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("number", models.PositiveSmallIntegerField()),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("draft", "Seating preview"), ("playing", "Playing"), ("closed", "Closed")],
+                        default="draft",
+                        max_length=20,
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("published_at", models.DateTimeField(blank=True, null=True)),
+                ("closed_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="rounds", to="games.tournament"
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'tournament round',
-                'verbose_name_plural': 'tournament rounds',
-                'ordering': ['tournament', 'number'],
+                "verbose_name": "tournament round",
+                "verbose_name_plural": "tournament rounds",
+                "ordering": ["tournament", "number"],
             },
         ),
         migrations.CreateModel(
-            name='TournamentTable',
+            name="TournamentTable",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField()),
-                ('is_bye', models.BooleanField(default=False)),
-                ('reasons', models.JSONField(blank=True, default=list)),
-                ('match', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='tournament_table', to='games.match')),
-                ('round', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='tables', to='games.tournamentround')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("number", models.PositiveSmallIntegerField()),
+                ("is_bye", models.BooleanField(default=False)),
+                ("reasons", models.JSONField(blank=True, default=list)),
+                (
+                    "match",
+                    models.OneToOneField(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="tournament_table",
+                        to="games.match",
+                    ),
+                ),
+                (
+                    "round",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="tables", to="games.tournamentround"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['round', 'number'],
+                "ordering": ["round", "number"],
             },
         ),
         migrations.CreateModel(
-            name='TournamentSeat',
+            name="TournamentSeat",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('index', models.PositiveSmallIntegerField()),
-                ('placement', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('points', models.IntegerField(blank=True, null=True)),
-                ('game_points', models.IntegerField(blank=True, null=True)),
-                ('forfeit', models.BooleanField(default=False)),
-                ('overridden', models.BooleanField(default=False)),
-                ('entry', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seats', to='games.entry')),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seats', to='games.tournamenttable')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("index", models.PositiveSmallIntegerField()),
+                ("placement", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("points", models.IntegerField(blank=True, null=True)),
+                ("game_points", models.IntegerField(blank=True, null=True)),
+                ("forfeit", models.BooleanField(default=False)),
+                ("overridden", models.BooleanField(default=False)),
+                (
+                    "entry",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="seats", to="games.entry"
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="seats", to="games.tournamenttable"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['table', 'index'],
+                "ordering": ["table", "index"],
             },
         ),
         migrations.AddConstraint(
-            model_name='entry',
-            constraint=models.UniqueConstraint(fields=('tournament', 'user'), name='entry_unique_user'),
+            model_name="entry",
+            constraint=models.UniqueConstraint(fields=("tournament", "user"), name="entry_unique_user"),
         ),
         migrations.AddConstraint(
-            model_name='tournamentround',
-            constraint=models.UniqueConstraint(fields=('tournament', 'number'), name='tround_unique_number'),
+            model_name="tournamentround",
+            constraint=models.UniqueConstraint(fields=("tournament", "number"), name="tround_unique_number"),
         ),
         migrations.AddConstraint(
-            model_name='tournamenttable',
-            constraint=models.UniqueConstraint(fields=('round', 'number'), name='ttable_unique_number'),
+            model_name="tournamenttable",
+            constraint=models.UniqueConstraint(fields=("round", "number"), name="ttable_unique_number"),
         ),
         migrations.AddConstraint(
-            model_name='tournamentseat',
-            constraint=models.UniqueConstraint(fields=('table', 'index'), name='tseat_unique_index'),
+            model_name="tournamentseat",
+            constraint=models.UniqueConstraint(fields=("table", "index"), name="tseat_unique_index"),
         ),
         migrations.AddConstraint(
-            model_name='tournamentseat',
-            constraint=models.UniqueConstraint(fields=('table', 'entry'), name='tseat_unique_entry'),
+            model_name="tournamentseat",
+            constraint=models.UniqueConstraint(fields=("table", "entry"), name="tseat_unique_entry"),
         ),
     ]

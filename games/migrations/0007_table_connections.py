@@ -7,29 +7,41 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0006_match_event_seq'),
+        ("games", "0006_match_event_seq"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.RemoveField(
-            model_name='seat',
-            name='connections',
+            model_name="seat",
+            name="connections",
         ),
         migrations.CreateModel(
-            name='TableConnection',
+            name="TableConnection",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('token', models.CharField(default=games.models.new_connection_token, max_length=32, unique=True)),
-                ('opened_at', models.DateTimeField()),
-                ('last_seen', models.DateTimeField()),
-                ('match', models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='games.match')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("token", models.CharField(default=games.models.new_connection_token, max_length=32, unique=True)),
+                ("opened_at", models.DateTimeField()),
+                ("last_seen", models.DateTimeField()),
+                (
+                    "match",
+                    models.ForeignKey(
+                        db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name="+", to="games.match"
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
             options={
-                'indexes': [models.Index(fields=['match', 'user', 'last_seen'], name='tableconn_match_user_seen'), models.Index(fields=['last_seen'], name='tableconn_seen')],
+                "indexes": [
+                    models.Index(fields=["match", "user", "last_seen"], name="tableconn_match_user_seen"),
+                    models.Index(fields=["last_seen"], name="tableconn_seen"),
+                ],
             },
         ),
     ]

@@ -10,8 +10,10 @@ few, and no truncation (its exclusive lock would stop every claim and move while
 from django.db import migrations
 
 TABLES = ("games_match", "games_seat", "games_tableconnection")
-EARLY = ("autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 1000, autovacuum_vacuum_cost_delay = 0,"
-         " vacuum_truncate = false")
+EARLY = (
+    "autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 1000, autovacuum_vacuum_cost_delay = 0,"
+    " vacuum_truncate = false"
+)
 DEFAULT = "autovacuum_vacuum_scale_factor, autovacuum_vacuum_threshold, autovacuum_vacuum_cost_delay, vacuum_truncate"
 
 

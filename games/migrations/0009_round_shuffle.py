@@ -10,33 +10,32 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0008_hot_tables_autovacuum'),
+        ("games", "0008_hot_tables_autovacuum"),
     ]
 
     operations = [
         # Added with the old algorithm as its value, so every existing round is marked with it ...
         migrations.AddField(
-            model_name='round',
-            name='shuffle',
-            field=models.CharField(default='python-random', editable=False, max_length=24),
+            model_name="round",
+            name="shuffle",
+            field=models.CharField(default="python-random", editable=False, max_length=24),
         ),
         # ... then new rounds get the documented shuffle.
         migrations.AlterField(
-            model_name='round',
-            name='shuffle',
-            field=models.CharField(default='fy-hmac-sha256-v1', editable=False, max_length=24),
+            model_name="round",
+            name="shuffle",
+            field=models.CharField(default="fy-hmac-sha256-v1", editable=False, max_length=24),
         ),
         # A bigint becomes its decimal text (PostgreSQL: USING seed::varchar; SQLite copies the table).
         migrations.AlterField(
-            model_name='round',
-            name='seed',
+            model_name="round",
+            name="seed",
             field=models.CharField(default=games.engine.shuffle.new_seed, editable=False, max_length=64),
         ),
         migrations.AddField(
-            model_name='round',
-            name='commitment',
+            model_name="round",
+            name="commitment",
             field=models.CharField(blank=True, editable=False, max_length=64),
         ),
     ]

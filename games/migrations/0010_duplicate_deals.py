@@ -7,61 +7,85 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0009_round_shuffle'),
+        ("games", "0009_round_shuffle"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='DealSet',
+            name="DealSet",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('match_seed', models.BigIntegerField(default=games.models.new_seed, editable=False)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('revealed_at', models.DateTimeField(blank=True, null=True)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("match_seed", models.BigIntegerField(default=games.models.new_seed, editable=False)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("revealed_at", models.DateTimeField(blank=True, null=True)),
             ],
             options={
-                'verbose_name': 'shared deals',
-                'verbose_name_plural': 'shared deals',
+                "verbose_name": "shared deals",
+                "verbose_name_plural": "shared deals",
             },
         ),
         migrations.AddField(
-            model_name='match',
-            name='deals_held',
+            model_name="match",
+            name="deals_held",
             field=models.BooleanField(default=False),
         ),
         migrations.AddField(
-            model_name='tournament',
-            name='duplicate',
-            field=models.BooleanField(default=False, help_text='Every table of a round plays the same deals; standings use matchpoints.', verbose_name='duplicate'),
+            model_name="tournament",
+            name="duplicate",
+            field=models.BooleanField(
+                default=False,
+                help_text="Every table of a round plays the same deals; standings use matchpoints.",
+                verbose_name="duplicate",
+            ),
         ),
         migrations.AddField(
-            model_name='tournament',
-            name='duplicate_average',
-            field=models.BooleanField(default=False, help_text="Duplicate only: also total each player's difference from the field average of every deal, and break ties in matchpoints with it.", verbose_name='difference from the field average'),
+            model_name="tournament",
+            name="duplicate_average",
+            field=models.BooleanField(
+                default=False,
+                help_text="Duplicate only: also total each player's difference from the field average of every deal, and break ties in matchpoints with it.",
+                verbose_name="difference from the field average",
+            ),
         ),
         migrations.AddField(
-            model_name='match',
-            name='deal_set',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='matches', to='games.dealset'),
+            model_name="match",
+            name="deal_set",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="matches",
+                to="games.dealset",
+            ),
         ),
         migrations.AddField(
-            model_name='tournamentround',
-            name='deal_set',
-            field=models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='tournament_round', to='games.dealset'),
+            model_name="tournamentround",
+            name="deal_set",
+            field=models.OneToOneField(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="tournament_round",
+                to="games.dealset",
+            ),
         ),
         migrations.CreateModel(
-            name='DealSeed',
+            name="DealSeed",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField()),
-                ('seed', models.CharField(default=games.engine.shuffle.new_seed, editable=False, max_length=64)),
-                ('deal_set', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seeds', to='games.dealset')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("number", models.PositiveSmallIntegerField()),
+                ("seed", models.CharField(default=games.engine.shuffle.new_seed, editable=False, max_length=64)),
+                (
+                    "deal_set",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="seeds", to="games.dealset"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['deal_set', 'number'],
-                'constraints': [models.UniqueConstraint(fields=('deal_set', 'number'), name='dealseed_unique_number')],
+                "ordering": ["deal_set", "number"],
+                "constraints": [models.UniqueConstraint(fields=("deal_set", "number"), name="dealseed_unique_number")],
             },
         ),
     ]

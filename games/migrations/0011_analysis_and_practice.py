@@ -6,70 +6,96 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0010_duplicate_deals'),
+        ("games", "0010_duplicate_deals"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='match',
-            name='practice',
-            field=models.BooleanField(default=False, verbose_name='practice (not rated)'),
+            model_name="match",
+            name="practice",
+            field=models.BooleanField(default=False, verbose_name="practice (not rated)"),
         ),
         migrations.CreateModel(
-            name='MatchAnalysis',
+            name="MatchAnalysis",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('version', models.PositiveSmallIntegerField(verbose_name='analyser version')),
-                ('status', models.CharField(choices=[('queued', 'Queued'), ('running', 'Running'), ('done', 'Done'), ('failed', 'Failed')], default='queued', max_length=10, verbose_name='status')),
-                ('progress', models.PositiveIntegerField(default=0)),
-                ('total', models.PositiveIntegerField(default=0)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('claimed_at', models.DateTimeField(blank=True, null=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('cpu_seconds', models.FloatField(blank=True, null=True, verbose_name='worker CPU seconds')),
-                ('steps', models.JSONField(blank=True, default=list)),
-                ('error', models.TextField(blank=True, verbose_name='error')),
-                ('match', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='analyses', to='games.match')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("version", models.PositiveSmallIntegerField(verbose_name="analyser version")),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("queued", "Queued"), ("running", "Running"), ("done", "Done"), ("failed", "Failed")],
+                        default="queued",
+                        max_length=10,
+                        verbose_name="status",
+                    ),
+                ),
+                ("progress", models.PositiveIntegerField(default=0)),
+                ("total", models.PositiveIntegerField(default=0)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("claimed_at", models.DateTimeField(blank=True, null=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                ("cpu_seconds", models.FloatField(blank=True, null=True, verbose_name="worker CPU seconds")),
+                ("steps", models.JSONField(blank=True, default=list)),
+                ("error", models.TextField(blank=True, verbose_name="error")),
+                (
+                    "match",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="analyses", to="games.match"
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'match analysis',
-                'verbose_name_plural': 'match analyses',
+                "verbose_name": "match analysis",
+                "verbose_name_plural": "match analyses",
             },
         ),
         migrations.CreateModel(
-            name='AnalysisSeat',
+            name="AnalysisSeat",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seat', models.PositiveSmallIntegerField()),
-                ('variant', models.CharField(max_length=20)),
-                ('steps', models.PositiveIntegerField(default=0)),
-                ('best', models.PositiveIntegerField(default=0)),
-                ('missed_cards', models.PositiveIntegerField(default=0)),
-                ('missed_points', models.PositiveIntegerField(default=0)),
-                ('missed_deadwood', models.PositiveIntegerField(default=0)),
-                ('missed_knocks', models.PositiveIntegerField(default=0)),
-                ('missed_gins', models.PositiveIntegerField(default=0)),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('analysis', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seat_rows', to='games.matchanalysis')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("seat", models.PositiveSmallIntegerField()),
+                ("variant", models.CharField(max_length=20)),
+                ("steps", models.PositiveIntegerField(default=0)),
+                ("best", models.PositiveIntegerField(default=0)),
+                ("missed_cards", models.PositiveIntegerField(default=0)),
+                ("missed_points", models.PositiveIntegerField(default=0)),
+                ("missed_deadwood", models.PositiveIntegerField(default=0)),
+                ("missed_knocks", models.PositiveIntegerField(default=0)),
+                ("missed_gins", models.PositiveIntegerField(default=0)),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "analysis",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="seat_rows", to="games.matchanalysis"
+                    ),
+                ),
             ],
         ),
         migrations.AddIndex(
-            model_name='matchanalysis',
-            index=models.Index(fields=['status', 'created_at'], name='analysis_status_created'),
+            model_name="matchanalysis",
+            index=models.Index(fields=["status", "created_at"], name="analysis_status_created"),
         ),
         migrations.AddConstraint(
-            model_name='matchanalysis',
-            constraint=models.UniqueConstraint(fields=('match', 'version'), name='analysis_unique_match_version'),
+            model_name="matchanalysis",
+            constraint=models.UniqueConstraint(fields=("match", "version"), name="analysis_unique_match_version"),
         ),
         migrations.AddIndex(
-            model_name='analysisseat',
-            index=models.Index(fields=['user', 'variant'], name='analysis_seat_user_variant'),
+            model_name="analysisseat",
+            index=models.Index(fields=["user", "variant"], name="analysis_seat_user_variant"),
         ),
         migrations.AddConstraint(
-            model_name='analysisseat',
-            constraint=models.UniqueConstraint(fields=('analysis', 'seat'), name='analysis_seat_unique'),
+            model_name="analysisseat",
+            constraint=models.UniqueConstraint(fields=("analysis", "seat"), name="analysis_seat_unique"),
         ),
     ]

@@ -150,8 +150,13 @@ def clock_step(*, now=None, exclude=(), on_claim=None) -> ClockStep | None:
             log.exception("automatic step of match %s failed and could not be put off", claimed[0])
             outcome = "failed"
     match_id, deadline, _version, started = claimed
-    return ClockStep(match_id=match_id, deadline=deadline, started=started, outcome=outcome,
-                     seconds=(timezone.now() - started).total_seconds())
+    return ClockStep(
+        match_id=match_id,
+        deadline=deadline,
+        started=started,
+        outcome=outcome,
+        seconds=(timezone.now() - started).total_seconds(),
+    )
 
 
 def _put_off(match_id: int, version: int, now, exc: BaseException) -> str:
@@ -178,12 +183,24 @@ def _put_off(match_id: int, version: int, now, exc: BaseException) -> str:
     failures = int(record.get("failures", 0)) + 1
     held = isinstance(exc, RulesError) or failures >= CLOCK_MAX_FAILURES
     delay = min(CLOCK_BACKOFF * 2 ** (failures - 1), CLOCK_BACKOFF_MAX)
-    match.state = {**match.state, "clock": {"failures": failures, "error": f"{type(exc).__name__}: {exc}"[:500],
-                                            "at": now.isoformat(), "held": held}}
+    match.state = {
+        **match.state,
+        "clock": {
+            "failures": failures,
+            "error": f"{type(exc).__name__}: {exc}"[:500],
+            "at": now.isoformat(),
+            "held": held,
+        },
+    }
     match.deadline = None if held else now + timedelta(seconds=delay)
     match.save(update_fields=["state", "deadline"])
-    log.error("automatic step of match %s failed (%d in a row); %s", match_id, failures,
-              "held without a deadline" if held else f"put off {delay:g} s", exc_info=exc)
+    log.error(
+        "automatic step of match %s failed (%d in a row); %s",
+        match_id,
+        failures,
+        "held without a deadline" if held else f"put off {delay:g} s",
+        exc_info=exc,
+    )
     return "held" if held else "failed"
 
 

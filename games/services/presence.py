@@ -137,7 +137,9 @@ def _sweep_match(*, match_id: int, cutoff) -> int:
         if not rows:
             return 0  # another process swept them, or their heartbeat came back
         # A row refreshed since it was read (its process was only slow) stays.
-        deleted, _rows = TableConnection.objects.filter(pk__in=[pk for pk, _u, _s in rows], last_seen__lt=cutoff).delete()
+        deleted, _rows = TableConnection.objects.filter(
+            pk__in=[pk for pk, _u, _s in rows], last_seen__lt=cutoff
+        ).delete()
         last_beat: dict[int, Any] = {}
         for _pk, user_id, seen in rows:
             last_beat[user_id] = max(seen, last_beat.get(user_id, seen))

@@ -94,8 +94,9 @@ def with_retry(service, /, **kwargs):
             connection.close()
 
     try:
-        with gate.held(key, timeout=settings.RUMMYHUB_LOCK_TIMEOUT, budget=settings.RUMMYHUB_LOCK_BUDGET,
-                       before_wait=before_wait):
+        with gate.held(
+            key, timeout=settings.RUMMYHUB_LOCK_TIMEOUT, budget=settings.RUMMYHUB_LOCK_BUDGET, before_wait=before_wait
+        ):
             return _attempts(service, kwargs, deadline=gate.deadline())
     except gate.Busy:
         raise TableBusy() from None
@@ -121,6 +122,11 @@ def _attempts(service, kwargs: dict, *, deadline: float | None):
                 raise TableBusy() from exc
             if attempt == RETRY_ATTEMPTS:
                 raise
-            log.warning("%s failed (%s); trying again, attempt %d of %d",
-                        getattr(service, "__name__", service), exc, attempt + 1, RETRY_ATTEMPTS)
+            log.warning(
+                "%s failed (%s); trying again, attempt %d of %d",
+                getattr(service, "__name__", service),
+                exc,
+                attempt + 1,
+                RETRY_ATTEMPTS,
+            )
             time.sleep(pause)

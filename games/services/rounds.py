@@ -43,8 +43,15 @@ def _deal(write: Write, rules) -> None:
     state, dealer = spec.deal(rules, tally, shuffle.rng_for(shuffle.CURRENT, seed))
     # The table shows the commitment from the deal on; the seed stays here until the round is over.
     commitment = shuffle.commitment(seed, match_id=match.pk, round_number=number)
-    Round.objects.create(match=match, number=number, dealer=dealer, shuffle=shuffle.CURRENT, seed=seed,
-                         commitment=commitment, setup=tally)
+    Round.objects.create(
+        match=match,
+        number=number,
+        dealer=dealer,
+        shuffle=shuffle.CURRENT,
+        seed=seed,
+        commitment=commitment,
+        setup=tally,
+    )
     match.round_number = number
     match.state = {"tally": tally, "commitment": commitment}
     write.set_state(state)
@@ -55,8 +62,12 @@ def _deal(write: Write, rules) -> None:
     for index, role in enumerate(spec.seat_roles(tally, match.seats_count)):
         Seat.objects.filter(match=match, index=index).update(role=role)
     write.seats_changed()
-    write.event(kind="deal", seat=None, action={"type": "deal", "round": number},
-                summary={"code": "deal", "round": number, "dealer": dealer})
+    write.event(
+        kind="deal",
+        seat=None,
+        action={"type": "deal", "round": number},
+        summary={"code": "deal", "round": number, "dealer": dealer},
+    )
     _gin_bot_advice(write)
     _schedule(write)
     write.save("state", "status", "started_at", "round_number", "deadline", "turn_started_at", "draft")
@@ -85,9 +96,17 @@ def _close_round(write: Write, rules, state) -> None:
         ]
     )
     match.state = {**match.state, "tally": closed.tally}
-    write.event(kind="system", seat=None, action={"type": "round_end", "round": match.round_number},
-                summary={"code": "round_end", "round": match.round_number, "kind": closed.result_kind,
-                         "winners": closed.winners})
+    write.event(
+        kind="system",
+        seat=None,
+        action={"type": "round_end", "round": match.round_number},
+        summary={
+            "code": "round_end",
+            "round": match.round_number,
+            "kind": closed.result_kind,
+            "winners": closed.winners,
+        },
+    )
     if spec.is_match_over(rules, closed.tally):
         totals, winners = spec.final(rules, closed.tally)
         match.status = MatchStatus.FINISHED
@@ -95,8 +114,12 @@ def _close_round(write: Write, rules, state) -> None:
         for i, total in enumerate(totals):
             Seat.objects.filter(match=match, index=i).update(final_total=total, is_winner=i in winners)
         write.seats_changed()
-        write.event(kind="system", seat=None, action={"type": "match_end"},
-                    summary={"code": "match_end", "totals": totals, "winners": winners})
+        write.event(
+            kind="system",
+            seat=None,
+            action={"type": "match_end"},
+            summary={"code": "match_end", "totals": totals, "winners": winners},
+        )
         _lobby_changed(match)
         transaction.on_commit(lambda: _after_match_finished(match.pk))
     else:
@@ -151,6 +174,11 @@ def _gin_bot_advice(write: Write) -> None:
         return
     action = {"type": "suggest", "suggestion": suggestion}
     after = spec.apply(state, state.advisor, action)
-    write.event(kind="action", seat=state.advisor, action=action,
-                summary=spec.describe(state, after, state.advisor, action), by_bot=True)
+    write.event(
+        kind="action",
+        seat=state.advisor,
+        action=action,
+        summary=spec.describe(state, after, state.advisor, action),
+        by_bot=True,
+    )
     write.set_state(after)

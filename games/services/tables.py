@@ -54,8 +54,9 @@ def match_create(
     is not rated and offers hints while every other seat is a bot (games.practice)."""
     spec = spec_for(variant)
     if seats_count not in spec.seat_choices:
-        raise ActionRefused("bad_seats", _("This game is for %(choices)s players.") % {
-            "choices": lists.items(spec.seat_choices)})
+        raise ActionRefused(
+            "bad_seats", _("This game is for %(choices)s players.") % {"choices": lists.items(spec.seat_choices)}
+        )
     if turn_timer not in TIMER_CHOICES:
         raise ActionRefused("bad_timer", _("Choose a turn timer of none, 30, 60 or 120 seconds."))
     if bot_policy not in BOT_POLICIES:
@@ -69,14 +70,24 @@ def match_create(
     stored = {k: v for k, v in rules.to_dict().items() if k in defaults}
     with transaction.atomic():
         seats = [Seat(index=0, user=host)]
-        seats += [Seat(index=i, bot_policy=bot_policy, bot_name=BOT_NAMES[i - 1]) if i <= bots else Seat(index=i)
-                  for i in range(1, seats_count)]
-        return _new_match(variant=variant, options=stored, host=host, turn_timer=turn_timer,
-                          is_private=is_private, seats=seats, practice=bool(practice))
+        seats += [
+            Seat(index=i, bot_policy=bot_policy, bot_name=BOT_NAMES[i - 1]) if i <= bots else Seat(index=i)
+            for i in range(1, seats_count)
+        ]
+        return _new_match(
+            variant=variant,
+            options=stored,
+            host=host,
+            turn_timer=turn_timer,
+            is_private=is_private,
+            seats=seats,
+            practice=bool(practice),
+        )
 
 
-def match_create_seated(*, variant: str, options: dict[str, Any], users: list, turn_timer: int = 0,
-                        deal_set: DealSet | None = None) -> Match:
+def match_create_seated(
+    *, variant: str, options: dict[str, Any], users: list, turn_timer: int = 0, deal_set: DealSet | None = None
+) -> Match:
     """A full table of ``users`` (seat order as given), started: a tournament's table.
 
     ``options`` are stored as they are (the tournament validated them when staff saved it).  With a
@@ -86,18 +97,42 @@ def match_create_seated(*, variant: str, options: dict[str, Any], users: list, t
     if turn_timer not in TIMER_CHOICES:
         raise ActionRefused("bad_timer", _("Choose a turn timer of none, 30, 60 or 120 seconds."))
     with transaction.atomic():
-        match = _new_match(variant=variant, options=options, host=users[0], turn_timer=turn_timer,
-                           seats=[Seat(index=i, user=u) for i, u in enumerate(users)], deal_set=deal_set)
+        match = _new_match(
+            variant=variant,
+            options=options,
+            host=users[0],
+            turn_timer=turn_timer,
+            seats=[Seat(index=i, user=u) for i, u in enumerate(users)],
+            deal_set=deal_set,
+        )
         return match_start(match_id=match.pk, user=users[0])
 
 
-def _new_match(*, variant: str, options: dict, host, turn_timer: int, seats: list[Seat], is_private: bool = False,
-               rematch_of: Match | None = None, deal_set: DealSet | None = None, practice: bool = False) -> Match:
+def _new_match(
+    *,
+    variant: str,
+    options: dict,
+    host,
+    turn_timer: int,
+    seats: list[Seat],
+    is_private: bool = False,
+    rematch_of: Match | None = None,
+    deal_set: DealSet | None = None,
+    practice: bool = False,
+) -> Match:
     """The one place a match row and its seats are created (the caller is in a transaction)."""
     shared = {} if deal_set is None else {"deal_set": deal_set, "deals_held": True, "seed": deal_set.match_seed}
-    match = Match.objects.create(variant=variant, options=options, seats_count=len(seats), host=host,
-                                 turn_timer=turn_timer, is_private=is_private, rematch_of=rematch_of,
-                                 practice=practice, **shared)
+    match = Match.objects.create(
+        variant=variant,
+        options=options,
+        seats_count=len(seats),
+        host=host,
+        turn_timer=turn_timer,
+        is_private=is_private,
+        rematch_of=rematch_of,
+        practice=practice,
+        **shared,
+    )
     for seat in seats:
         seat.match = match
     Seat.objects.bulk_create(seats)
@@ -173,8 +208,8 @@ def seat_remove_bot(*, match_id: int, user, index: int) -> None:
         match = write.match
         _host_only(match, user)
         _must_be_open(match)
-        updated = Seat.objects.filter(match=match, index=index).exclude(bot_policy="").update(
-            bot_policy="", bot_name=""
+        updated = (
+            Seat.objects.filter(match=match, index=index).exclude(bot_policy="").update(bot_policy="", bot_name="")
         )
         if not updated:
             raise ActionRefused("no_bot", _("There is no bot in that seat."))
@@ -213,8 +248,13 @@ def match_rematch(*, match_id: int, user) -> Match:
         if existing is not None:
             return existing
         new = _new_match(
-            variant=old.variant, options=old.options, host=user, turn_timer=old.turn_timer,
-            is_private=old.is_private, rematch_of=old, practice=old.practice,
+            variant=old.variant,
+            options=old.options,
+            host=user,
+            turn_timer=old.turn_timer,
+            is_private=old.is_private,
+            rematch_of=old,
+            practice=old.practice,
             seats=[Seat(index=s.index, user=s.user, bot_policy=s.bot_policy, bot_name=s.bot_name) for s in _seats(old)],
         )
         write.save()  # its page now offers the way to the rematch

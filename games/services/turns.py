@@ -47,8 +47,13 @@ def _apply(write: Write, seat_index: int, action: dict[str, Any], *, by_bot: boo
     before = write.state
     after = spec.apply(before, seat_index, action)  # raises RulesError; nothing has been written
     stored_action = action if isinstance(action, dict) else action.to_dict()
-    write.event(kind="action", seat=seat_index, action=stored_action,
-                summary=spec.describe(before, after, seat_index, stored_action), by_bot=by_bot)
+    write.event(
+        kind="action",
+        seat=seat_index,
+        action=stored_action,
+        summary=spec.describe(before, after, seat_index, stored_action),
+        by_bot=by_bot,
+    )
     write.set_state(after)
     if spec.acting_seats(before) != spec.acting_seats(after) or getattr(before, "turn", None) != getattr(
         after, "turn", None
@@ -65,7 +70,9 @@ def _apply(write: Write, seat_index: int, action: dict[str, Any], *, by_bot: boo
     write.save("state", "draft", "deadline", "turn_started_at", "status", "finished_at")
 
 
-DRAFT_REFUSALS = frozenset({"bad_table", "bad_action", "unknown_card", "duplicate_card", "bad_card", "card_not_available"})
+DRAFT_REFUSALS = frozenset(
+    {"bad_table", "bad_action", "unknown_card", "duplicate_card", "bad_card", "card_not_available"}
+)
 DRAFT_KEEPS_TABLE = frozenset({"table_card_missing", "freed_joker_not_placed"})
 
 
@@ -122,8 +129,12 @@ def hand_sort(*, match_id: int, user, mode: str = "suit", order: list[str] | Non
         view = write.spec.view(write.state, seat.index)
         hand = list(view.get("hand") or [])
         if mode == "custom":
-            if (not isinstance(order, list) or len(order) > 30 or not all(isinstance(c, str) for c in order)
-                    or not set(order) <= set(hand)):
+            if (
+                not isinstance(order, list)
+                or len(order) > 30
+                or not all(isinstance(c, str) for c in order)
+                or not set(order) <= set(hand)
+            ):
                 raise ActionRefused("bad_order", _("That order does not match your hand."))
             ids = list(order) + [c for c in hand if c not in order]
         elif mode in ("suit", "rank"):
@@ -155,9 +166,11 @@ def gin_knock_layout(*, match_id: int, user, layout: Any, expected_version: Any)
         raise ActionRefused("bad_draft", _("That layout is not a card and a list of melds."))
     cancel = layout.get("cancel") is True
     card, melds = layout.get("card"), layout.get("melds")
-    if not cancel and (not isinstance(card, str) or len(card) > 12
-                       or (melds is not None and not (isinstance(melds, list) and len(melds) <= 11
-                                                      and all(ids(m) for m in melds)))):
+    if not cancel and (
+        not isinstance(card, str)
+        or len(card) > 12
+        or (melds is not None and not (isinstance(melds, list) and len(melds) <= 11 and all(ids(m) for m in melds)))
+    ):
         raise ActionRefused("bad_draft", _("That layout is not a card and a list of melds."))
     with writing(match_id, expected_version=expected_version) as write:
         match, spec = write.match, write.spec
@@ -190,7 +203,14 @@ def gin_knock_layout(*, match_id: int, user, layout: Any, expected_version: Any)
             report: dict[str, Any] = {"ok": True}
         except RulesError as exc:
             report = {"ok": False, "code": exc.code}
-        match.draft = {"seat": seat.index, "game": "gin_knock", "turn": state.turn, "card": card,
-                       "melds": melds, "edited": edited, "report": report}
+        match.draft = {
+            "seat": seat.index,
+            "game": "gin_knock",
+            "turn": state.turn,
+            "card": card,
+            "melds": melds,
+            "edited": edited,
+            "report": report,
+        }
         match.save(update_fields=["draft"])
         return match

@@ -164,8 +164,18 @@ class Write:
         """Append one entry to the match's log (saved with the match: the row is locked)."""
         match = self.match
         match.event_seq += 1
-        event = store.insert(Event(match=match, seq=match.event_seq, round_number=match.round_number, seat=seat,
-                                   kind=kind, action=action, summary=summary, by_bot=by_bot))
+        event = store.insert(
+            Event(
+                match=match,
+                seq=match.event_seq,
+                round_number=match.round_number,
+                seat=seat,
+                kind=kind,
+                action=action,
+                summary=summary,
+                by_bot=by_bot,
+            )
+        )
         self.events.append(event)
         return event
 

@@ -45,8 +45,20 @@ class TournamentForm(forms.ModelForm):
 
     class Meta:
         model = Tournament
-        fields = ["name", "variant", "options", "format", "table_size", "rounds_count", "placement_points",
-                  "duplicate", "duplicate_average", "turn_timer", "registration_open", "starts_at"]
+        fields = [
+            "name",
+            "variant",
+            "options",
+            "format",
+            "table_size",
+            "rounds_count",
+            "placement_points",
+            "duplicate",
+            "duplicate_average",
+            "turn_timer",
+            "registration_open",
+            "starts_at",
+        ]
         help_texts = {
             "options": _('Rule options as on the lobby form, e.g. {"game_target": 150}; empty for the defaults.'),
             "placement_points": _('Points per placement by table size, e.g. {"4": [4, 2, 1, 0]}.'),
@@ -68,15 +80,24 @@ class TournamentForm(forms.ModelForm):
             return data[name] if name in self.fields else getattr(self.instance, name)
 
         try:
-            services.tournament_check(variant=value("variant"), options=value("options") or {},
-                                      table_size=value("table_size"), format=value("format"),
-                                      placement_points=value("placement_points"),
-                                      duplicate=bool(value("duplicate")),
-                                      duplicate_average=bool(value("duplicate_average")))
+            services.tournament_check(
+                variant=value("variant"),
+                options=value("options") or {},
+                table_size=value("table_size"),
+                format=value("format"),
+                placement_points=value("placement_points"),
+                duplicate=bool(value("duplicate")),
+                duplicate_average=bool(value("duplicate_average")),
+            )
         except services.ActionRefused as exc:
-            field = {"bad_option": "options", "bad_points": "placement_points", "bad_seats": "table_size",
-                     "bad_format": "format", "bad_variant": "variant",
-                     "bad_duplicate": "duplicate_average"}.get(exc.code)
+            field = {
+                "bad_option": "options",
+                "bad_points": "placement_points",
+                "bad_seats": "table_size",
+                "bad_format": "format",
+                "bad_variant": "variant",
+                "bad_duplicate": "duplicate_average",
+            }.get(exc.code)
             self.add_error(field if field in self.fields else None, exc.message)
         if "options" in self.fields:
             data["options"] = data.get("options") or {}
@@ -131,15 +152,20 @@ class TournamentAdmin(admin.ModelAdmin):
         return []
 
     def save_model(self, request, obj, form, change):
-        services.tournament_save(tournament=obj, by=request.user, created=not change,
-                                 changed=list(form.changed_data))
+        services.tournament_save(tournament=obj, by=request.user, created=not change, changed=list(form.changed_data))
 
     def save_formset(self, request, form, formset, change):
         super().save_formset(request, form, formset, change)
         if formset.has_changed():
-            services.entries_edited(tournament_id=form.instance.pk, by=request.user,
-                                    users=[f.instance.user.username for f in formset.forms
-                                           if f.has_changed() and getattr(f.instance, "user_id", None)])
+            services.entries_edited(
+                tournament_id=form.instance.pk,
+                by=request.user,
+                users=[
+                    f.instance.user.username
+                    for f in formset.forms
+                    if f.has_changed() and getattr(f.instance, "user_id", None)
+                ],
+            )
 
     # ------------------------------------------------------------- list actions
 
@@ -156,7 +182,9 @@ class TournamentAdmin(admin.ModelAdmin):
     @admin.action(description=_("Record results of finished tables"))
     def sync_results(self, request, queryset):
         changed = sum(services.tournament_sync(tournament_id=t.pk, by=request.user) for t in queryset)
-        self.message_user(request, ngettext("%(n)d table result recorded.", "%(n)d table results recorded.", changed) % {"n": changed})
+        self.message_user(
+            request, ngettext("%(n)d table result recorded.", "%(n)d table results recorded.", changed) % {"n": changed}
+        )
 
     @admin.action(description=_("Export standings as CSV"))
     def export_standings(self, request, queryset):
@@ -180,8 +208,11 @@ class TournamentAdmin(admin.ModelAdmin):
         mine = [
             path("<int:tournament_id>/run/", wrap(self.run_view), name="games_tournament_run"),
             path("<int:tournament_id>/run/import/", wrap(self.import_view), name="games_tournament_import"),
-            path("<int:tournament_id>/run/registration/", wrap(self.registration_view),
-                 name="games_tournament_registration"),
+            path(
+                "<int:tournament_id>/run/registration/",
+                wrap(self.registration_view),
+                name="games_tournament_registration",
+            ),
             path("<int:tournament_id>/run/seat/", wrap(self.seat_view), name="games_tournament_seat"),
             path("<int:tournament_id>/run/sync/", wrap(self.sync_view), name="games_tournament_sync"),
             path("<int:tournament_id>/standings.csv", wrap(self.standings_csv), name="games_tournament_csv"),
@@ -203,11 +234,13 @@ class TournamentAdmin(admin.ModelAdmin):
         if "round_id" in kwargs:
             return get_object_or_404(TournamentRound, pk=kwargs["round_id"]).tournament_id
         if "table_id" in kwargs:
-            return get_object_or_404(TournamentTable.objects.select_related("round"),
-                                     pk=kwargs["table_id"]).round.tournament_id
+            return get_object_or_404(
+                TournamentTable.objects.select_related("round"), pk=kwargs["table_id"]
+            ).round.tournament_id
         if "seat_id" in kwargs:
-            return get_object_or_404(TournamentSeat.objects.select_related("table__round"),
-                                     pk=kwargs["seat_id"]).table.round.tournament_id
+            return get_object_or_404(
+                TournamentSeat.objects.select_related("table__round"), pk=kwargs["seat_id"]
+            ).table.round.tournament_id
         return get_object_or_404(Entry, pk=kwargs["entry_id"]).tournament_id
 
     @staff_action
@@ -234,35 +267,40 @@ class TournamentAdmin(admin.ModelAdmin):
     def import_view(self, request, tournament_id: int):
         names = request.POST.get("usernames", "").replace(",", "\n").splitlines()
         added, unknown = services.entries_import(tournament_id=tournament_id, by=request.user, usernames=names)
-        messages.success(request, ngettext("%(n)d entrant added.", "%(n)d entrants added.", len(added)) % {"n": len(added)})
+        messages.success(
+            request, ngettext("%(n)d entrant added.", "%(n)d entrants added.", len(added)) % {"n": len(added)}
+        )
         if unknown:
             messages.warning(request, gettext("Unknown players: %(names)s") % {"names": lists.items(unknown)})
         return redirect(self._run_url(tournament_id))
 
     @staff_action
     def registration_view(self, request, tournament_id: int):
-        services.tournament_set_registration(tournament_id=tournament_id, by=request.user,
-                                             is_open=request.POST.get("open") == "1")
+        services.tournament_set_registration(
+            tournament_id=tournament_id, by=request.user, is_open=request.POST.get("open") == "1"
+        )
         return redirect(self._run_url(tournament_id))
 
     @staff_action
     def seat_view(self, request, tournament_id: int):
         rnd = services.round_seat(tournament_id=tournament_id, by=request.user)
-        messages.info(request, gettext("Round %(n)d seated: check the preview, then publish it.") % {
-            "n": rnd.number})
+        messages.info(request, gettext("Round %(n)d seated: check the preview, then publish it.") % {"n": rnd.number})
         return redirect(self._run_url(tournament_id) + "#preview")
 
     @staff_action
     def sync_view(self, request, tournament_id: int):
         changed = services.tournament_sync(tournament_id=tournament_id, by=request.user)
-        messages.info(request, ngettext("%(n)d table result recorded.", "%(n)d table results recorded.", changed) % {"n": changed})
+        messages.info(
+            request, ngettext("%(n)d table result recorded.", "%(n)d table results recorded.", changed) % {"n": changed}
+        )
         return redirect(self._run_url(tournament_id))
 
     @staff_action
     def withdraw_view(self, request, entry_id: int):
         entry = get_object_or_404(Entry.objects.select_related("user"), pk=entry_id)
-        services.entry_withdraw(tournament_id=entry.tournament_id, user=entry.user, by=request.user,
-                                reason=request.POST.get("reason", ""))
+        services.entry_withdraw(
+            tournament_id=entry.tournament_id, user=entry.user, by=request.user, reason=request.POST.get("reason", "")
+        )
         return redirect(self._run_url(entry.tournament_id))
 
     @staff_action
@@ -288,8 +326,9 @@ class TournamentAdmin(admin.ModelAdmin):
         raw = request.POST.get("places", "").replace(",", " ").split()
         if not all(p.isdigit() for p in raw):
             raise services.ActionRefused("bad_places", gettext("Placements are whole numbers, one per seat."))
-        table = services.table_override(table_id=table_id, by=request.user, places=[int(p) for p in raw],
-                                        reason=request.POST.get("reason", ""))
+        table = services.table_override(
+            table_id=table_id, by=request.user, places=[int(p) for p in raw], reason=request.POST.get("reason", "")
+        )
         messages.success(request, gettext("Result of table %(n)d overridden.") % {"n": table.number})
         return redirect(self._run_url(table.round.tournament_id))
 

@@ -45,8 +45,11 @@ class TournamentConsumer(AsyncWebsocketConsumer):
             return ""
         user = self.scope.get("user")
         context = {**selectors.tournament_page(tournament, user), "user": user, "oob": True}
-        names = ("standings", "entrants", "rounds", "deals") if tournament.duplicate else ("standings", "entrants",
-                                                                                          "rounds")
+        names = (
+            ("standings", "entrants", "rounds", "deals")
+            if tournament.duplicate
+            else ("standings", "entrants", "rounds")
+        )
         changed = []
         with override_scope_language(self.scope):
             for name in names:

@@ -57,18 +57,26 @@ def totals(tournament: Tournament) -> dict[Any, tuple[Fraction, Fraction]]:
 def _score(rnd: TournamentRound, variant: str) -> RoundScores:
     """One round's tables and finished deals, scored."""
     spec = spec_for(variant)
-    tables = list(TournamentTable.objects.filter(round=rnd).order_by("number").values("pk", "number", "match_id",
-                                                                                       "is_bye"))
+    tables = list(
+        TournamentTable.objects.filter(round=rnd).order_by("number").values("pk", "number", "match_id", "is_bye")
+    )
     entries: dict[int, list[int]] = {t["pk"]: [] for t in tables}
-    for table_id, entry_id in TournamentSeat.objects.filter(table__round=rnd).order_by("table_id", "index") \
-            .values_list("table_id", "entry_id"):
+    for table_id, entry_id in (
+        TournamentSeat.objects.filter(table__round=rnd)
+        .order_by("table_id", "index")
+        .values_list("table_id", "entry_id")
+    ):
         entries[table_id].append(entry_id)
     by_match = {t["match_id"]: t for t in tables if t["match_id"] is not None}
-    rounds = list(Round.objects.filter(match_id__in=list(by_match), finished_at__isnull=False)
-                  .values("pk", "match_id", "number", "dealer", "setup"))
+    rounds = list(
+        Round.objects.filter(match_id__in=list(by_match), finished_at__isnull=False).values(
+            "pk", "match_id", "number", "dealer", "setup"
+        )
+    )
     scores: dict[int, dict[int, int]] = {r["pk"]: {} for r in rounds}
     for round_id, seat, score in RoundScore.objects.filter(round_id__in=list(scores)).values_list(
-            "round_id", "seat", "score"):
+        "round_id", "seat", "score"
+    ):
         scores[round_id][seat] = score
     holdings = []
     for r in rounds:
@@ -79,8 +87,16 @@ def _score(rnd: TournamentRound, variant: str) -> RoundScores:
         points = [scores[r["pk"]].get(i, 0) for i in range(size)]
         results = spec.deal_results(points, setup, size)
         for position, seat in enumerate(spec.deal_positions(setup, r["dealer"], size)):
-            holdings.append(Holding(table=table["number"], size=size, deal=r["number"], position=position,
-                                    entry=seated[seat], result=results[seat]))
+            holdings.append(
+                Holding(
+                    table=table["number"],
+                    size=size,
+                    deal=r["number"],
+                    position=position,
+                    entry=seated[seat],
+                    result=results[seat],
+                )
+            )
     seated_tables = [SeatedTable(t["number"], tuple(entries[t["pk"]]), t["is_bye"]) for t in tables]
     return score_round(seated_tables, holdings)
 
@@ -108,14 +124,30 @@ def my_lines(tournament: Tournament, user, closed: list[ClosedRound] | None = No
         for row in scores.by_entry.get(entry, []):
             h = row.holding
             group = groups[(h.deal, h.size, h.position)]
-            rows.append({"deal": h.deal, "letter": group.letter, "result": h.result, "average": group.average,
-                         "matchpoints": row.matchpoints, "top": 2 * scores.average, "others": len(group.rows) - 1,
-                         "table": h.table})
+            rows.append(
+                {
+                    "deal": h.deal,
+                    "letter": group.letter,
+                    "result": h.result,
+                    "average": group.average,
+                    "matchpoints": row.matchpoints,
+                    "top": 2 * scores.average,
+                    "others": len(group.rows) - 1,
+                    "table": h.table,
+                }
+            )
         total = scores.totals.get(entry, Total())
         if rows or total.averaged:
-            out.append({"round": done.round.number, "rows": sorted(rows, key=lambda r: r["deal"]),
-                        "total": total, "averaged": total.averaged, "average": scores.average,
-                        "bye": entry in scores.byes})
+            out.append(
+                {
+                    "round": done.round.number,
+                    "rows": sorted(rows, key=lambda r: r["deal"]),
+                    "total": total,
+                    "averaged": total.averaged,
+                    "average": scores.average,
+                    "bye": entry in scores.byes,
+                }
+            )
     return out
 
 
@@ -134,17 +166,39 @@ def comparison(tournament: Tournament, number: int, user=None) -> dict[str, Any]
     for group in scores.groups:
         if not deals or deals[-1]["number"] != group.deal:
             deals.append({"number": group.deal, "groups": []})
-        deals[-1]["groups"].append({
-            "letter": group.letter, "size": group.size, "average": group.average,
-            "rows": [{"table": r.holding.table, "name": names.get(r.holding.entry, ""), "result": r.holding.result,
-                      "matchpoints": r.matchpoints, "difference": r.difference, "me": r.holding.entry == me}
-                     for r in group.rows],
-        })
+        deals[-1]["groups"].append(
+            {
+                "letter": group.letter,
+                "size": group.size,
+                "average": group.average,
+                "rows": [
+                    {
+                        "table": r.holding.table,
+                        "name": names.get(r.holding.entry, ""),
+                        "result": r.holding.result,
+                        "matchpoints": r.matchpoints,
+                        "difference": r.difference,
+                        "me": r.holding.entry == me,
+                    }
+                    for r in group.rows
+                ],
+            }
+        )
     seeds = []
     if closed.round.deal_set_id is not None and closed.round.deal_set and closed.round.deal_set.revealed_at:
-        seeds = list(DealSeed.objects.filter(deal_set_id=closed.round.deal_set_id).order_by("number")
-                     .values_list("number", "seed"))
+        seeds = list(
+            DealSeed.objects.filter(deal_set_id=closed.round.deal_set_id)
+            .order_by("number")
+            .values_list("number", "seed")
+        )
     spec = spec_for(tournament.variant)
     game = "gin_box" if spec.team_advice else spec.family
-    return {"round": closed.round, "deals": deals, "seeds": seeds, "scores": scores, "game": game,
-            "by_difference": tournament.duplicate_average, "top": 2 * scores.average}
+    return {
+        "round": closed.round,
+        "deals": deals,
+        "seeds": seeds,
+        "scores": scores,
+        "game": game,
+        "by_difference": tournament.duplicate_average,
+        "top": 2 * scores.average,
+    }

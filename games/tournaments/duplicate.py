@@ -89,8 +89,12 @@ class Total:
     averaged: int = 0  # deals scored the average (not reached, or a bye)
 
     def add(self, other: Total) -> Total:
-        return Total(self.matchpoints + other.matchpoints, self.difference + other.difference,
-                     self.deals + other.deals, self.averaged + other.averaged)
+        return Total(
+            self.matchpoints + other.matchpoints,
+            self.difference + other.difference,
+            self.deals + other.deals,
+            self.averaged + other.averaged,
+        )
 
 
 @dataclass(slots=True)
@@ -154,8 +158,10 @@ def score_round(tables: Iterable[SeatedTable], holdings: Iterable[Holding]) -> R
         members = sorted(buckets[key], key=lambda h: (-h.result, str(h.table)))
         results = [h.result for h in members]
         average = Fraction(sum(results), len(results))
-        rows = [Scored(h, raw, scaled(raw, len(results), reference), h.result - average)
-                for h, raw in zip(members, matchpoints(results), strict=True)]
+        rows = [
+            Scored(h, raw, scaled(raw, len(results), reference), h.result - average)
+            for h, raw in zip(members, matchpoints(results), strict=True)
+        ]
         groups.append(Group(key[0], key[1], key[2], average, rows))
         for row in rows:
             entry = row.holding.entry

@@ -56,8 +56,9 @@ class Tournament(models.Model):
     variant = models.CharField(_("variant"), max_length=20, db_index=True)
     # Rule options as on the lobby form, validated by the variant's engine rules.
     options = models.JSONField(_("rule options"), default=dict, blank=True)
-    format = models.CharField(_("format"), max_length=20, choices=TournamentFormat.choices,
-                              default=TournamentFormat.SWISS)
+    format = models.CharField(
+        _("format"), max_length=20, choices=TournamentFormat.choices, default=TournamentFormat.SWISS
+    )
     table_size = models.PositiveSmallIntegerField(_("seats per table"), default=4)
     rounds_count = models.PositiveSmallIntegerField(_("number of rounds"), default=3)
     placement_points = models.JSONField(_("placement points by table size"), default=default_placement_points)
@@ -65,18 +66,26 @@ class Tournament(models.Model):
     # Duplicate (docs/tournaments.md): every table of a round plays the same deals, and each deal's
     # result is compared with everyone who held the same seat's cards (matchpoints).
     duplicate = models.BooleanField(
-        _("duplicate"), default=False,
-        help_text=_("Every table of a round plays the same deals; standings use matchpoints."))
+        _("duplicate"),
+        default=False,
+        help_text=_("Every table of a round plays the same deals; standings use matchpoints."),
+    )
     duplicate_average = models.BooleanField(
-        _("difference from the field average"), default=False,
-        help_text=_("Duplicate only: also total each player's difference from the field average of every "
-                    "deal, and break ties in matchpoints with it."))
+        _("difference from the field average"),
+        default=False,
+        help_text=_(
+            "Duplicate only: also total each player's difference from the field average of every "
+            "deal, and break ties in matchpoints with it."
+        ),
+    )
     registration_open = models.BooleanField(_("registration open"), default=False)
-    status = models.CharField(_("status"), max_length=20, choices=TournamentStatus.choices,
-                              default=TournamentStatus.UPCOMING, db_index=True)
+    status = models.CharField(
+        _("status"), max_length=20, choices=TournamentStatus.choices, default=TournamentStatus.UPCOMING, db_index=True
+    )
     starts_at = models.DateTimeField(_("start time"), null=True, blank=True)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
-                                   related_name="+")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
@@ -116,8 +125,9 @@ class TournamentRound(models.Model):
     published_at = models.DateTimeField(null=True, blank=True)
     closed_at = models.DateTimeField(null=True, blank=True)
     # A duplicate round's shared deals (created when the round is published).
-    deal_set = models.OneToOneField("games.DealSet", on_delete=models.SET_NULL, null=True, blank=True,
-                                    related_name="tournament_round")
+    deal_set = models.OneToOneField(
+        "games.DealSet", on_delete=models.SET_NULL, null=True, blank=True, related_name="tournament_round"
+    )
 
     class Meta:
         verbose_name = _("tournament round")
@@ -133,8 +143,9 @@ class TournamentTable(models.Model):
     round = models.ForeignKey(TournamentRound, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField()
     # None for a bye, and for a draft seating until the round is published.
-    match = models.OneToOneField("games.Match", on_delete=models.SET_NULL, null=True, blank=True,
-                                 related_name="tournament_table")
+    match = models.OneToOneField(
+        "games.Match", on_delete=models.SET_NULL, null=True, blank=True, related_name="tournament_table"
+    )
     is_bye = models.BooleanField(default=False)
     # Why these players sit together: [{"code": "score_group", "points": 6}, {"code": "avoids_rematch"}, ...].
     reasons = models.JSONField(default=list, blank=True)
@@ -173,8 +184,9 @@ class TournamentAudit(models.Model):
     """One row per staff action (and per automatic result), newest first."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audit")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
-                             related_name="+")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     action = models.CharField(max_length=40)
     detail = models.JSONField(default=dict, blank=True)
     reason = models.TextField(blank=True)

@@ -174,8 +174,9 @@ def best_seating(
     Tables come best first, each in standing order.
     """
     assert sum(sizes) == len(players), "sizes must seat every player"
-    field_ = seating.Field.of([p.id for p in players], [p.points for p in players], met, sizes=sizes,
-                              use_scores=use_scores)
+    field_ = seating.Field.of(
+        [p.id for p in players], [p.points for p in players], met, sizes=sizes, use_scores=use_scores
+    )
     groups = seating.seat(field_, sizes, budget=budget)
     return [[players[i].id for i in group] for group in groups]
 
@@ -202,13 +203,16 @@ def seat_swiss(
     points = {p.id: p.points for p in field_}
     tables = []
     for group in groups:
-        reasons = _swiss_reasons(group, points, met, size, moved=plain_rematches and frozenset(group) not in plain_tables)
+        reasons = _swiss_reasons(
+            group, points, met, size, moved=plain_rematches and frozenset(group) not in plain_tables
+        )
         tables.append(Table(players=tuple(group), reasons=tuple(reasons)))
     return tables + bye_tables
 
 
-def _swiss_reasons(order: Sequence[PlayerId], points: Mapping[PlayerId, int], met: Meetings, size: int, *,
-                   moved: bool) -> list[dict]:
+def _swiss_reasons(
+    order: Sequence[PlayerId], points: Mapping[PlayerId, int], met: Meetings, size: int, *, moved: bool
+) -> list[dict]:
     """Why a Swiss table is what it is: its score group(s), a rematch it avoids or could not, its size."""
     reasons: list[dict] = []
     scores = sorted({points[i] for i in order}, reverse=True)
@@ -291,8 +295,7 @@ def seat_duplicate(
     sizes, byes = table_sizes(len(players), size, seat_choices)
     field_, bye_tables = _take_byes(players, byes, set(had_bye))
     layout, lanes = duplicate_layout(sizes, size)
-    field = seating.Field.of([p.id for p in field_], [p.points for p in field_], met,
-                             sizes=[len(t) for t in layout])
+    field = seating.Field.of([p.id for p in field_], [p.points for p in field_], met, sizes=[len(t) for t in layout])
     groups = seating.seat(field, [len(t) for t in layout], lanes=lanes, start=layout)
     first: dict[tuple[int, int], int] = {}
     last: dict[tuple[int, int], int] = {}
@@ -302,8 +305,7 @@ def seat_duplicate(
     tables = []
     for group in groups:
         ids = tuple(field_[i].id for i in group)
-        reasons: list[dict] = [{"code": "duplicate_lanes",
-                                "lanes": [[first[lanes[i]], last[lanes[i]]] for i in group]}]
+        reasons: list[dict] = [{"code": "duplicate_lanes", "lanes": [[first[lanes[i]], last[lanes[i]]] for i in group]}]
         rematch = [sorted(pr, key=str) for pr in combinations(ids, 2) if met.get(frozenset(pr), 0)]
         if rematch:
             reasons.append({"code": "rematch_unavoidable", "pairs": [list(pr) for pr in rematch]})
@@ -436,8 +438,13 @@ def seat_elimination_first(players_by_seed: Sequence[PlayerId]) -> list[Table]:
         if pa is not None and pb is not None:
             tables.append(Table(players=(pa, pb), reasons=({"code": "seeds", "a": a, "b": b},)))
         elif pa is not None or pb is not None:
-            tables.append(Table(players=(pa if pa is not None else pb,),
-                                reasons=({"code": "bracket_bye", "seed": min(a, b)},), is_bye=True))
+            tables.append(
+                Table(
+                    players=(pa if pa is not None else pb,),
+                    reasons=({"code": "bracket_bye", "seed": min(a, b)},),
+                    is_bye=True,
+                )
+            )
     return tables
 
 
@@ -449,6 +456,9 @@ def seat_elimination_next(winners: Sequence[PlayerId | None]) -> list[Table]:
         if len(pair) == 2:
             tables.append(Table(players=tuple(pair), reasons=({"code": "bracket", "tables": [k + 1, k + 2]},)))
         elif pair:
-            tables.append(Table(players=tuple(pair), reasons=({"code": "bracket_walkover",
-                                                                "tables": [k + 1, k + 2]},), is_bye=True))
+            tables.append(
+                Table(
+                    players=tuple(pair), reasons=({"code": "bracket_walkover", "tables": [k + 1, k + 2]},), is_bye=True
+                )
+            )
     return tables

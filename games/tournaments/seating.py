@@ -54,8 +54,9 @@ class Field:
 
     __slots__ = ("n", "points", "met", "use_scores", "meet_weight", "spread_weight")
 
-    def __init__(self, points: Sequence[int], met: Sequence[dict[int, int]], *, pairs: int,
-                 use_scores: bool = True) -> None:
+    def __init__(
+        self, points: Sequence[int], met: Sequence[dict[int, int]], *, pairs: int, use_scores: bool = True
+    ) -> None:
         self.n = len(points)
         self.points = list(points)
         self.met = met
@@ -67,8 +68,15 @@ class Field:
             self.spread_weight, self.meet_weight = 0, 1
 
     @classmethod
-    def of(cls, ids: Sequence[Hashable], points: Sequence[int], meetings: Mapping[frozenset, int], *,
-           sizes: Sequence[int], use_scores: bool = True) -> Field:
+    def of(
+        cls,
+        ids: Sequence[Hashable],
+        points: Sequence[int],
+        meetings: Mapping[frozenset, int],
+        *,
+        sizes: Sequence[int],
+        use_scores: bool = True,
+    ) -> Field:
         """The field of players ``ids`` (standing order) given every pair's earlier meetings."""
         index = {pid: i for i, pid in enumerate(ids)}
         met: list[dict[int, int]] = [{} for _ in ids]
@@ -109,8 +117,14 @@ def plain_seating(sizes: Sequence[int]) -> list[list[int]]:
     return plain
 
 
-def seat(field: Field, sizes: Sequence[int], *, budget: int = NODE_BUDGET,
-         lanes: Sequence[Hashable] | None = None, start: list[list[int]] | None = None) -> list[list[int]]:
+def seat(
+    field: Field,
+    sizes: Sequence[int],
+    *,
+    budget: int = NODE_BUDGET,
+    lanes: Sequence[Hashable] | None = None,
+    start: list[list[int]] | None = None,
+) -> list[list[int]]:
     """Tables of positions for tables of ``sizes``: each sorted, the tables ordered by their best position
     (with ``lanes``: as laid out in ``start``, each player keeping their seat)."""
     assert sum(sizes) == field.n, "sizes must seat every player"
@@ -155,8 +169,16 @@ class _BranchAndBound:
     least 1 apart (r²(r²−1)/12 between them).
     """
 
-    def __init__(self, matrix: list[list[int]], sizes: Sequence[int], bound: int, budget: int,
-                 ranks: Sequence[int] | None = None, points: Sequence[int] = (), spread_weight: int = 0) -> None:
+    def __init__(
+        self,
+        matrix: list[list[int]],
+        sizes: Sequence[int],
+        bound: int,
+        budget: int,
+        ranks: Sequence[int] | None = None,
+        points: Sequence[int] = (),
+        spread_weight: int = 0,
+    ) -> None:
         self.matrix, self.sizes, self.budget = matrix, sizes, budget
         self.ranks, self.points, self.spread_weight = ranks, points, spread_weight
         self.groups: list[list[int]] = [[] for _ in sizes]
@@ -175,8 +197,9 @@ class _BranchAndBound:
             if free:
                 ranks, squares, points = self.sums[t]
                 members = len(group)
-                least += free * (members * x * x - 2 * x * ranks + squares
-                                 + self.spread_weight * (points - members * p))
+                least += free * (
+                    members * x * x - 2 * x * ranks + squares + self.spread_weight * (points - members * p)
+                )
                 least += free * free * (free * free - 1) // 12
         return least
 
@@ -224,8 +247,9 @@ class _BranchAndBound:
             self._seat(k, t, -1)
 
 
-def exact_search(field: Field, players: Sequence[int], sizes: Sequence[int], bound: int,
-                 budget: int) -> list[list[int]] | None:
+def exact_search(
+    field: Field, players: Sequence[int], sizes: Sequence[int], bound: int, budget: int
+) -> list[list[int]] | None:
     """``players`` (positions, best first) at tables of ``sizes`` for less than ``bound``, or None.
 
     The best seating the branch and bound finds within ``budget`` nodes (the optimum when it
@@ -235,8 +259,7 @@ def exact_search(field: Field, players: Sequence[int], sizes: Sequence[int], bou
     matrix = [[field.cost(a, b) if a != b else 0 for b in players] for a in players]
     points = [field.points[p] for p in players]
     ordered = field.use_scores and all(a >= b for a, b in pairwise(points))
-    search = _BranchAndBound(matrix, sizes, bound, budget, players if ordered else None, points,
-                             field.spread_weight)
+    search = _BranchAndBound(matrix, sizes, bound, budget, players if ordered else None, points, field.spread_weight)
     search.place(0, 0)
     if search.best is None:
         return None

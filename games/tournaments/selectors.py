@@ -50,25 +50,40 @@ def round_robin_roster(tournament: Tournament) -> list[int]:
 
 def tournament_standings(tournament: Tournament) -> list[Standing]:
     entries = list(Entry.objects.filter(tournament=tournament).select_related("user"))
-    seats = TournamentSeat.objects.filter(
-        table__round__tournament=tournament, placement__isnull=False
-    ).exclude(table__round__status=RoundStatus.DRAFT).select_related("table")
+    seats = (
+        TournamentSeat.objects.filter(table__round__tournament=tournament, placement__isnull=False)
+        .exclude(table__round__status=RoundStatus.DRAFT)
+        .select_related("table")
+    )
     results = [
-        SeatResult(table=s.table_id, entry=s.entry_id, points=s.points or 0, game_points=s.game_points or 0,
-                   placement=s.placement, is_bye=s.table.is_bye)
+        SeatResult(
+            table=s.table_id,
+            entry=s.entry_id,
+            points=s.points or 0,
+            game_points=s.game_points or 0,
+            placement=s.placement,
+            is_bye=s.table.is_bye,
+        )
         for s in seats
     ]
     duplicate = deals.totals(tournament) if tournament.duplicate else None
-    return compute_standings([(e.pk, e.user.username, e.seed, e.withdrawn) for e in entries], results, duplicate,
-                             by_difference=tournament.duplicate_average)
+    return compute_standings(
+        [(e.pk, e.user.username, e.seed, e.withdrawn) for e in entries],
+        results,
+        duplicate,
+        by_difference=tournament.duplicate_average,
+    )
 
 
 def previous_tables(tournament: Tournament) -> list[dict[str, Any]]:
     """Every published table so far: {"entries": [entry ids], "is_bye": bool}."""
     out: dict[int, dict[str, Any]] = {}
-    seats = TournamentSeat.objects.filter(table__round__tournament=tournament).exclude(
-        table__round__status=RoundStatus.DRAFT
-    ).select_related("table").order_by("table_id", "index")
+    seats = (
+        TournamentSeat.objects.filter(table__round__tournament=tournament)
+        .exclude(table__round__status=RoundStatus.DRAFT)
+        .select_related("table")
+        .order_by("table_id", "index")
+    )
     for s in seats:
         out.setdefault(s.table_id, {"entries": [], "is_bye": s.table.is_bye})["entries"].append(s.entry_id)
     return list(out.values())
@@ -92,17 +107,24 @@ def tournament_lists() -> dict[str, list[Tournament]]:
     return {
         "running": [t for t in rows if t.status == TournamentStatus.RUNNING],
         "upcoming": [t for t in rows if t.status == TournamentStatus.UPCOMING],
-        "finished": sorted((t for t in rows if t.status == TournamentStatus.FINISHED),
-                           key=lambda t: t.finished_at or t.created_at, reverse=True),
+        "finished": sorted(
+            (t for t in rows if t.status == TournamentStatus.FINISHED),
+            key=lambda t: t.finished_at or t.created_at,
+            reverse=True,
+        ),
     }
 
 
 def tournament_rounds(tournament: Tournament, *, include_draft: bool = False) -> list[dict[str, Any]]:
     """Rounds with their tables, seats and match status (newest round first)."""
-    rounds = TournamentRound.objects.filter(tournament=tournament).prefetch_related(
-        Prefetch("tables", queryset=TournamentTable.objects.select_related("match").order_by("number")),
-        Prefetch("tables__seats", queryset=TournamentSeat.objects.select_related("entry__user").order_by("index")),
-    ).order_by("-number")
+    rounds = (
+        TournamentRound.objects.filter(tournament=tournament)
+        .prefetch_related(
+            Prefetch("tables", queryset=TournamentTable.objects.select_related("match").order_by("number")),
+            Prefetch("tables__seats", queryset=TournamentSeat.objects.select_related("entry__user").order_by("index")),
+        )
+        .order_by("-number")
+    )
     if not include_draft:
         rounds = rounds.exclude(status=RoundStatus.DRAFT)
     out = []
@@ -110,18 +132,20 @@ def tournament_rounds(tournament: Tournament, *, include_draft: bool = False) ->
         tables = []
         for table in rnd.tables.all():
             match = table.match
-            tables.append({
-                "table": table,
-                "seats": list(table.seats.all()),
-                "reasons": describe_reasons(table.reasons, table.seats.all()),
-                "match_id": match.pk if match else None,
-                "match_status": match.get_status_display() if match else "",
-                "live": bool(match and match.status in LIVE),
-                "held": bool(match and match.deals_held),  # a duplicate round still in play
-                "finished": bool(match and match.status == MatchStatus.FINISHED),
-                "done": all(s.placement is not None for s in table.seats.all()),
-                "user_ids": {s.entry.user_id for s in table.seats.all()},
-            })
+            tables.append(
+                {
+                    "table": table,
+                    "seats": list(table.seats.all()),
+                    "reasons": describe_reasons(table.reasons, table.seats.all()),
+                    "match_id": match.pk if match else None,
+                    "match_status": match.get_status_display() if match else "",
+                    "live": bool(match and match.status in LIVE),
+                    "held": bool(match and match.deals_held),  # a duplicate round still in play
+                    "finished": bool(match and match.status == MatchStatus.FINISHED),
+                    "done": all(s.placement is not None for s in table.seats.all()),
+                    "user_ids": {s.entry.user_id for s in table.seats.all()},
+                }
+            )
         out.append({"round": rnd, "tables": tables, "done": all(t["done"] for t in tables)})
     return out
 
@@ -144,7 +168,9 @@ def describe_reasons(reasons: list[dict], seats=()) -> str:
         elif code == "table_size":
             parts.append(_("table of %(seats)s so that the numbers divide") % {"seats": r.get("seats")})
         elif code == "bye":
-            parts.append(_("bye: lowest standing without a bye") if not r.get("repeat") else _("bye (everyone had one)"))
+            parts.append(
+                _("bye: lowest standing without a bye") if not r.get("repeat") else _("bye (everyone had one)")
+            )
         elif code == "round_robin":
             parts.append(_("round-robin schedule, round %(round)s") % {"round": r.get("round")})
         elif code == "fewest_meetings":
@@ -156,11 +182,15 @@ def describe_reasons(reasons: list[dict], seats=()) -> str:
         elif code == "duplicate_lanes":
             # Seats lettered as the duplicate pages letter them (games.tournaments.duplicate.LETTERS).
             lanes = lists.items(
-                _("seat %(seat)s: ranks %(first)s–%(last)s") % {"seat": k, "first": a, "last": b} if a != b
+                _("seat %(seat)s: ranks %(first)s–%(last)s") % {"seat": k, "first": a, "last": b}
+                if a != b
                 else _("seat %(seat)s: rank %(rank)s") % {"seat": k, "rank": a}
-                for k, (a, b) in zip(LETTERS, r.get("lanes", []), strict=False))
-            parts.append(_("duplicate: each seat goes to players of similar standing at every table (%(lanes)s)")
-                         % {"lanes": lanes})
+                for k, (a, b) in zip(LETTERS, r.get("lanes", []), strict=False)
+            )
+            parts.append(
+                _("duplicate: each seat goes to players of similar standing at every table (%(lanes)s)")
+                % {"lanes": lanes}
+            )
         elif code == "duplicate_order":
             parts.append(_("duplicate: seats in standing order"))
         elif code in ("bracket", "bracket_walkover"):
@@ -175,9 +205,13 @@ def user_tournament_tables(user) -> list[dict[str, Any]]:
     """The live tournament tables of ``user`` (for the "Your tournament tables" notice)."""
     if user is None or not user.is_authenticated:
         return []
-    tables = TournamentTable.objects.filter(
-        seats__entry__user=user, round__status=RoundStatus.PLAYING, match__status__in=LIVE
-    ).select_related("round__tournament", "match").order_by("round__tournament_id", "number")
+    tables = (
+        TournamentTable.objects.filter(
+            seats__entry__user=user, round__status=RoundStatus.PLAYING, match__status__in=LIVE
+        )
+        .select_related("round__tournament", "match")
+        .order_by("round__tournament_id", "number")
+    )
     return [
         {"tournament": t.round.tournament, "round": t.round.number, "table": t.number, "match_id": t.match_id}
         for t in tables
@@ -194,8 +228,9 @@ def tournament_page(tournament: Tournament, user) -> dict[str, Any]:
     closed = deals.closed_rounds(tournament)
     return {
         "tournament": tournament,
-        "entries": list(tournament.entries.filter(withdrawn=False).select_related("user")
-                        .order_by("-seed", "registered_at", "pk")),
+        "entries": list(
+            tournament.entries.filter(withdrawn=False).select_related("user").order_by("-seed", "registered_at", "pk")
+        ),
         "rounds": tournament_rounds(tournament),
         "standings": tournament_standings(tournament),
         "my_entry": user_entry(tournament, user),
@@ -213,18 +248,45 @@ def _plays_in_open_duplicate(tournament: Tournament, user) -> bool:
     of that round are not theirs to watch)."""
     if not tournament.duplicate or user is None or not user.is_authenticated:
         return False
-    return TournamentSeat.objects.filter(table__round__tournament=tournament, table__round__status=RoundStatus.PLAYING,
-                                         entry__user=user).exists()
+    return TournamentSeat.objects.filter(
+        table__round__tournament=tournament, table__round__status=RoundStatus.PLAYING, entry__user=user
+    ).exists()
 
 
 def standings_csv_rows(tournament: Tournament) -> list[list[Any]]:
     extra = ["matchpoints", "difference"] if tournament.duplicate else []
-    rows: list[list[Any]] = [["rank", "player", "points", "game_points", "opponents_average", "played", "wins",
-                              "byes", "seed", "withdrawn", *extra]]
+    rows: list[list[Any]] = [
+        [
+            "rank",
+            "player",
+            "points",
+            "game_points",
+            "opponents_average",
+            "played",
+            "wins",
+            "byes",
+            "seed",
+            "withdrawn",
+            *extra,
+        ]
+    ]
     for s in tournament_standings(tournament):
         duplicate = [_decimal(s.matchpoints), _decimal(s.difference)] if tournament.duplicate else []
-        rows.append([s.rank, s.name, s.points, s.game_points, s.opponents_average_display, s.played, s.wins,
-                     s.byes, s.seed, "yes" if s.withdrawn else "no", *duplicate])
+        rows.append(
+            [
+                s.rank,
+                s.name,
+                s.points,
+                s.game_points,
+                s.opponents_average_display,
+                s.played,
+                s.wins,
+                s.byes,
+                s.seed,
+                "yes" if s.withdrawn else "no",
+                *duplicate,
+            ]
+        )
     return rows
 
 

@@ -52,8 +52,7 @@ def _changed(tournament_id: int) -> None:
 
 def _audit(tournament: Tournament, by, action: str, reason: str = "", **detail: Any) -> TournamentAudit:
     user = by if getattr(by, "is_authenticated", False) else None
-    return TournamentAudit.objects.create(tournament=tournament, user=user, action=action, detail=detail,
-                                          reason=reason)
+    return TournamentAudit.objects.create(tournament=tournament, user=user, action=action, detail=detail, reason=reason)
 
 
 def _locked(tournament_id: int) -> Tournament:
@@ -81,12 +80,25 @@ def stored_options(variant: str, options: dict[str, Any], seats: int) -> dict[st
     return {k: v for k, v in rules.to_dict().items() if k in defaults}
 
 
-def tournament_check(*, variant: str, options: Any, table_size: int, format: str, placement_points: Any,
-                     duplicate: bool = False, duplicate_average: bool = False) -> None:
+def tournament_check(
+    *,
+    variant: str,
+    options: Any,
+    table_size: int,
+    format: str,
+    placement_points: Any,
+    duplicate: bool = False,
+    duplicate_average: bool = False,
+) -> None:
     """Validate a tournament's settings with the engine; raises ActionRefused with the message to show."""
     if duplicate_average and not duplicate:
-        raise ActionRefused("bad_duplicate", _("The difference from the field average is a duplicate scoring "
-                                               "option: tick “duplicate” too, or untick it."))
+        raise ActionRefused(
+            "bad_duplicate",
+            _(
+                "The difference from the field average is a duplicate scoring "
+                "option: tick “duplicate” too, or untick it."
+            ),
+        )
     if not isinstance(options, dict):
         raise ActionRefused("bad_option", _("Rule options must be a JSON object."))
     try:
@@ -94,20 +106,24 @@ def tournament_check(*, variant: str, options: Any, table_size: int, format: str
     except InvalidAction as exc:
         raise ActionRefused("bad_variant", exc.message) from None
     if table_size not in spec.seat_choices:
-        raise ActionRefused("bad_seats", _("This game is for %(choices)s players.") % {
-            "choices": lists.items(spec.seat_choices)})
+        raise ActionRefused(
+            "bad_seats", _("This game is for %(choices)s players.") % {"choices": lists.items(spec.seat_choices)}
+        )
     if format == TournamentFormat.ELIMINATION and table_size != 2:
         raise ActionRefused("bad_format", _("Single elimination is for two-player tables."))
     stored_options(variant, options, table_size)
     problem = check_points_scheme(placement_points)
     if problem:
-        raise ActionRefused("bad_points", {
-            "not_mapping": _('Placement points must map a table size to its points, e.g. {"4": [4, 2, 1, 0]}.'),
-            "bad_size": _("Placement points are for tables of 1 to 6 seats."),
-            "wrong_length": _("A table of N seats needs N placement points."),
-            "not_whole": _("Placement points must be whole numbers of at least 0."),
-            "not_descending": _("A better placement cannot score fewer points."),
-        }[problem])
+        raise ActionRefused(
+            "bad_points",
+            {
+                "not_mapping": _('Placement points must map a table size to its points, e.g. {"4": [4, 2, 1, 0]}.'),
+                "bad_size": _("Placement points are for tables of 1 to 6 seats."),
+                "wrong_length": _("A table of N seats needs N placement points."),
+                "not_whole": _("Placement points must be whole numbers of at least 0."),
+                "not_descending": _("A better placement cannot score fewer points."),
+            }[problem],
+        )
 
 
 # ----------------------------------------------------------------- tournament
@@ -244,14 +260,21 @@ def round_seat(*, tournament_id: int, by) -> TournamentRound:
 
 def _store_tables(rnd: TournamentRound, tables: list[pairing.Table]) -> None:
     """The round's tables with their reasons, then every seat: two bulk inserts, whatever the field size."""
-    rows = TournamentTable.objects.bulk_create([
-        TournamentTable(round=rnd, number=k, is_bye=table.is_bye, reasons=list(table.reasons))
-        for k, table in enumerate(tables, start=1)
-    ], batch_size=500)
-    TournamentSeat.objects.bulk_create([
-        TournamentSeat(table=row, entry_id=pid, index=i)
-        for row, table in zip(rows, tables, strict=True) for i, pid in enumerate(table.players)
-    ], batch_size=1000)
+    rows = TournamentTable.objects.bulk_create(
+        [
+            TournamentTable(round=rnd, number=k, is_bye=table.is_bye, reasons=list(table.reasons))
+            for k, table in enumerate(tables, start=1)
+        ],
+        batch_size=500,
+    )
+    TournamentSeat.objects.bulk_create(
+        [
+            TournamentSeat(table=row, entry_id=pid, index=i)
+            for row, table in zip(rows, tables, strict=True)
+            for i, pid in enumerate(table.players)
+        ],
+        batch_size=1000,
+    )
 
 
 def _planned_rounds(tournament: Tournament) -> int:
@@ -267,8 +290,12 @@ def _pairing_for(tournament: Tournament, number: int) -> list[pairing.Table]:
     standings = selectors.tournament_standings(tournament)
     active = [s for s in standings if not s.withdrawn]
     # A duplicate tournament's standing is its matchpoints (whole ones are close enough for the seating).
-    players = [pairing.Player(id=s.entry, points=s.points if s.matchpoints is None else int(s.matchpoints),
-                              game_points=s.game_points) for s in active]
+    players = [
+        pairing.Player(
+            id=s.entry, points=s.points if s.matchpoints is None else int(s.matchpoints), game_points=s.game_points
+        )
+        for s in active
+    ]
     previous = selectors.previous_tables(tournament)
     met = pairing.meetings_of([t["entries"] for t in previous if not t["is_bye"]])
     choices = _seat_choices(tournament.variant)
@@ -280,13 +307,15 @@ def _pairing_for(tournament: Tournament, number: int) -> list[pairing.Table]:
     return pairing.in_standing_order(tables, players) if tournament.duplicate else tables
 
 
-def _scheduled(tournament: Tournament, number: int, players: list[pairing.Player], standings, met,
-               choices) -> list[pairing.Table]:
+def _scheduled(
+    tournament: Tournament, number: int, players: list[pairing.Player], standings, met, choices
+) -> list[pairing.Table]:
     """A round robin's or a bracket's next round."""
     if tournament.format == TournamentFormat.ROUND_ROBIN:
         roster = selectors.round_robin_roster(tournament)
-        return pairing.seat_round_robin(players, round_index=number - 1, size=tournament.table_size,
-                                        seat_choices=choices, met=met, roster=roster)
+        return pairing.seat_round_robin(
+            players, round_index=number - 1, size=tournament.table_size, seat_choices=choices, met=met, roster=roster
+        )
     if number == 1:
         return pairing.seat_elimination_first([e.pk for e in selectors.seed_order(tournament)])
     withdrawn = {s.entry for s in standings if s.withdrawn}
@@ -343,8 +372,12 @@ def _create_match(tournament: Tournament, users: list, deal_set: DealSet | None 
     """A full table of ``users`` (seat order as given), started through the ordinary path (a duplicate
     round's tables deal from its shared ``deal_set``)."""
     return game_services.match_create_seated(
-        variant=tournament.variant, options=stored_options(tournament.variant, tournament.options, len(users)),
-        users=users, turn_timer=tournament.turn_timer, deal_set=deal_set)
+        variant=tournament.variant,
+        options=stored_options(tournament.variant, tournament.options, len(users)),
+        users=users,
+        turn_timer=tournament.turn_timer,
+        deal_set=deal_set,
+    )
 
 
 # ----------------------------------------------------------------- results
@@ -420,8 +453,15 @@ def seat_forfeit(*, seat_id: int, by, reason: str) -> TournamentSeat:
         match = seat.table.match
         if match is not None and match.status not in (MatchStatus.FINISHED, MatchStatus.ABANDONED):
             _bot_takes_over(match.pk, seat.index, seat.entry.user.username)
-        _audit(tournament, by, "forfeit", reason, round=seat.table.round.number, table=seat.table.number,
-               user=seat.entry.user.username)
+        _audit(
+            tournament,
+            by,
+            "forfeit",
+            reason,
+            round=seat.table.round.number,
+            table=seat.table.number,
+            user=seat.entry.user.username,
+        )
         _changed(tournament.pk)
     if match is not None:
         tournament_record_result(match=match)
@@ -430,8 +470,9 @@ def seat_forfeit(*, seat_id: int, by, reason: str) -> TournamentSeat:
 
 
 def _bot_takes_over(match_id: int, index: int, username: str) -> None:
-    game_services.seat_to_bot(match_id=match_id, index=index, policy=FORFEIT_BOT_POLICY,
-                              name=_("%(name)s (forfeited)") % {"name": username})
+    game_services.seat_to_bot(
+        match_id=match_id, index=index, policy=FORFEIT_BOT_POLICY, name=_("%(name)s (forfeited)") % {"name": username}
+    )
 
 
 def table_override(*, table_id: int, by, places: list[int], reason: str) -> TournamentTable:
@@ -449,8 +490,7 @@ def table_override(*, table_id: int, by, places: list[int], reason: str) -> Tour
         tournament = _locked(table.round.tournament_id)
         seats = list(table.seats.all())
         if len(places) != len(seats) or any(not 1 <= p <= len(seats) for p in places):
-            raise ActionRefused("bad_places", _("Give one placement between 1 and %(n)d per seat.") % {
-                "n": len(seats)})
+            raise ActionRefused("bad_places", _("Give one placement between 1 and %(n)d per seat.") % {"n": len(seats)})
         scheme = points_for(len(seats), tournament.placement_points)
         if table.is_bye:
             scheme = [points_for(tournament.table_size, tournament.placement_points)[0]]
@@ -466,8 +506,17 @@ def table_override(*, table_id: int, by, places: list[int], reason: str) -> Tour
         if table.match is not None and table.match.status not in (MatchStatus.FINISHED, MatchStatus.ABANDONED):
             game_services.match_abandon(match_id=table.match_id, by=by)
             ended = {"ended_match": table.match_id}
-        _audit(tournament, by, "result_overridden", reason, round=table.round.number, table=table.number,
-               before=before, places=list(places), **ended)
+        _audit(
+            tournament,
+            by,
+            "result_overridden",
+            reason,
+            round=table.round.number,
+            table=table.number,
+            before=before,
+            places=list(places),
+            **ended,
+        )
         _changed(tournament.pk)
         return table
 
@@ -493,8 +542,9 @@ def round_close(*, round_id: int, by) -> TournamentRound:
         pending = TournamentSeat.objects.filter(table__round=rnd, placement__isnull=True)
         if pending.exists():
             numbers = sorted(set(pending.values_list("table__number", flat=True)))
-            raise ActionRefused("tables_open", _("Tables still playing: %(tables)s.") % {
-                "tables": lists.items(numbers)})
+            raise ActionRefused(
+                "tables_open", _("Tables still playing: %(tables)s.") % {"tables": lists.items(numbers)}
+            )
         rnd.status = RoundStatus.CLOSED
         rnd.closed_at = timezone.now()
         rnd.save(update_fields=["status", "closed_at"])

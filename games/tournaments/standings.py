@@ -105,8 +105,15 @@ class Standing:
 
     def sort_key(self) -> tuple:
         first = tuple(-x for x in self._duplicate_key())
-        return (*first, -self.points, -self.game_points, -self.opponents_average, -self.seed, self.name,
-                str(self.entry))
+        return (
+            *first,
+            -self.points,
+            -self.game_points,
+            -self.opponents_average,
+            -self.seed,
+            self.name,
+            str(self.entry),
+        )
 
     def tie_key(self) -> tuple:
         return (*self._duplicate_key(), self.points, self.game_points, self.opponents_average)

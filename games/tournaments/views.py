@@ -66,7 +66,9 @@ def _entry_action(request, tournament_id: int, service):
         return redirect("tournaments:detail", tournament_id=tournament.pk)
     # The form's own block, and the entrants and standings it changed (out of band).
     context = {**selectors.tournament_page(tournament, request.user), "registration_error": error, "oob": True}
-    return HttpResponse("".join(
-        render_to_string(f"games/tournaments/detail.html#{name}", context, request=request)
-        for name in ("registration", "entrants", "standings")
-    ))
+    return HttpResponse(
+        "".join(
+            render_to_string(f"games/tournaments/detail.html#{name}", context, request=request)
+            for name in ("registration", "entrants", "standings")
+        )
+    )

@@ -114,9 +114,7 @@ def test_login_required_page_redirects_to_login_and_back(client, make_user):
     response = client.get(url)
     assert response.status_code == 302
     assert response["Location"] == f"{reverse('accounts:login')}?next={url}"
-    response = client.post(
-        response["Location"], {"username": "carol", "password": GOOD_PASSWORD, "next": url}
-    )
+    response = client.post(response["Location"], {"username": "carol", "password": GOOD_PASSWORD, "next": url})
     assert response["Location"] == url
 
 
@@ -125,7 +123,11 @@ def test_password_change(client, make_user):
     client.login(username="dave", password=GOOD_PASSWORD)
     response = client.post(
         reverse("accounts:password_change"),
-        {"old_password": GOOD_PASSWORD, "new_password1": "another-horse-battery", "new_password2": "another-horse-battery"},
+        {
+            "old_password": GOOD_PASSWORD,
+            "new_password1": "another-horse-battery",
+            "new_password2": "another-horse-battery",
+        },
     )
     assert response.status_code == 302
     assert get_user_model().objects.get(username="dave").check_password("another-horse-battery")

@@ -21,13 +21,15 @@ from tests.live import LiveAnalysisWorker
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_the_match_page_shows_the_analysis_then_the_replay_a_missed_play(page, live_daphne, artifacts, make_user,
-                                                                         settings, monkeypatch):
+def test_the_match_page_shows_the_analysis_then_the_replay_a_missed_play(
+    page, live_daphne, artifacts, make_user, settings, monkeypatch
+):
     monkeypatch.setattr(realtime, "send_now", lambda group, message: None)
     alice = make_user("alice")
     # A short match (two players, 30 points) in which alice ends her turn once a round where she could meld.
-    match, mistakes = play_with_mistakes(alice, settings=settings, policy=DeclineOneMeldStepPerRound(), seed="5",
-                                         options={"game_target": 30})
+    match, mistakes = play_with_mistakes(
+        alice, settings=settings, policy=DeclineOneMeldStepPerRound(), seed="5", options={"game_target": 30}
+    )
     assert mistakes
     assert MatchAnalysis.objects.get(match=match).status == AnalysisStatus.QUEUED  # queued when it ended
 
@@ -65,8 +67,9 @@ def test_the_match_page_shows_the_analysis_then_the_replay_a_missed_play(page, l
 
 
 @pytest.mark.parametrize("screen", ["laptop", "phone"])
-def test_a_hint_at_a_practice_table_opens_over_a_board_that_still_fits(browser, live_daphne, artifacts, make_user,
-                                                                       settings, monkeypatch, screen):
+def test_a_hint_at_a_practice_table_opens_over_a_board_that_still_fits(
+    browser, live_daphne, artifacts, make_user, settings, monkeypatch, screen
+):
     monkeypatch.setattr(realtime, "send_now", lambda group, message: None)
     settings.RUMMYHUB_FIXED_SEED = "8"
     alice = make_user("alice")

@@ -24,8 +24,9 @@ def bots_play(round_number: int) -> list[int]:
     rnd = TournamentRound.objects.get(number=round_number)
     ids = list(rnd.tables.exclude(match=None).order_by("number").values_list("match_id", flat=True))
     for k, match_id in enumerate(ids):  # two kinds of bot: the same cards, played differently
-        Seat.objects.filter(match_id=match_id).update(bot_policy=("greedy", "basic")[k % 2], bot_name="bot",
-                                                      autopilot=True)
+        Seat.objects.filter(match_id=match_id).update(
+            bot_policy=("greedy", "basic")[k % 2], bot_name="bot", autopilot=True
+        )
     Match.objects.filter(pk__in=ids).update(deadline=timezone.now())
     return ids
 
@@ -52,8 +53,9 @@ def run_round(page, number: int) -> list[int]:
     return ids
 
 
-def test_staff_run_a_duplicate_tournament_and_the_page_compares_each_deal(page, browser, live_daphne, artifacts,
-                                                                         make_user):
+def test_staff_run_a_duplicate_tournament_and_the_page_compares_each_deal(
+    page, browser, live_daphne, artifacts, make_user
+):
     make_user("staff", is_staff=True, is_superuser=True)
     for name in NAMES:
         make_user(name)
@@ -95,7 +97,9 @@ def test_staff_run_a_duplicate_tournament_and_the_page_compares_each_deal(page, 
         expect(player.locator("#standings th").nth(2)).to_have_text("Matchpoints")
         expect(player.locator("#standings")).to_contain_text("Duplicate: each deal's result is compared")
         mine = player.locator("#duplicate-deals .my-deals li")
-        expect(mine.first).to_contain_text(re.compile(r"Deal 1, seat [A-D]: your result [+−]?\d+, field average [+−]?[\d.]+"))
+        expect(mine.first).to_contain_text(
+            re.compile(r"Deal 1, seat [A-D]: your result [+−]?\d+, field average [+−]?[\d.]+")
+        )
         expect(mine.first).to_contain_text(re.compile(r"matchpoints: [\d.]+ of 2"))
         rounds = player.locator("#duplicate-deals details.deal-round")
         expect(rounds).to_have_count(2)
@@ -111,7 +115,9 @@ def test_staff_run_a_duplicate_tournament_and_the_page_compares_each_deal(page, 
         expect(comparison.locator(".deal-seeds li").first).to_contain_text(re.compile(r"Deal 1: [0-9a-f]{64}"))
         player.screenshot(path=str(artifacts / f"duplicate-tournament-{name}.png"), full_page=True)
         overflow = player.evaluate("() => document.documentElement.scrollWidth > document.documentElement.clientWidth")
-        wide = player.evaluate("""() => [...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1).slice(0, 8).map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))""")
+        wide = player.evaluate(
+            """() => [...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1).slice(0, 8).map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))"""
+        )
         assert not overflow, f"the page scrolls sideways on the {name}: {wide}"
         context.close()
 

@@ -68,8 +68,11 @@ def test_the_browser_verifier_reproduces_the_documented_example(page, live_daphn
     assert got["gin"]["upcard"] == v[prefix + "upcard"]
     assert got["gin"]["stock"][:5] == v[prefix + "stock top"].split()
     pack = v["shuffled pack (1 pack, 0 jokers)"].split()
-    assert [*[c for pair in zip(got["gin"]["hands"][1], got["gin"]["hands"][0], strict=True) for c in pair],
-            got["gin"]["upcard"], *got["gin"]["stock"]] == pack
+    assert [
+        *[c for pair in zip(got["gin"]["hands"][1], got["gin"]["hands"][0], strict=True) for c in pair],
+        got["gin"]["upcard"],
+        *got["gin"]["stock"],
+    ] == pack
     manipulation = got["manipulation"]
     assert manipulation["dealer"] == int(v["manipulation deal, 3 seats, 2 packs, 2 jokers, dealer drawn"])
     prefix = "manipulation deal, order 1 2 0, 10 cards each, "
@@ -105,7 +108,8 @@ def test_verify_the_deal_accepts_the_match_and_marks_a_changed_card(page, live_d
     button.focus()
     page.keyboard.press("Enter")  # the keyboard works as the mouse does
     expect(page.locator("#deal-check [data-verify-summary]")).to_have_text(
-        "A deal does not check out: see the rounds marked “Mismatch”.")
+        "A deal does not check out: see the rounds marked “Mismatch”."
+    )
     assert results(page) == [BAD_COMMITMENT, BAD_DEAL] + [OK] * (rounds - 2)
     assert page.locator('#deal-check [data-status="bad-deal"]').count() == 1
     page.screenshot(path=str(artifacts / "fair-deals-mismatch.png"), full_page=True)

@@ -30,7 +30,10 @@ def test_the_replay_disables_previous_on_the_first_step_and_next_on_the_last(
     step = page.locator("#replay-step")
     nav = page.get_by_role("navigation", name="Steps")
     # The arrows are drawn, not read (aria-hidden; mirrored on a right-to-left page).
-    first, prev = nav.get_by_role("link", name="First", exact=True), nav.get_by_role("link", name="Previous", exact=True)
+    first, prev = (
+        nav.get_by_role("link", name="First", exact=True),
+        nav.get_by_role("link", name="Previous", exact=True),
+    )
     nxt, end = nav.get_by_role("link", name="Next", exact=True), nav.get_by_role("link", name="Last", exact=True)
 
     # The first step: First and Previous are disabled, by mouse and by keyboard.

@@ -37,8 +37,11 @@ def violations(browser, live_daphne, user, match_id, shot, artifacts):
     page.wait_for_timeout(300)  # the pushes after the socket connects
     # The final look, not a frame of a fade-in (the draw for roles): the finite CSS animations have ended
     # (the timer's bar is a transition restarted every half second).
-    page.wait_for_function("() => document.getAnimations().every(a => !(a instanceof CSSAnimation)"
-                           " || a.playState !== 'running' || a.effect.getTiming().iterations === Infinity)", timeout=10000)
+    page.wait_for_function(
+        "() => document.getAnimations().every(a => !(a instanceof CSSAnimation)"
+        " || a.playState !== 'running' || a.effect.getTiming().iterations === Infinity)",
+        timeout=10000,
+    )
     page.add_script_tag(path=str(AXE))
     found = page.evaluate(RUN)
     page.screenshot(path=str(artifacts / shot))

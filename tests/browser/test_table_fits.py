@@ -93,9 +93,12 @@ def caught_up(page, v: int) -> None:
 
 
 def past(page, v: int) -> None:
-    page.wait_for_function("v => { const b = document.getElementById('table-board');"
-                           " return +b.dataset.version > v && b.getAttribute('aria-busy') !== 'true'; }",
-                           arg=v, timeout=15000)
+    page.wait_for_function(
+        "v => { const b = document.getElementById('table-board');"
+        " return +b.dataset.version > v && b.getAttribute('aria-busy') !== 'true'; }",
+        arg=v,
+        timeout=15000,
+    )
 
 
 def current(match_id: int):
@@ -148,7 +151,8 @@ def test_a_manipulation_round_fits_the_screen(browser, live_daphne, artifacts, m
     turn, melded = 0, -1  # the human's turns, and the last one in which they melded
     for state, v in my_turns(page, match.pk, "the round"):
         actions = page.locator("#actions .controls button[data-action]").evaluate_all(
-            "els => els.map(e => e.dataset.action)")
+            "els => els.map(e => e.dataset.action)"
+        )
         steps.check("my-turn")
         can_meld = page.locator('#melds [data-target-meld="new"]').count() > 0
         meld = meld_in_hand(state, 0) if can_meld and "meld" not in actions and turn != melded else None

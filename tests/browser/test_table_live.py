@@ -95,7 +95,9 @@ def test_the_turn_timer_counts_down_and_your_turn_is_announced(browser, live_dap
     mover_ctx.close()
 
 
-def test_a_drawn_card_is_put_in_its_place_in_the_hand_and_a_sorted_hand_redrawn(browser, live_daphne, make_user, settings):
+def test_a_drawn_card_is_put_in_its_place_in_the_hand_and_a_sorted_hand_redrawn(
+    browser, live_daphne, make_user, settings
+):
     """A socket sends a draw's one new card, not the hand (games.board.fragments, keyed rows): the page
     puts it in its place and keeps the hand's focus and picks; a sort, which moves every card, is sent whole."""
     settings.RUMMYHUB_FIXED_SEED = "11"
@@ -135,13 +137,15 @@ def test_a_drawn_card_is_put_in_its_place_in_the_hand_and_a_sorted_hand_redrawn(
     page.wait_for_function(f"() => document.querySelectorAll('#hand .card[data-id]').length === {len(before) + 1}")
     after = shown()
     reply = next(f for f in frames if 'data-reply="true"' in f)
-    assert ':#hand' in reply and 'id="hand-area"' not in reply  # one card, not the hand
+    assert ":#hand" in reply and 'id="hand-area"' not in reply  # one card, not the hand
     assert after == served()  # the new card is where the page drawn anew puts it
     assert [c for c in after if c in before] == before
     assert page.locator(f'#hand .card[data-id="{picked}"] .card-face').get_attribute("aria-pressed") == "true"
     page.locator('button[name="mode"][value="rank"]').click()  # every card may move: the hand is sent whole
-    page.wait_for_function("ids => Array.from(document.querySelectorAll('#hand .card[data-id]')).map(c => c.dataset.id).join() !== ids",
-                           arg=",".join(after))
+    page.wait_for_function(
+        "ids => Array.from(document.querySelectorAll('#hand .card[data-id]')).map(c => c.dataset.id).join() !== ids",
+        arg=",".join(after),
+    )
     assert shown() == served()
     context.close()
 

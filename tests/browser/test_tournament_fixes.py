@@ -18,17 +18,27 @@ from tests.browser.conftest import login
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_register_override_and_close_as_a_player_sees_them(page, browser, live_daphne, artifacts, make_user,
-                                                           monkeypatch):
+def test_register_override_and_close_as_a_player_sees_them(
+    page, browser, live_daphne, artifacts, make_user, monkeypatch
+):
     # Set up in this process (nobody listens yet; the sync Playwright loop here forbids async_to_sync).
     monkeypatch.setattr(realtime, "send_now", lambda group, message: None)
     staff = make_user("staff", is_staff=True, is_superuser=True)
     for name in ("alice", "bob", "carol", "dave"):
         make_user(name)
     t = services.tournament_save(
-        tournament=Tournament(name="Fixes Cup", variant="manipulation", options={"game_target": 30}, format="swiss",
-                              table_size=4, rounds_count=2, registration_open=True),
-        by=staff, created=True)
+        tournament=Tournament(
+            name="Fixes Cup",
+            variant="manipulation",
+            options={"game_target": 30},
+            format="swiss",
+            table_size=4,
+            rounds_count=2,
+            registration_open=True,
+        ),
+        by=staff,
+        created=True,
+    )
     here = f"{live_daphne.url}/tournaments/{t.pk}/"
 
     # Alice registers: her form, the entrants and the standings change without a reload.
@@ -75,8 +85,14 @@ def test_register_override_and_close_as_a_player_sees_them(page, browser, live_d
     expect(rounds.get_by_role("link", name="Watch or play")).to_have_count(0)
     expect(rounds.get_by_role("link", name="Match page")).to_have_count(1)
     seats = rounds.locator(".table-seats li")
-    expect(seats).to_have_text([re.compile(r"^\w+ place 1 · 4 points$"), re.compile(r"^\w+ place 2 · 2 points$"),
-                                re.compile(r"^\w+ place 3 · 1 point$"), re.compile(r"^\w+ place 4 · 0 points$")])
+    expect(seats).to_have_text(
+        [
+            re.compile(r"^\w+ place 1 · 4 points$"),
+            re.compile(r"^\w+ place 2 · 2 points$"),
+            re.compile(r"^\w+ place 3 · 1 point$"),
+            re.compile(r"^\w+ place 4 · 0 points$"),
+        ]
+    )
     assert seats.first.evaluate("li => getComputedStyle(li).listStyleType") == "none"
     player.screenshot(path=str(artifacts / "tournament-fixes-closed-round.png"), full_page=True)
 

@@ -37,8 +37,11 @@ def test_diff_keeps_the_numbers_of_old_melds_and_numbers_new_ones_after_them():
     old = [cards("3S.0 4S.0 5S.0 6S.0"), cards("9H.0 9D.0 9C.0")]
     new = [cards("9H.0 9D.0 9C.0"), cards("6S.0 6H.0 6D.0"), cards("3S.0 4S.0 5S.0")]
     d = analysis.table_diff(old, new)
-    assert d.melds == ((1, ("3S.0", "4S.0", "5S.0"), False), (2, ("9H.0", "9D.0", "9C.0"), False),
-                       (3, ("6S.0", "6H.0", "6D.0"), True))
+    assert d.melds == (
+        (1, ("3S.0", "4S.0", "5S.0"), False),
+        (2, ("9H.0", "9D.0", "9C.0"), False),
+        (3, ("6S.0", "6H.0", "6D.0"), True),
+    )
     assert d.moves == ((1, 3, ("6S.0",)),)
     assert d.laid == ((3, ("6H.0", "6D.0")),)
     assert d.gone == ()
@@ -52,22 +55,28 @@ def test_diff_of_a_broken_meld_and_a_redeclared_joker():
     assert d.moves == ((1, 2, ("JK=KC.0",)),)
     assert d.laid == ((1, ("6H.0",)),)
     # every card of an old meld going elsewhere: the meld is gone
-    d = analysis.table_diff([cards("4C.0 5C.0 6C.0"), cards("7S.0 7H.0 7D.0")],
-                            [cards("4C.0 5C.0 6C.0 7C.0"), cards("7S.0 8S.0 9S.0"), cards("7H.0 7D.0 7C.1")])
+    d = analysis.table_diff(
+        [cards("4C.0 5C.0 6C.0"), cards("7S.0 7H.0 7D.0")],
+        [cards("4C.0 5C.0 6C.0 7C.0"), cards("7S.0 8S.0 9S.0"), cards("7H.0 7D.0 7C.1")],
+    )
     assert d.gone == ()
-    d = analysis.table_diff([cards("7S.0 7H.0 7D.0")], [cards("7S.0 8S.0 9S.0"), cards("7H.0 8H.0 9H.0"),
-                                                          cards("7D.0 8D.0 9D.0")])
+    d = analysis.table_diff(
+        [cards("7S.0 7H.0 7D.0")], [cards("7S.0 8S.0 9S.0"), cards("7H.0 8H.0 9H.0"), cards("7D.0 8D.0 9D.0")]
+    )
     assert [n for n, _c, new in d.melds if not new] == [1]  # one run continues the old meld (largest overlap first)
     assert d.gone == ()
 
 
 def test_diff_with_an_old_meld_dissolved():
-    d = analysis.table_diff([cards("2S.0 3S.0 4S.0"), cards("5S.0 6S.0 7S.0")], [cards("2S.0 3S.0 4S.0 5S.0 6S.0 7S.0")])
+    d = analysis.table_diff(
+        [cards("2S.0 3S.0 4S.0"), cards("5S.0 6S.0 7S.0")], [cards("2S.0 3S.0 4S.0 5S.0 6S.0 7S.0")]
+    )
     assert d.gone == (2,)
     assert d.moves == ((2, 1, ("5S.0", "6S.0", "7S.0")),)
 
 
 # ------------------------------------------------------------------------------ Manipulation's steps
+
 
 def test_a_meld_step_laying_less_than_possible_is_found_with_what_was_missed():
     # table 5♠6♠7♠; the hand holds 8♠ 9♠: both go on the run (17 points); the player lays 8♠ only
@@ -84,16 +93,23 @@ def test_a_meld_step_laying_less_than_possible_is_found_with_what_was_missed():
 def test_a_rearrangement_missed_when_the_turn_ends_without_a_meld():
     # 6♥ 6♦ in hand, 3♠-6♠ on the table: 6♠ leaves the run for a group 6♠6♥6♦ (two cards, 12 points).
     # Three draws (no meld after the last, B.5): the step is the last moment a meld was allowed.
-    s = make_state(["6H.0 6D.0 KC.0", "2C.0 5H.0"], table=["3S.0 4S.0 5S.0 6S.0"], stock="QD.0 JH.0 9C.0 8C.0",
-                   phase="start", draws=0)
+    s = make_state(
+        ["6H.0 6D.0 KC.0", "2C.0 5H.0"],
+        table=["3S.0 4S.0 5S.0 6S.0"],
+        stock="QD.0 JH.0 9C.0 8C.0",
+        phase="start",
+        draws=0,
+    )
     moves = [(0, {"type": "draw"}), (0, {"type": "draw"}), (0, {"type": "draw"})]
     (step,) = analysis.analyse_round("manipulation", walk(s, moves))
     assert step["k"] == 3 and step["action"] == "draw" and step["laid_cards"] == 0
     assert step["missed"] and (step["best_cards"], step["best_points"]) == (2, 12)
     assert step["best"]["moves"] == [{"from": 1, "to": 2, "cards": ["6S.0"]}]
     assert step["best"]["laid"] == [{"to": 2, "cards": ["6H.0", "6D.0"]}]
-    assert step["best"]["melds"] == [{"n": 1, "cards": ["3S.0", "4S.0", "5S.0"], "new": False},
-                                     {"n": 2, "cards": ["6S.0", "6H.0", "6D.0"], "new": True}]
+    assert step["best"]["melds"] == [
+        {"n": 1, "cards": ["3S.0", "4S.0", "5S.0"], "new": False},
+        {"n": 2, "cards": ["6S.0", "6H.0", "6D.0"], "new": True},
+    ]
 
 
 def test_the_best_play_made_and_a_hand_with_nothing_to_lay_are_not_missed():
@@ -145,8 +161,10 @@ def test_the_hint_is_the_best_play_from_the_hand_and_the_table():
     s2 = make_state(["KC.0 2D.0", "2C.0"], table=["3S.0 4S.0 5S.0"], stock="3C.0")
     assert manip_analysis.hint(s2, 0, max_states=10_000) == {"cards": 0, "points": 0, "diff": None}
     assert manip_analysis.hint(s2, 1, max_states=10_000) is None
-    assert manip_analysis.hint(make_state(["KC.0", "2C.0"], stock="2D.0", phase="start", draws=0), 0,
-                               max_states=10_000) is None  # before the draw: no meld step
+    assert (
+        manip_analysis.hint(make_state(["KC.0", "2C.0"], stock="2D.0", phase="start", draws=0), 0, max_states=10_000)
+        is None
+    )  # before the draw: no meld step
     with pytest.raises(SearchBudgetExceeded):
         manip_analysis.hint(s, 0, max_states=1)
 
@@ -173,9 +191,9 @@ def gin_deal(hand=GIN_HAND, upcard="JC", **opts):
 @pytest.mark.parametrize(
     ("action", "reached", "missed_knock", "missed_gin", "missed"),
     [
-        ({"type": "knock", "card": "KD.0"}, 0, False, False, False),   # gin: the best
-        ({"type": "discard", "card": "KD.0"}, 0, True, True, True),    # gin there, not taken
-        ({"type": "discard", "card": "9C.0"}, 30, True, True, True),   # 9♣ breaks the run: 10+10+10 kept
+        ({"type": "knock", "card": "KD.0"}, 0, False, False, False),  # gin: the best
+        ({"type": "discard", "card": "KD.0"}, 0, True, True, True),  # gin there, not taken
+        ({"type": "discard", "card": "9C.0"}, 30, True, True, True),  # 9♣ breaks the run: 10+10+10 kept
     ],
 )
 def test_gin_decisions_against_the_least_deadwood(action, reached, missed_knock, missed_gin, missed):
@@ -196,8 +214,15 @@ def test_a_missed_knock_and_the_deadwood_left_over():
     assert (step["reached"], step["best"], step["best_card"]) == (17, 9, "KD.0")
     assert step["missed_knock"] and not step["can_gin"] and not step["missed_gin"]
     summary = analysis.summarise([step], 2)
-    assert summary[0] == {"steps": 1, "best": 0, "missed_cards": 0, "missed_points": 0, "missed_deadwood": 8,
-                          "missed_knocks": 1, "missed_gins": 0}
+    assert summary[0] == {
+        "steps": 1,
+        "best": 0,
+        "missed_cards": 0,
+        "missed_points": 0,
+        "missed_deadwood": 8,
+        "missed_knocks": 1,
+        "missed_gins": 0,
+    }
 
 
 def test_gin_draws_and_the_advisors_suggestions_are_no_decisions():

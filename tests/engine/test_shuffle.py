@@ -77,9 +77,16 @@ def test_the_documented_layout_deals_what_manipulation_deals(algorithm, seats):
         drawn = k % 2 == 0
         state = manip.new_round(rules, seats, shuffle.rng_for(algorithm, seed), dealer=None if drawn else k % seats)
         r = state.rules
-        made = shuffle.deal(seed, packs=r.packs, jokers=r.jokers, seats=seats, hand_size=r.hand_size,
-                            order=[(state.dealer + i) % seats for i in range(1, seats + 1)],
-                            dealer_drawn=drawn, algorithm=algorithm)
+        made = shuffle.deal(
+            seed,
+            packs=r.packs,
+            jokers=r.jokers,
+            seats=seats,
+            hand_size=r.hand_size,
+            order=[(state.dealer + i) % seats for i in range(1, seats + 1)],
+            dealer_drawn=drawn,
+            algorithm=algorithm,
+        )
         assert made.dealer == (state.dealer if drawn else None)
         assert made.hands == [[c.id for c in h] for h in state.hands]
         assert made.stock == [c.id for c in state.stock] and made.upcard is None
@@ -93,8 +100,16 @@ def test_the_documented_layout_deals_what_gin_deals(algorithm, variant):
         seed = shuffle.new_seed() if algorithm == shuffle.CURRENT else random.getrandbits(62)
         kw = {"roles": (k % 3, (k + 1) % 3, (k + 2) % 3)} if rules.players == 3 else {"dealer": k % 2}
         state = gin.new_round(rules, rules.players, shuffle.rng_for(algorithm, seed), **kw)
-        made = shuffle.deal(seed, packs=1, jokers=0, seats=rules.players, hand_size=10,
-                            order=[state.nondealer, state.dealer], upcard=True, algorithm=algorithm)
+        made = shuffle.deal(
+            seed,
+            packs=1,
+            jokers=0,
+            seats=rules.players,
+            hand_size=10,
+            order=[state.nondealer, state.dealer],
+            upcard=True,
+            algorithm=algorithm,
+        )
         assert [sorted(h) for h in made.hands] == [sorted(gin.IDS[c] for c in h) for h in state.hands]
         assert made.upcard == gin.IDS[state.first_upcard]
         assert made.stock == [gin.IDS[c] for c in state.stock]

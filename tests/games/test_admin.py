@@ -33,8 +33,15 @@ def stuck(make_user, settings):
     services.seat_join(match_id=match.pk, user=bob)
     services.match_start(match_id=match.pk, user=alice)
     match = Match.objects.get(pk=match.pk)
-    state = {**match.state, "clock": {"failures": 3, "error": "DataError: integer out of range",
-                                      "at": timezone.now().isoformat(), "held": False}}
+    state = {
+        **match.state,
+        "clock": {
+            "failures": 3,
+            "error": "DataError: integer out of range",
+            "at": timezone.now().isoformat(),
+            "held": False,
+        },
+    }
     Match.objects.filter(pk=match.pk).update(deadline=timezone.now() - timedelta(minutes=5), state=state)
     return Match.objects.get(pk=match.pk)
 
@@ -76,30 +83,33 @@ def test_the_match_page_shows_the_state_read_only(client, staff, stuck):
     assert Match.objects.filter(pk=stuck.pk).exists()
 
 
-def test_staff_end_a_stuck_match_through_the_admin_action(client, staff, stuck, sent,
-                                                          django_capture_on_commit_callbacks):
+def test_staff_end_a_stuck_match_through_the_admin_action(
+    client, staff, stuck, sent, django_capture_on_commit_callbacks
+):
     with django_capture_on_commit_callbacks(execute=True):
-        response = client.post(reverse(CHANGELIST), {"action": "abandon_matches", "_selected_action": [stuck.pk]},
-                               follow=True)
+        response = client.post(
+            reverse(CHANGELIST), {"action": "abandon_matches", "_selected_action": [stuck.pk]}, follow=True
+        )
     assert response.status_code == 200
     assert "1 match ended" in response.content.decode()
     after = Match.objects.get(pk=stuck.pk)
     assert after.status == MatchStatus.ABANDONED
     assert after.deadline is None
     assert after.version == stuck.version + 1
-    assert (realtime.table_group(stuck.pk), {"type": "table.changed", "id": stuck.pk,
-                                             "version": after.version}) in sent
+    assert (realtime.table_group(stuck.pk), {"type": "table.changed", "id": stuck.pk, "version": after.version}) in sent
     assert (realtime.LOBBY_GROUP, {"type": "lobby.changed", "id": stuck.pk}) in sent
     # The clock never picks it again.
     assert services.tick_due(now=timezone.now() + timedelta(days=1)) == 0
 
 
-def test_ending_a_finished_match_is_refused_and_changes_nothing(client, staff, stuck, sent,
-                                                                 django_capture_on_commit_callbacks):
+def test_ending_a_finished_match_is_refused_and_changes_nothing(
+    client, staff, stuck, sent, django_capture_on_commit_callbacks
+):
     Match.objects.filter(pk=stuck.pk).update(status=MatchStatus.FINISHED, deadline=None)
     with django_capture_on_commit_callbacks(execute=True):
-        response = client.post(reverse(CHANGELIST), {"action": "abandon_matches", "_selected_action": [stuck.pk]},
-                               follow=True)
+        response = client.post(
+            reverse(CHANGELIST), {"action": "abandon_matches", "_selected_action": [stuck.pk]}, follow=True
+        )
     assert "already over" in response.content.decode()
     after = Match.objects.get(pk=stuck.pk)
     assert after.status == MatchStatus.FINISHED and after.version == stuck.version

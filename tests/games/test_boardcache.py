@@ -105,7 +105,13 @@ def test_a_later_load_reads_only_the_new_events_and_equals_a_full_load(make_user
         now = Match.objects.get(pk=match.pk)
         mover = [alice, bob][now.state["round"]["seat_to_act"]]
         state = spec_for("manipulation").load(now.state["round"])
-        kind = "draw" if any(a["type"] == "draw" for a in spec_for("manipulation").view(state, state.seat_to_act)["legal_actions"]) else "end_turn"
+        kind = (
+            "draw"
+            if any(
+                a["type"] == "draw" for a in spec_for("manipulation").view(state, state.seat_to_act)["legal_actions"]
+            )
+            else "end_turn"
+        )
         services.turn_submit(match_id=match.pk, user=mover, action={"type": kind}, expected_version=now.version)
     newer = boardcache.board_data_for(match.pk, min_version=old.version + 3)
     full = selectors.board_data(Match.objects.get(pk=match.pk))
@@ -141,7 +147,9 @@ def _move(match_id, alice, bob):
     now = Match.objects.get(pk=match_id)
     spec = spec_for("manipulation")
     state = spec.load(now.state["round"])
-    kind = "draw" if any(a["type"] == "draw" for a in spec.view(state, state.seat_to_act)["legal_actions"]) else "end_turn"
+    kind = (
+        "draw" if any(a["type"] == "draw" for a in spec.view(state, state.seat_to_act)["legal_actions"]) else "end_turn"
+    )
     mover = [alice, bob][state.seat_to_act]
     return services.turn_submit(match_id=match_id, user=mover, action={"type": kind}, expected_version=now.version)
 
@@ -197,13 +205,16 @@ def test_a_load_after_an_older_one_rereads_only_what_can_change_and_equals_a_ful
     fresh = full_load(Match.objects.get(pk=match.pk))
     assert data.version == fresh.version == moved.version
     assert [(s.pk, s.user_id, s.display_name) for s in data.seats] == [
-        (s.pk, s.user_id, s.display_name) for s in fresh.seats]
+        (s.pk, s.user_id, s.display_name) for s in fresh.seats
+    ]
     assert _boards(data, viewers) == _boards(fresh, viewers)
     # The round ends: the status changes, and the finished round is read as a full load reads it.
     Round.objects.filter(match=match).update(finished_at=timezone.now())
     Match.objects.filter(pk=match.pk).update(status="between_rounds", version=moved.version + 1)
     ended = selectors.board_data(Match.objects.get(pk=match.pk), previous=data)
-    assert [r.number for r in ended.rounds] == [r.number for r in full_load(Match.objects.get(pk=match.pk)).rounds] == [1]
+    assert (
+        [r.number for r in ended.rounds] == [r.number for r in full_load(Match.objects.get(pk=match.pk)).rounds] == [1]
+    )
 
 
 def test_a_bot_move_that_brings_the_advisors_suggestion_is_handed_on_with_it(make_user, counted_loads, settings):

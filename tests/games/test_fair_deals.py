@@ -53,8 +53,9 @@ def play_to_round_end(match: Match) -> Match:
 
 
 @pytest.mark.parametrize(("variant", "seats"), [("manipulation", 3), ("gin", 2)])
-def test_the_commitment_shown_at_the_deal_matches_the_seed_revealed_at_the_end(client, alice, make_user, variant,
-                                                                               seats):
+def test_the_commitment_shown_at_the_deal_matches_the_seed_revealed_at_the_end(
+    client, alice, make_user, variant, seats
+):
     match = services.match_create(host=alice, variant=variant, seats_count=seats, bots=seats - 1)
     services.match_start(match_id=match.pk, user=alice)
     client.force_login(make_user("dave"))  # a spectator sees it as the players do
@@ -84,9 +85,14 @@ def test_no_page_or_record_carries_the_seed_of_the_round_in_play(client, alice, 
     live = play_one_round(alice, settings=settings, seats=3, bots=1, others=[bob])
     in_play = Round.objects.get(match=live, number=live.round_number)
     assert in_play.finished_at is None and len(in_play.seed) == 64
-    urls = [reverse("games:table", args=[live.pk]), reverse("history:match", args=[live.pk]),
-            reverse("history:export", args=[live.pk]), reverse("history:replay", args=[live.pk]),
-            reverse("history:list"), reverse("games:lobby")]
+    urls = [
+        reverse("games:table", args=[live.pk]),
+        reverse("history:match", args=[live.pk]),
+        reverse("history:export", args=[live.pk]),
+        reverse("history:replay", args=[live.pk]),
+        reverse("history:list"),
+        reverse("games:lobby"),
+    ]
     for viewer in (alice, bob, make_user("dave")):
         client.force_login(viewer)
         for url in urls:
@@ -142,17 +148,21 @@ def test_the_python_verifier_runs_from_the_command_line_without_a_database(finis
     junk.write_text("{not json")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO", "DATABASE"))}
     # The module imports no Django at all: it runs where no settings or database exist.
-    probe = ("import sys; from games.verify import main; code = main(sys.argv[1:]);"
-             " assert not [m for m in sys.modules if m.split('.')[0] in ('django', 'channels')]; sys.exit(code)")
+    probe = (
+        "import sys; from games.verify import main; code = main(sys.argv[1:]);"
+        " assert not [m for m in sys.modules if m.split('.')[0] in ('django', 'channels')]; sys.exit(code)"
+    )
     ran = subprocess.run([sys.executable, "-c", probe, str(good)], cwd=ROOT, env=env, capture_output=True, text=True)
     assert ran.returncode == 0, ran.stderr
     assert ran.stdout.splitlines()[0] == "round 1: ok"
-    ran = subprocess.run([sys.executable, "-m", "games.verify", str(bad)], cwd=ROOT, env=env, capture_output=True,
-                         text=True)
+    ran = subprocess.run(
+        [sys.executable, "-m", "games.verify", str(bad)], cwd=ROOT, env=env, capture_output=True, text=True
+    )
     assert ran.returncode == 1 and "round 1: MISMATCH" in ran.stdout and "round 2: ok" in ran.stdout
     for args in ([str(junk)], [str(tmp_path / "missing.json")], []):
-        ran = subprocess.run([sys.executable, "-m", "games.verify", *args], cwd=ROOT, env=env, capture_output=True,
-                             text=True)
+        ran = subprocess.run(
+            [sys.executable, "-m", "games.verify", *args], cwd=ROOT, env=env, capture_output=True, text=True
+        )
         assert ran.returncode == 2 and "Traceback" not in ran.stderr
 
 
@@ -226,7 +236,12 @@ def test_a_record_of_format_1_still_imports(client, alice, settings, monkeypatch
     match = play_match(alice, settings=settings, seats=2, bots=1, game_target=40)
     monkeypatch.undo()
     record = client.get(reverse("history:export", args=[match.pk])).json()
-    old = {**record, "version": 1,
-           "rounds": [{k: v for k, v in r.items() if k not in ("shuffle", "commitment", "deal")} for r in record["rounds"]]}
+    old = {
+        **record,
+        "version": 1,
+        "rounds": [
+            {k: v for k, v in r.items() if k not in ("shuffle", "commitment", "deal")} for r in record["rounds"]
+        ],
+    }
     assert import_record(old)["totals"] == record["final"]["totals"]
     assert {c.status for c in verify_record(old)} == {UNREVEALED}  # no deal in the record: nothing to compare

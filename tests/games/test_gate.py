@@ -206,13 +206,19 @@ def test_a_command_behind_a_busy_table_is_refused_table_busy_and_changes_nothing
     with gate_held_elsewhere(match.pk):
         started_at = time.monotonic()
         with pytest.raises(services.TableBusy) as refused:
-            services.with_retry(services.turn_submit, match_id=match.pk, user=mover, action={"type": "draw"},
-                                expected_version=match.version)
+            services.with_retry(
+                services.turn_submit,
+                match_id=match.pk,
+                user=mover,
+                action={"type": "draw"},
+                expected_version=match.version,
+            )
         assert time.monotonic() - started_at < 1.5
     assert refused.value.code == "table_busy" and "busy" in refused.value.message
     assert Match.objects.get(pk=match.pk).version == match.version
-    services.with_retry(services.turn_submit, match_id=match.pk, user=mover, action={"type": "draw"},
-                        expected_version=match.version)  # the table free again: it applies
+    services.with_retry(
+        services.turn_submit, match_id=match.pk, user=mover, action={"type": "draw"}, expected_version=match.version
+    )  # the table free again: it applies
     assert Match.objects.get(pk=match.pk).version == match.version + 1
 
 
@@ -223,8 +229,13 @@ def test_a_stale_command_behind_a_busy_table_is_refused_at_once(make_user, setti
     with gate_held_elsewhere(match.pk):
         started_at = time.monotonic()
         with pytest.raises(services.StaleVersion) as refused:
-            services.with_retry(services.turn_submit, match_id=match.pk, user=mover, action={"type": "draw"},
-                                expected_version=match.version - 1)
+            services.with_retry(
+                services.turn_submit,
+                match_id=match.pk,
+                user=mover,
+                action={"type": "draw"},
+                expected_version=match.version - 1,
+            )
         assert time.monotonic() - started_at < 0.5  # no wait for the gate (2 s)
     assert refused.value.current == match.version
 
@@ -385,8 +396,13 @@ def test_a_row_held_by_another_process_is_waited_for_within_the_budget_only(make
     started_at = time.monotonic()
     try:
         with pytest.raises(services.TableBusy):
-            services.with_retry(services.turn_submit, match_id=match.pk, user=mover, action={"type": "draw"},
-                                expected_version=match.version)
+            services.with_retry(
+                services.turn_submit,
+                match_id=match.pk,
+                user=mover,
+                action={"type": "draw"},
+                expected_version=match.version,
+            )
         waited = time.monotonic() - started_at
     finally:
         release.set()
@@ -402,9 +418,11 @@ def test_every_answer_gives_its_connection_back_not_only_a_commands(client, make
     was logged: a refused seat, a 404, a malformed chat post all hand it back before that."""
     match, mover = started(make_user, settings)
     client.force_login(mover)
-    for url, data in ((reverse("games:remove_bot", args=[match.pk]), {"seat": "²"}),
-                      (reverse("games:chat", args=[match.pk]), {"text": ""}),
-                      (reverse("games:act", args=[match.pk + 1000]), {"action": "draw", "version": "1"})):
+    for url, data in (
+        (reverse("games:remove_bot", args=[match.pk]), {"seat": "²"}),
+        (reverse("games:chat", args=[match.pk]), {"text": ""}),
+        (reverse("games:act", args=[match.pk + 1000]), {"action": "draw", "version": "1"}),
+    ):
         response = client.post(url, data, **HX)
         assert response.status_code >= 400
         assert connection.connection is None, url

@@ -17,8 +17,10 @@ from games.history.selectors import replay_index
 from games.models import Match, MatchStatus
 from tests.games.history.support import play_match
 
-HAND = ("Your hand counts %(p)s point (knock with %(k)s or fewer).",
-        "Your hand counts %(p)s points (knock with %(k)s or fewer).")
+HAND = (
+    "Your hand counts %(p)s point (knock with %(k)s or fewer).",
+    "Your hand counts %(p)s points (knock with %(k)s or fewer).",
+)
 
 
 def test_the_hands_points_take_the_plural_form_of_the_count():
@@ -54,7 +56,7 @@ def test_the_replay_in_persian_isolates_scores_and_hides_its_arrows(client, alic
     # The round's last step: "Round over — how: name +12، …" as one sentence, its numbers isolated.
     last = sum(1 + n for _r, n in replay_index(match)) - 1
     page = client.get(f"/matches/{match.pk}/replay/?step={last}").content.decode()
-    assert '<strong>پایان دور</strong> — ' in page
+    assert "<strong>پایان دور</strong> — " in page
     assert f"{FSI}+" in page or f"{FSI}0{PDI}" in page
 
 
@@ -92,11 +94,14 @@ def test_an_engine_refusal_with_a_count_takes_its_plural_form():
 def test_counted_admin_and_chat_messages_take_plural_forms():
     with translation.override("ro"):
         assert translation.ngettext("%(n)d entrant added.", "%(n)d entrants added.", 1) % {"n": 1} == (
-            "1 participant adăugat.")
+            "1 participant adăugat."
+        )
         assert translation.ngettext("%(n)d entrant added.", "%(n)d entrants added.", 24) % {"n": 24} == (
-            "24 de participanți adăugați.")
-        limit = translation.ngettext("Messages are limited to %(n)d character.",
-                                     "Messages are limited to %(n)d characters.", 500) % {"n": 500}
+            "24 de participanți adăugați."
+        )
+        limit = translation.ngettext(
+            "Messages are limited to %(n)d character.", "Messages are limited to %(n)d characters.", 500
+        ) % {"n": 500}
     assert limit == "Un mesaj poate avea cel mult 500 de caractere."
 
 
@@ -149,8 +154,11 @@ def test_a_refusals_choice_of_cards_is_a_list_in_the_readers_words():
     from games.engine.text import MANIPULATION_MESSAGES
     from games.messages import refusal_text
 
-    error = IllegalMove("joker_identity_needed", MANIPULATION_MESSAGES["joker_identity_needed"],
-                        {"cards": ["8H", "JK", "TH"], "options": ["9H", "9D"]})
+    error = IllegalMove(
+        "joker_identity_needed",
+        MANIPULATION_MESSAGES["joker_identity_needed"],
+        {"cards": ["8H", "JK", "TH"], "options": ["9H", "9D"]},
+    )
     assert "(9♥, 9♦)" in error.message
     with translation.override("fa"):
         text = refusal_text(error, "manipulation")
@@ -167,8 +175,10 @@ def test_a_name_in_a_pages_title_is_isolated_right_to_left(client, alice):
 def test_games_played_and_byes_are_one_counted_phrase():
     from django.template import Context, Template
 
-    tpl = Template("{% load i18n %}{% blocktranslate count n=byes with played=played %}{{ played }} + {{ n }} bye"
-                   "{% plural %}{{ played }} + {{ n }} byes{% endblocktranslate %}")
+    tpl = Template(
+        "{% load i18n %}{% blocktranslate count n=byes with played=played %}{{ played }} + {{ n }} bye"
+        "{% plural %}{{ played }} + {{ n }} byes{% endblocktranslate %}"
+    )
     with translation.override("ro"):
         assert tpl.render(Context({"played": 4, "byes": 1})) == "4 + 1 rundă liberă"
         assert tpl.render(Context({"played": 4, "byes": 2})) == "4 + 2 runde libere"
@@ -177,8 +187,10 @@ def test_games_played_and_byes_are_one_counted_phrase():
 def test_a_discard_choice_isolates_its_card_where_no_markup_may_go():
     from django.template import Context, Template
 
-    tpl = Template("{% load i18n %}{% with card=rank|add:suit %}{% blocktranslate with card=card|isolate d=d %}"
-                   "{{ card }} — deadwood {{ d }}{% endblocktranslate %}{% endwith %}")
+    tpl = Template(
+        "{% load i18n %}{% with card=rank|add:suit %}{% blocktranslate with card=card|isolate d=d %}"
+        "{{ card }} — deadwood {{ d }}{% endblocktranslate %}{% endwith %}"
+    )
     with translation.override("fa"):
         assert tpl.render(Context({"rank": "10", "suit": "♠", "d": 5})) == f"{FSI}10♠{PDI} — بی‌مصرف 5"
     with translation.override("en"):
@@ -196,6 +208,8 @@ def test_the_analysis_names_its_cards_as_a_list_of_the_language():
 def test_a_withdrawn_players_standing_is_one_phrase():
     from django.template import Context, Template
 
-    tpl = Template("{% load i18n %}{% blocktranslate with name=name|bdi %}{{ name }} (withdrawn){% endblocktranslate %}")
+    tpl = Template(
+        "{% load i18n %}{% blocktranslate with name=name|bdi %}{{ name }} (withdrawn){% endblocktranslate %}"
+    )
     with translation.override("co"):
         assert tpl.render(Context({"name": "alice"})) == "<bdi>alice</bdi> (ritiratu)"

@@ -20,7 +20,8 @@ def test_duplicate_lanes_name_seats_as_the_duplicate_pages_do():
     reasons = [{"code": "duplicate_lanes", "lanes": [[1, 2], [3, 3]]}, {"code": "avoids_rematch"}]
     assert describe_reasons(reasons) == (
         "duplicate: each seat goes to players of similar standing at every table "
-        "(seat A: ranks 1–2, seat B: rank 3); avoids a rematch")
+        "(seat A: ranks 1–2, seat B: rank 3); avoids a rematch"
+    )
     with translation.override("fa"):
         text = describe_reasons(reasons)
     assert "؛ " in text and "، " in text and "duplicate" not in text

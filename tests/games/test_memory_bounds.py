@@ -53,8 +53,10 @@ def test_the_boards_kept_never_pass_the_cap(monkeypatch):
 def test_seat_rows_keep_the_newest_up_to_the_cap(monkeypatch):
     monkeypatch.setattr(board_table, "_SEAT_ROWS", board_table.Kept(3))
     rendered = []
-    monkeypatch.setattr("games.board.table.render_to_string",
-                        lambda name, ctx: rendered.append(ctx["s"]) or f"<li>{ctx['s'].score}</li>")
+    monkeypatch.setattr(
+        "games.board.table.render_to_string",
+        lambda name, ctx: rendered.append(ctx["s"]) or f"<li>{ctx['s'].score}</li>",
+    )
     seats = [SimpleNamespace(index=0, score=score) for score in range(7)]
     for seat in seats:
         board_table.seat_rows([seat], between_rounds=False)

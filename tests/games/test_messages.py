@@ -31,13 +31,23 @@ def test_every_engine_template_is_marked_for_translation():
     """Each refusal template of the engines' tables is an ``N_("...")`` call in games/engine/text.py
     (what ``make messages`` extracts), and the site's refusal table is those tables, nothing more."""
     source = ast.parse((ENGINE / "text.py").read_text())
-    marked = {node.args[0].value for node in ast.walk(source)
-              if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "N_" and node.args
-              and isinstance(node.args[0], ast.Constant)}
+    marked = {
+        node.args[0].value
+        for node in ast.walk(source)
+        if isinstance(node, ast.Call)
+        and getattr(node.func, "id", "") == "N_"
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+    }
     # A template with a count: NP_(singular, plural, count) marks both; the refusal carries the plural.
-    marked |= {node.args[1].value for node in ast.walk(source)
-               if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "NP_" and len(node.args) > 1
-               and isinstance(node.args[1], ast.Constant)}
+    marked |= {
+        node.args[1].value
+        for node in ast.walk(source)
+        if isinstance(node, ast.Call)
+        and getattr(node.func, "id", "") == "NP_"
+        and len(node.args) > 1
+        and isinstance(node.args[1], ast.Constant)
+    }
     for table, templates in TABLES.items():
         assert templates, f"{table} has templates"
         for key, template in templates.items():
@@ -225,14 +235,18 @@ def test_the_lobby_form_explains_most_draws_per_turn():
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("most, prompt", [
-    (2, "Meld (drag cards onto the table) or draw again — draw 1 of 2."),
-    (1, "Meld (drag cards onto the table) or end your turn."),
-])
+@pytest.mark.parametrize(
+    "most, prompt",
+    [
+        (2, "Meld (drag cards onto the table) or draw again — draw 1 of 2."),
+        (1, "Meld (drag cards onto the table) or end your turn."),
+    ],
+)
 def test_the_board_prompt_after_a_draw_follows_most_draws_per_turn(alice, bob, settings, most, prompt):
     settings.RUMMYHUB_FIXED_SEED = "3"
-    match = services.match_create(host=alice, variant="manipulation", seats_count=2,
-                                  options={"max_draws_per_turn": most})
+    match = services.match_create(
+        host=alice, variant="manipulation", seats_count=2, options={"max_draws_per_turn": most}
+    )
     services.seat_join(match_id=match.pk, user=bob)
     services.match_start(match_id=match.pk, user=alice)
     match = Match.objects.get(pk=match.pk)

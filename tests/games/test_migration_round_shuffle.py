@@ -26,9 +26,19 @@ def test_existing_rounds_are_marked_as_the_old_shuffle_and_keep_their_seeds():
     match = old.get_model("games", "Match").objects.create(variant="manipulation", seats_count=3)
     seeds = [2**62 - 1, 7]
     for number, seed in enumerate(seeds, start=1):
-        old.get_model("games", "Round").objects.create(match=match, number=number, seed=seed,
-                                                       setup={"players": 3, "scores": [0, 0, 0], "rounds_won": [0, 0, 0],
-                                                              "rounds_played": 0, "dealer": None, "winners_last": []})
+        old.get_model("games", "Round").objects.create(
+            match=match,
+            number=number,
+            seed=seed,
+            setup={
+                "players": 3,
+                "scores": [0, 0, 0],
+                "rounds_won": [0, 0, 0],
+                "rounds_played": 0,
+                "dealer": None,
+                "winners_last": [],
+            },
+        )
     executor = MigrationExecutor(connection)
     executor.migrate(AFTER)
     executor = MigrationExecutor(connection)

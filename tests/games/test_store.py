@@ -63,10 +63,28 @@ def test_the_lock_is_a_real_select_for_update(match):
 def test_an_event_inserted_reads_back_as_the_orm_would_have_written_it(match):
     before = timezone.now()
     action = {"type": "meld", "table": [["7H.0", "8H.0", "JK=9H.1"]], "note": "ünïcode ✓"}
-    fast = store.insert(Event(match=match, seq=41, round_number=2, seat=1, kind="action", action=action,
-                               summary={"code": "meld", "n": 3}, by_bot=True))
-    Event.objects.create(match=match, seq=42, round_number=2, seat=1, kind="action", action=action,
-                         summary={"code": "meld", "n": 3}, by_bot=True)
+    fast = store.insert(
+        Event(
+            match=match,
+            seq=41,
+            round_number=2,
+            seat=1,
+            kind="action",
+            action=action,
+            summary={"code": "meld", "n": 3},
+            by_bot=True,
+        )
+    )
+    Event.objects.create(
+        match=match,
+        seq=42,
+        round_number=2,
+        seat=1,
+        kind="action",
+        action=action,
+        summary={"code": "meld", "n": 3},
+        by_bot=True,
+    )
     a = Event.objects.get(match=match, seq=41)
     b = Event.objects.get(match=match, seq=42)
     for field in ("round_number", "seat", "kind", "action", "summary", "by_bot", "match_id"):
@@ -90,7 +108,11 @@ def test_an_update_writes_the_named_fields_only(match):
     store.update(match, ["version", "state", "draft", "deadline", "status", "version"])
     saved = Match.objects.get(pk=match.pk)
     assert (saved.version, saved.state, saved.draft, saved.status) == (
-        match.version, match.state, None, MatchStatus.PLAYING)
+        match.version,
+        match.state,
+        None,
+        MatchStatus.PLAYING,
+    )
     assert abs((saved.deadline - match.deadline).total_seconds()) < 1e-3
     assert saved.turn_timer == 60
 
@@ -144,13 +166,16 @@ def test_vacuum_of_the_hot_tables_clears_the_dead_rows_every_move_leaves(match):
 def test_the_hot_tables_are_vacuumed_early_by_autovacuum():
     """Migration 0008: a fixed threshold of dead rows, not 20 % of the table."""
     with connection.cursor() as cursor:
-        cursor.execute("SELECT relname, reloptions FROM pg_class WHERE relname = ANY(%s)",
-                       [[m._meta.db_table for m in store.HOT_TABLES]])
+        cursor.execute(
+            "SELECT relname, reloptions FROM pg_class WHERE relname = ANY(%s)",
+            [[m._meta.db_table for m in store.HOT_TABLES]],
+        )
         options = dict(cursor.fetchall())
     assert set(options) == {"games_match", "games_seat", "games_tableconnection"}
     for table, opts in options.items():
         assert {"autovacuum_vacuum_scale_factor=0", "autovacuum_vacuum_threshold=1000", "vacuum_truncate=false"} <= set(
-            opts), table
+            opts
+        ), table
 
 
 @pytest.mark.parametrize("autovacuum", [True, False])

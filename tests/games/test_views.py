@@ -65,9 +65,17 @@ def test_create_form_shows_every_option_with_its_default(alice_client):
 
 
 def test_create_a_table_with_options_and_bots(alice_client):
-    data = {"variant": "manipulation", "seats": 4, "bots": 2, "turn_timer": 60, "opt_knock_limit": 3,
-            "opt_game_target": 150, "opt_ace_in_sequences": "low_only", "opt_knock_in_final_lap": "on",
-            "opt_must_draw_if_no_meld": "on"}
+    data = {
+        "variant": "manipulation",
+        "seats": 4,
+        "bots": 2,
+        "turn_timer": 60,
+        "opt_knock_limit": 3,
+        "opt_game_target": 150,
+        "opt_ace_in_sequences": "low_only",
+        "opt_knock_in_final_lap": "on",
+        "opt_must_draw_if_no_meld": "on",
+    }
 
     for name, field in TableCreateForm().fields.items():
         if name.startswith("opt_") and name not in data and field.initial is not None and field.initial is not False:
@@ -82,8 +90,10 @@ def test_create_a_table_with_options_and_bots(alice_client):
 
 
 def test_create_with_bad_values_shows_errors_and_creates_nothing(alice_client):
-    response = alice_client.post(reverse("games:create"), {"variant": "manipulation", "seats": 2, "bots": 3,
-                                                           "turn_timer": 0, "opt_knock_limit": 99})
+    response = alice_client.post(
+        reverse("games:create"),
+        {"variant": "manipulation", "seats": 2, "bots": 3, "turn_timer": 0, "opt_knock_limit": 99},
+    )
     assert response.status_code == 400
     form = response.context["form"]
     assert "bots" in form.errors and "opt_knock_limit" in form.errors
@@ -104,7 +114,9 @@ def test_quick_game_is_three_clicks_from_sign_in(alice_client):
 def test_table_page_full_and_partial(alice_client, settings):
     match = started(alice_client.user, settings=settings)
     full = alice_client.get(reverse("games:table", args=[match.pk]))
-    assert b"<html" in full.content and f'ws-connect="/ws/tables/{match.pk}/?v={match.version}"'.encode() in full.content
+    assert (
+        b"<html" in full.content and f'ws-connect="/ws/tables/{match.pk}/?v={match.version}"'.encode() in full.content
+    )
     partial = alice_client.get(reverse("games:table", args=[match.pk]), **HX)
     assert partial.content.strip().startswith(b'<section id="table-board"')
 
@@ -194,8 +206,9 @@ def test_draft_is_kept_across_reloads_and_reports_each_invalid_meld(client, alic
     match.refresh_from_db()
     hand = spec_for("manipulation").load(match.state["round"]).hands[state.seat_to_act]
     table = [[hand[0].id, hand[1].id]]
-    response = client.post(reverse("games:draft", args=[match.pk]),
-                           {"table": json.dumps(table), "version": match.version}, **HX)
+    response = client.post(
+        reverse("games:draft", args=[match.pk]), {"table": json.dumps(table), "version": match.version}, **HX
+    )
     assert response.status_code == 200
     assert b"meld-invalid" in response.content and b"at least 3 cards" in response.content
     reloaded = client.get(reverse("games:table", args=[match.pk]))
@@ -229,8 +242,9 @@ def test_bare_joker_asks_which_card_when_not_forced(client, alice, bob, settings
     client.force_login(mover)
     client.post(reverse("games:act", args=[match.pk]), {"action": "draw", "version": match.version}, **HX)
     match.refresh_from_db()
-    response = client.post(reverse("games:draft", args=[match.pk]),
-                           {"table": json.dumps([wanted]), "version": match.version}, **HX)
+    response = client.post(
+        reverse("games:draft", args=[match.pk]), {"table": json.dumps([wanted]), "version": match.version}, **HX
+    )
     html = response.content.decode()
     assert "data-joker-option" in html
     assert 'data-joker-option="5D"' in html and 'data-joker-option="5C"' in html
@@ -286,8 +300,9 @@ def test_disconnected_player_is_played_after_30_seconds_and_the_bot_takes_over(a
 
 def test_next_round_starts_after_30_seconds_without_every_click(alice, bob, settings):
     match = started(alice, bob, settings=settings)
-    Match.objects.filter(pk=match.pk).update(status=MatchStatus.BETWEEN_ROUNDS,
-                                             deadline=timezone.now() + timedelta(seconds=30))
+    Match.objects.filter(pk=match.pk).update(
+        status=MatchStatus.BETWEEN_ROUNDS, deadline=timezone.now() + timedelta(seconds=30)
+    )
     assert not services.match_tick(match_id=match.pk, now=timezone.now() + timedelta(seconds=5))
     assert services.match_tick(match_id=match.pk, now=timezone.now() + timedelta(seconds=31))
     match.refresh_from_db()
@@ -295,8 +310,7 @@ def test_next_round_starts_after_30_seconds_without_every_click(alice, bob, sett
 
 
 def test_rematch_reuses_seats_and_options(client, alice):
-    match = services.match_create(host=alice, variant="manipulation", seats_count=3, bots=2,
-                                  options={"knock_limit": 4})
+    match = services.match_create(host=alice, variant="manipulation", seats_count=3, bots=2, options={"knock_limit": 4})
     Match.objects.filter(pk=match.pk).update(status=MatchStatus.FINISHED)
     client.force_login(alice)
     response = client.post(reverse("games:rematch", args=[match.pk]))

@@ -26,13 +26,13 @@ async def receive_board(communicator) -> str:
         return frame
 
 
-OUT_OF_BAND = re.compile(r"""<ol hx-swap-oob="(afterbegin:#log-list|afterbegin:#hand|"""
-                         r"""(afterend|delete):#hand > \[data-id='[A-Z0-9.=]+'\])">""")
+OUT_OF_BAND = re.compile(
+    r"""<ol hx-swap-oob="(afterbegin:#log-list|afterbegin:#hand|"""
+    r"""(afterend|delete):#hand > \[data-id='[A-Z0-9.=]+'\])">"""
+)
 
 
-async def drain_to_current(
-    viewers, match_id: int, check: Callable[[str, int, int | None], Awaitable[None]]
-) -> int:
+async def drain_to_current(viewers, match_id: int, check: Callable[[str, int, int | None], Awaitable[None]]) -> int:
     """Read every viewer's boards up to the match's current version, checking each; returns the count."""
     version = (await database_sync_to_async(Match.objects.get)(pk=match_id)).version
     count = 0

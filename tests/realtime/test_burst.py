@@ -52,8 +52,14 @@ POOL_MAX = 4  # connections per daphne process: small, so a burst that queues on
 HOLD = 0.5  # seconds the table's row is held by a move elsewhere when the burst arrives
 ANSWER_WITHIN = 5.0  # seconds: what every command must be answered within
 WAIT_AT_MOST = 45.0  # how long the test waits for an answer at all (longer than the pool's timeout)
-STARVED = ("couldn't get a connection", "PoolTimeout", "Internal Server Error",
-           "clock step failed", "clock tick failed", "presence sweep failed")
+STARVED = (
+    "couldn't get a connection",
+    "PoolTimeout",
+    "Internal Server Error",
+    "clock step failed",
+    "clock tick failed",
+    "presence sweep failed",
+)
 
 REPLY = re.compile(r'id="board-meta"[^>]*data-reply="true"')
 ERROR_CODE = re.compile(r'data-error-code="([^"]*)"')
@@ -202,10 +208,12 @@ def test_a_burst_at_one_table_is_answered_fast_and_starves_nobody(make_user, dja
             posted_socket = await open_socket(two.ws_url, posted.pk, cookies[posted_mover.pk], two.url)
             sockets = []
             for start in range(0, BURST // 2, 10):  # ten at a time: quicker than one by one
-                sockets += await asyncio.gather(*(
-                    open_socket(servers[i % 2].ws_url, busy.pk, session, servers[i % 2].url)
-                    for i in range(start, min(start + 10, BURST // 2))
-                ))
+                sockets += await asyncio.gather(
+                    *(
+                        open_socket(servers[i % 2].ws_url, busy.pk, session, servers[i % 2].url)
+                        for i in range(start, min(start + 10, BURST // 2))
+                    )
+                )
             # The movers are here: their disconnect grace ended (a new version each). The burst is
             # sent with the version after that.
             await asyncio.to_thread(settle_versions)

@@ -52,8 +52,13 @@ class FakeSteps:
         with self.lock:
             self.running -= 1
             self.finished.append((match_id, time.monotonic()))
-        return services.ClockStep(match_id=match_id, deadline=start, started=start, outcome="done",
-                                  seconds=(timezone.now() - start).total_seconds())
+        return services.ClockStep(
+            match_id=match_id,
+            deadline=start,
+            started=start,
+            outcome="done",
+            seconds=(timezone.now() - start).total_seconds(),
+        )
 
 
 async def test_a_slow_step_holds_one_worker_not_the_clock():

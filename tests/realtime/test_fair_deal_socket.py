@@ -71,8 +71,9 @@ async def test_the_seed_stays_out_of_every_frame_until_the_round_is_over(make_us
         if move is None:
             break
         version, seat, action = move
-        await sync_to_async(services.turn_submit)(match_id=match.pk, user=players[seat], action=action,
-                                                  expected_version=version)
+        await sync_to_async(services.turn_submit)(
+            match_id=match.pk, user=players[seat], action=action, expected_version=version
+        )
         await drain_to_current([(c, i) for i, c in enumerate(viewers)], match.pk, check)
     assert revealed == {0, 1, 2}, "the round did not end, or its end did not reveal the seed"
     assert frames > 3 * len(viewers)

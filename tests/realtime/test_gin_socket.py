@@ -25,7 +25,7 @@ from tests.seeds import secret_seeds, seed_leaks
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-CARD_ATTR = re.compile(r'''data-(?:id|ref)=["']([^"']+)["']''')  # in markup and in a swap's selector
+CARD_ATTR = re.compile(r"""data-(?:id|ref)=["']([^"']+)["']""")  # in markup and in a swap's selector
 
 
 def connect(match_id: int, cookie: str) -> WebsocketCommunicator:
@@ -44,8 +44,9 @@ def setup_table(make_user, settings, variant="gin_box"):
     for u in users[1:]:
         services.seat_join(match_id=match.pk, user=u)
     if variant == "gin_box":
-        seed = next(s for s in range(1, 500)
-                    if GinMatch.start(gin.GinRules(variant="box3"), random.Random(s)).captain == 0)
+        seed = next(
+            s for s in range(1, 500) if GinMatch.start(gin.GinRules(variant="box3"), random.Random(s)).captain == 0
+        )
         Match.objects.filter(pk=match.pk).update(seed=seed)
     services.match_start(match_id=match.pk, user=users[0])
     return match, users, make_user("dave")
@@ -73,8 +74,6 @@ def allowed_ids(match_id: int, seat: int | None) -> tuple[set[str], set[str], in
         if seat == state.advisor:
             own = {gin.IDS[c] for c in state.hands[state.nondealer]}
     return public | own, everything, state.box
-
-
 
 
 async def check_frame(frame: str, match_id: int, seat: int | None):
@@ -111,7 +110,9 @@ async def play_and_check(match, users, viewers, moves: int, suggest: bool) -> in
         if suggest and state.advisor is not None and step % 3 == 0:
             card = gin.IDS[state.hands[state.nondealer][0]]
             await sync_to_async(services.turn_submit)(
-                match_id=match.pk, user=users[state.advisor], expected_version=current.version,
+                match_id=match.pk,
+                user=users[state.advisor],
+                expected_version=current.version,
                 action={"type": "suggest", "suggestion": {"action": "discard", "card": card}},
             )
             await drain()
@@ -165,15 +166,22 @@ def setup_bot_advisor_table(make_user, settings):
     match = services.match_create(host=alice, variant="gin_box", seats_count=3)
     services.seat_join(match_id=match.pk, user=bob, index=1)
     services.seat_add_bot(match_id=match.pk, user=alice, index=2)
-    seed = next(s for s in range(1, 1000)
-                if GinMatch.start(gin.GinRules(variant="box3"), random.Random(s)).roles == (1, 0, 2))
+    seed = next(
+        s for s in range(1, 1000) if GinMatch.start(gin.GinRules(variant="box3"), random.Random(s)).roles == (1, 0, 2)
+    )
     Match.objects.filter(pk=match.pk).update(seed=seed)
     services.match_start(match_id=match.pk, user=alice)
     match.refresh_from_db()
-    dealt = gin.deal_from_cards(gin.GinRules(variant="box3"),
-                                [["5H", "6H", "7H", "8H", "5S", "5D", "AS", "2S", "3S", "KD"],
-                                 ["2H", "3H", "4C", "5C", "9D", "TD", "JS", "QS", "QH", "QD"], []],
-                                "KC", roles=(1, 0, 2))
+    dealt = gin.deal_from_cards(
+        gin.GinRules(variant="box3"),
+        [
+            ["5H", "6H", "7H", "8H", "5S", "5D", "AS", "2S", "3S", "KD"],
+            ["2H", "3H", "4C", "5C", "9D", "TD", "JS", "QS", "QH", "QD"],
+            [],
+        ],
+        "KC",
+        roles=(1, 0, 2),
+    )
     match.state = {**match.state, "round": gin.to_dict(dealt)}
     match.save(update_fields=["state"])
     return match, [alice, bob], make_user("dave")
@@ -187,19 +195,25 @@ async def test_bot_advice_and_the_knock_layout_never_reach_the_box_or_spectators
         assert (await communicator.connect())[0]
     await drain_to_current(viewers, match.pk, check_frame)
     current = await database_sync_to_async(Match.objects.get)(pk=match.pk)
-    await sync_to_async(services.turn_submit)(match_id=match.pk, user=alice, expected_version=current.version,
-                                              action={"type": "take_upcard"})
+    await sync_to_async(services.turn_submit)(
+        match_id=match.pk, user=alice, expected_version=current.version, action={"type": "take_upcard"}
+    )
     await drain_to_current(viewers, match.pk, check_frame)  # the bot's advice came with this move
     assert await database_sync_to_async(suggestions_for)(match.pk, 0) >= 1
     assert await database_sync_to_async(suggestions_for)(match.pk, 1) == 0
     # The captain prepares his knock: stored for him, told to nobody (no frame at all).
     current = await database_sync_to_async(Match.objects.get)(pk=match.pk)
-    await sync_to_async(services.draft_update)(match_id=match.pk, user=alice, expected_version=current.version,
-                                               table={"card": "KD.0", "melds": [["5H.0", "6H.0", "7H.0", "8H.0"]]})
+    await sync_to_async(services.draft_update)(
+        match_id=match.pk,
+        user=alice,
+        expected_version=current.version,
+        table={"card": "KD.0", "melds": [["5H.0", "6H.0", "7H.0", "8H.0"]]},
+    )
     for communicator, _ in viewers:
         assert await communicator.receive_nothing(timeout=0.3)
-    await sync_to_async(services.turn_submit)(match_id=match.pk, user=alice, expected_version=current.version,
-                                              action={"type": "knock", "card": "KD.0"})
+    await sync_to_async(services.turn_submit)(
+        match_id=match.pk, user=alice, expected_version=current.version, action={"type": "knock", "card": "KD.0"}
+    )
     await drain_to_current(viewers, match.pk, check_frame)
     for communicator, _ in viewers:
         await communicator.disconnect()

@@ -75,8 +75,6 @@ async def test_same_user_twice_counts_once(make_user):
 
 async def test_stale_rows_of_a_crashed_server_stop_counting(make_user):
 
-
-
     ghost = await database_sync_to_async(make_user)("ghost")
     await database_sync_to_async(Presence.objects.create)(
         user=ghost, channel_name="dead-process!x", seen=timezone.now() - timedelta(minutes=5)

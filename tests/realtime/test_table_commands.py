@@ -130,8 +130,7 @@ async def test_a_draft_and_a_sort_over_the_socket(make_user, settings):
     await sockets[1 - mover].send_to(text_data=command("act", action="sort", mode="rank"))
     sorted_board = await receive_board(sockets[1 - mover])
     assert 'data-reply="true"' in sorted_board and f'data-version="{match_now.version + 1}"' in sorted_board
-    order = await database_sync_to_async(
-        lambda: Seat.objects.get(match_id=match.pk, index=1 - mover).hand_order)()
+    order = await database_sync_to_async(lambda: Seat.objects.get(match_id=match.pk, index=1 - mover).hand_order)()
     assert order and sorted_board.index(f'data-id="{order[0]}"') < sorted_board.index(f'data-id="{order[-1]}"')
     for c in sockets[:2]:
         assert await c.receive_nothing(timeout=0.3)
@@ -197,11 +196,11 @@ async def test_a_flood_of_resyncs_is_cut_off_too(make_user, settings):
         await c.disconnect()
 
 
-async def test_a_move_that_fails_on_the_server_gets_an_error_and_the_socket_stays_open(make_user, settings,
-                                                                                    monkeypatch):
+async def test_a_move_that_fails_on_the_server_gets_an_error_and_the_socket_stays_open(
+    make_user, settings, monkeypatch
+):
     """Not a refusal but a fault (here the database refusing the write): the mover is told nothing
     changed, nobody else hears anything, and the same socket then carries the move."""
-
 
     match, sockets = await open_table(make_user, settings)
     mover = await seat_to_act(match.pk)

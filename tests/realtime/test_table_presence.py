@@ -129,9 +129,9 @@ async def test_a_swept_row_sends_the_offline_dot_to_the_tables_other_sockets(mak
     assert (await watcher.connect())[0]
     board = await watcher.receive_from(timeout=10)
     assert f'<span id="conn-{other_index}" class="conn conn-on"' in board
-    await database_sync_to_async(
-        TableConnection.objects.filter(token="dead").update
-    )(last_seen=timezone.now() - timedelta(seconds=6))
+    await database_sync_to_async(TableConnection.objects.filter(token="dead").update)(
+        last_seen=timezone.now() - timedelta(seconds=6)
+    )
 
     assert await database_sync_to_async(services.presence_sweep)() == 1
 
@@ -192,8 +192,11 @@ def sigkill(server) -> None:
 def test_a_killed_servers_seat_goes_offline_once_its_heartbeat_lapses(make_user, settings, sent, django_db_blocker):
     match, mover, _other = setup_table(make_user, settings)
     overrides = live_settings(settings)
-    with django_db_blocker.unblock(), LiveDaphne(settings_overrides=overrides) as server, \
-            table_socket(server, match, mover) as ws:
+    with (
+        django_db_blocker.unblock(),
+        LiveDaphne(settings_overrides=overrides) as server,
+        table_socket(server, match, mover) as ws,
+    ):
         assert 'id="board-meta"' in ws.recv(timeout=10)
         row = wait_for(lambda: TableConnection.objects.filter(match=match, user=mover).first())
         # The server's batched heartbeat refreshes the row while the socket is open.
@@ -230,8 +233,12 @@ def test_another_servers_clock_sweeps_a_killed_servers_socket_and_its_viewers_se
     mover_index = Seat.objects.get(match=match, user=mover).index
     overrides = live_settings(settings)
     clocked = {**overrides, "RUMMYHUB_CLOCK": True, "RUMMYHUB_CLOCK_INTERVAL": 0.1}
-    with django_db_blocker.unblock(), LiveDaphne(settings_overrides=overrides) as one, \
-            LiveDaphne(settings_overrides=clocked) as two, table_socket(one, match, mover) as gone:
+    with (
+        django_db_blocker.unblock(),
+        LiveDaphne(settings_overrides=overrides) as one,
+        LiveDaphne(settings_overrides=clocked) as two,
+        table_socket(one, match, mover) as gone,
+    ):
         assert 'id="board-meta"' in gone.recv(timeout=10)
         wait_for(lambda: TableConnection.objects.filter(match=match, user=mover).exists())
         with table_socket(two, match, other) as watcher:
@@ -255,7 +262,8 @@ def test_another_servers_clock_sweeps_a_killed_servers_socket_and_its_viewers_se
 
 
 async def test_a_socket_opened_while_its_table_is_busy_connects_and_its_row_comes_with_the_next_beat(
-        make_user, settings, monkeypatch):
+    make_user, settings, monkeypatch
+):
     """Issue 13.5: the presence row's lock wait is bounded; when it runs out the socket still opens
     (no 1011) and shows the board, and the heartbeat puts the missing row back."""
     match, mover, _other = await database_sync_to_async(setup_table)(make_user, settings)
@@ -303,8 +311,7 @@ async def test_a_spectator_who_takes_a_seat_without_reloading_is_online_and_gets
     # The host's board shows the guest online (not "away"), and so do a fresh load's seats.
     frame = await last_frame_with(host, 'data-status="playing"')
     assert 'id="conn-1" class="conn conn-on"' in frame
-    seat = await database_sync_to_async(
-        lambda: store.seats_of(match.pk, online_since=store.presence_cutoff())[1])()
+    seat = await database_sync_to_async(lambda: store.seats_of(match.pk, online_since=store.presence_cutoff())[1])()
     assert store.is_connected(seat)
     # The guest's own socket now counts as a player's: the guest sees their hand.
     assert 'id="hand"' in await last_frame_with(guest, 'data-status="playing"')

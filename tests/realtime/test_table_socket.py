@@ -29,7 +29,7 @@ from tests.seeds import secret_seeds, seed_leaks
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-CARD_ATTR = re.compile(r'''data-(?:id|ref)=["']([^"']+)["']''')  # in markup and in a swap's selector
+CARD_ATTR = re.compile(r"""data-(?:id|ref)=["']([^"']+)["']""")  # in markup and in a swap's selector
 
 
 def connect(match_id: int, cookie: str) -> WebsocketCommunicator:
@@ -62,8 +62,6 @@ def visible_ids(match_id: int, seat: int | None) -> tuple[set[str], set[str]]:
     return table | own, everything
 
 
-
-
 async def check_frame(frame: str, match_id: int, seat: int | None):
     allowed, everything = await database_sync_to_async(visible_ids)(match_id, seat)
     shown = {Card.from_code(ref).id for ref in CARD_ATTR.findall(frame)}
@@ -75,7 +73,11 @@ async def check_frame(frame: str, match_id: int, seat: int | None):
 async def test_every_frame_shows_each_viewer_only_what_they_may_see(make_user, settings):
     match, players, carol = await database_sync_to_async(setup_table)(make_user, settings)
     cookies = [await database_sync_to_async(session_cookie_for)(u) for u in [*players, carol]]
-    viewers = [(connect(match.pk, cookies[0]), 0), (connect(match.pk, cookies[1]), 1), (connect(match.pk, cookies[2]), None)]
+    viewers = [
+        (connect(match.pk, cookies[0]), 0),
+        (connect(match.pk, cookies[1]), 1),
+        (connect(match.pk, cookies[2]), None),
+    ]
     for communicator, _seat in viewers:
         connected, _ = await communicator.connect()
         assert connected
@@ -112,16 +114,20 @@ async def test_every_frame_shows_each_viewer_only_what_they_may_see(make_user, s
 
 async def test_spectator_board_has_no_hand_and_draft_cards_stay_face_down(make_user, settings):
     match, players, carol = await database_sync_to_async(setup_table)(make_user, settings)
-    state = await database_sync_to_async(lambda: spec_for("manipulation").load(Match.objects.get(pk=match.pk).state["round"]))()
+    state = await database_sync_to_async(
+        lambda: spec_for("manipulation").load(Match.objects.get(pk=match.pk).state["round"])
+    )()
     mover = state.seat_to_act
     version = await database_sync_to_async(lambda: Match.objects.get(pk=match.pk).version)()
-    await sync_to_async(services.turn_submit)(match_id=match.pk, user=players[mover], action={"type": "draw"},
-                                              expected_version=version)
+    await sync_to_async(services.turn_submit)(
+        match_id=match.pk, user=players[mover], action={"type": "draw"}, expected_version=version
+    )
     current = await database_sync_to_async(Match.objects.get)(pk=match.pk)
     hand = spec_for("manipulation").load(current.state["round"]).hands[mover]
     draft = [[c.id for c in hand[:2]]]  # not a valid meld, but a draft may be anything
-    await sync_to_async(services.draft_update)(match_id=match.pk, user=players[mover], table=draft,
-                                               expected_version=current.version)
+    await sync_to_async(services.draft_update)(
+        match_id=match.pk, user=players[mover], table=draft, expected_version=current.version
+    )
     spectator = connect(match.pk, await database_sync_to_async(session_cookie_for)(carol))
     other = connect(match.pk, await database_sync_to_async(session_cookie_for)(players[1 - mover]))
     drafter = connect(match.pk, await database_sync_to_async(session_cookie_for)(players[mover]))
@@ -142,9 +148,12 @@ async def test_spectator_board_has_no_hand_and_draft_cards_stay_face_down(make_u
 async def test_anonymous_and_strangers_to_a_private_table_are_refused(make_user, settings):
     alice = await database_sync_to_async(make_user)("alice")
     mallory = await database_sync_to_async(make_user)("mallory")
-    match = await sync_to_async(services.match_create)(host=alice, variant="manipulation", seats_count=2,
-                                                       is_private=True)
-    anonymous = WebsocketCommunicator(application, f"/ws/tables/{match.pk}/", headers=[(b"origin", b"http://testserver")])
+    match = await sync_to_async(services.match_create)(
+        host=alice, variant="manipulation", seats_count=2, is_private=True
+    )
+    anonymous = WebsocketCommunicator(
+        application, f"/ws/tables/{match.pk}/", headers=[(b"origin", b"http://testserver")]
+    )
     assert not (await anonymous.connect())[0]
     stranger = connect(match.pk, await database_sync_to_async(session_cookie_for)(mallory))
     assert not (await stranger.connect())[0]
@@ -179,11 +188,14 @@ async def test_a_move_reaches_the_other_seat_live(make_user, settings):
         await receive_board(c)
         while not await c.receive_nothing(timeout=0.3):
             await c.receive_from()
-    state = await database_sync_to_async(lambda: spec_for("manipulation").load(Match.objects.get(pk=match.pk).state["round"]))()
+    state = await database_sync_to_async(
+        lambda: spec_for("manipulation").load(Match.objects.get(pk=match.pk).state["round"])
+    )()
     mover = state.seat_to_act
     current = await database_sync_to_async(Match.objects.get)(pk=match.pk)
-    await sync_to_async(services.turn_submit)(match_id=match.pk, user=players[mover], action={"type": "draw"},
-                                              expected_version=current.version)
+    await sync_to_async(services.turn_submit)(
+        match_id=match.pk, user=players[mover], action={"type": "draw"}, expected_version=current.version
+    )
     for c in (a, b):
         frame = await receive_board(c)
         assert f'data-version="{current.version + 1}"' in frame
@@ -206,8 +218,10 @@ async def test_connecting_changes_only_the_online_dot_and_a_current_page_gets_no
     b = WebsocketCommunicator(
         application,
         f"/ws/tables/{match.pk}/?v={version}",
-        headers=[(b"origin", b"http://testserver"),
-                 (b"cookie", f"sessionid={await database_sync_to_async(session_cookie_for)(players[waiting])}".encode())],
+        headers=[
+            (b"origin", b"http://testserver"),
+            (b"cookie", f"sessionid={await database_sync_to_async(session_cookie_for)(players[waiting])}".encode()),
+        ],
     )
     assert (await b.connect())[0]
     dot = await a.receive_from(timeout=5)
@@ -225,8 +239,6 @@ async def test_connecting_changes_only_the_online_dot_and_a_current_page_gets_no
 
 
 async def test_one_heartbeat_write_marks_every_open_socket_row_and_no_other(make_user, settings):
-
-
 
     match, players, carol = await database_sync_to_async(setup_table)(make_user, settings)
     # carol sits at another table, where a socket of hers is open in another process
@@ -248,13 +260,18 @@ async def test_one_heartbeat_write_marks_every_open_socket_row_and_no_other(make
         lambda: {(c.match_id, c.user_id): c.last_seen > long_ago for c in TableConnection.objects.all()}
     )()
     assert marked == 3
-    assert seen == {(match.pk, players[0].pk): True, (match.pk, players[1].pk): True, (match.pk, carol.pk): True,
-                    (other.pk, carol.pk): False}
+    assert seen == {
+        (match.pk, players[0].pk): True,
+        (match.pk, players[1].pk): True,
+        (match.pk, carol.pk): True,
+        (other.pk, carol.pk): False,
+    }
     for communicator in sockets:
         await communicator.disconnect()
     assert not any(match_id == match.pk for match_id, _user in heartbeats.open.values())
     assert await database_sync_to_async(lambda: list(TableConnection.objects.values_list("token", flat=True)))() == [
-        "elsewhere"]
+        "elsewhere"
+    ]
 
 
 async def test_a_socket_closing_after_its_table_was_deleted_closes_cleanly(make_user, settings):

@@ -21,7 +21,9 @@ def _setup(make_user):
     staff = make_user("staff", is_staff=True)
     t = services.tournament_save(
         tournament=Tournament(name="Socket Cup", variant="manipulation", table_size=2, registration_open=True),
-        by=staff, created=True)
+        by=staff,
+        created=True,
+    )
     return t, make_user("alice")
 
 
@@ -35,7 +37,7 @@ async def test_registration_pushes_standings_and_rounds(make_user):
     assert '<div id="standings" hx-swap-oob="true">' in frame and "alice" in frame
     assert '<div id="rounds" hx-swap-oob="true">' in frame
     start = frame.find('<ol id="entrants" class="entrants" hx-swap-oob="true">')
-    assert start >= 0 and "alice" in frame[start:frame.index("</ol>", start)]
+    assert start >= 0 and "alice" in frame[start : frame.index("</ol>", start)]
     await ws.disconnect()
 
 

@@ -45,17 +45,37 @@ def table(client, make_user, settings):
 
 def snapshot(match_id: int):
     match = Match.objects.get(pk=match_id)
-    seats = list(Seat.objects.filter(match_id=match_id).order_by("index").values_list(
-        "user_id", "bot_policy", "hand_order", "ready"))
-    return (match.version, match.state, match.draft, match.status, seats,
-            Event.objects.filter(match_id=match_id).count(), ChatMessage.objects.filter(match_id=match_id).count())
+    seats = list(
+        Seat.objects.filter(match_id=match_id)
+        .order_by("index")
+        .values_list("user_id", "bot_policy", "hand_order", "ready")
+    )
+    return (
+        match.version,
+        match.state,
+        match.draft,
+        match.status,
+        seats,
+        Event.objects.filter(match_id=match_id).count(),
+        ChatMessage.objects.filter(match_id=match_id).count(),
+    )
 
 
 # --------------------------------------------------------------------- 13.1 bounded options
 
 
-@pytest.mark.parametrize("key", ["game_bonus", "round_won_bonus", "going_out_bonus", "undercut_bonus",
-                                 "joker_value", "first_meld_min_points", "game_target"])
+@pytest.mark.parametrize(
+    "key",
+    [
+        "game_bonus",
+        "round_won_bonus",
+        "going_out_bonus",
+        "undercut_bonus",
+        "joker_value",
+        "first_meld_min_points",
+        "game_target",
+    ],
+)
 def test_every_manipulation_score_option_has_an_upper_bound_in_the_engine(key):
     lo, hi = manip.OPTION_RANGES[key]
     manip.ManipulationRules(**{key: hi})
@@ -66,20 +86,33 @@ def test_every_manipulation_score_option_has_an_upper_bound_in_the_engine(key):
 
 def test_the_bounds_keep_any_match_total_inside_a_32_bit_column():
     r = manip.OPTION_RANGES
-    per_round = 5 * 13 * r["joker_value"][1] + r["undercut_bonus"][1] + r["going_out_bonus"][1] + 4 * r[
-        "round_won_bonus"][1]
+    per_round = (
+        5 * 13 * r["joker_value"][1] + r["undercut_bonus"][1] + r["going_out_bonus"][1] + 4 * r["round_won_bonus"][1]
+    )
     assert r["game_target"][1] + per_round + r["game_bonus"][1] < 2**31 // 1000
     assert gin.OPTION_RANGES["game_target"][1] + gin.OPTION_RANGES["game_bonus"][1] < 2**31 // 1000
 
 
 def test_the_lobby_form_refuses_a_huge_bonus_and_shows_every_range(client, make_user):
     client.force_login(make_user("alice"))
-    response = client.post(reverse("games:create"), {
-        "variant": "manipulation", "seats": 2, "bots": 1, "turn_timer": 0,
-        **{f"opt_{k}": v for k, v in manip.ManipulationRules().for_players(2).to_dict().items()
-           if k in manip.OPTION_RANGES}, "opt_game_bonus": "3000000000", "opt_game_target": "1",
-        "opt_ace_in_sequences": "high_or_low", "opt_knock_timing": "end_of_turn",
-    })
+    response = client.post(
+        reverse("games:create"),
+        {
+            "variant": "manipulation",
+            "seats": 2,
+            "bots": 1,
+            "turn_timer": 0,
+            **{
+                f"opt_{k}": v
+                for k, v in manip.ManipulationRules().for_players(2).to_dict().items()
+                if k in manip.OPTION_RANGES
+            },
+            "opt_game_bonus": "3000000000",
+            "opt_game_target": "1",
+            "opt_ace_in_sequences": "high_or_low",
+            "opt_knock_timing": "end_of_turn",
+        },
+    )
     assert response.status_code == 400
     assert Match.objects.count() == 0
     assert "10000" in response.content.decode()  # the error names the largest value
@@ -92,8 +125,9 @@ def test_the_lobby_form_refuses_a_huge_bonus_and_shows_every_range(client, make_
 
 def test_a_match_create_service_call_refuses_an_out_of_range_option(make_user):
     with pytest.raises(services.ActionRefused) as exc:
-        services.match_create(host=make_user("alice"), variant="manipulation", seats_count=2,
-                              options={"game_bonus": 3_000_000_000})
+        services.match_create(
+            host=make_user("alice"), variant="manipulation", seats_count=2, options={"game_bonus": 3_000_000_000}
+        )
     assert exc.value.code == "bad_option"
     assert Match.objects.count() == 0
 
@@ -116,8 +150,9 @@ def test_json_nested_a_thousand_deep_is_a_400_and_changes_nothing(client, table,
     assert snapshot(table.pk) == before
 
 
-@pytest.mark.parametrize("path", ["/players/a%00b/", "/history/players/?player=%00", "/history/?player=a%00",
-                                  "/play/?x=%00"])
+@pytest.mark.parametrize(
+    "path", ["/players/a%00b/", "/history/players/?player=%00", "/history/?player=a%00", "/play/?x=%00"]
+)
 def test_a_nul_byte_in_a_url_is_a_400_with_its_reason(client, make_user, path):
     client.force_login(make_user("alice"))
     response = client.get(path)
@@ -127,8 +162,11 @@ def test_a_nul_byte_in_a_url_is_a_400_with_its_reason(client, make_user, path):
 
 def test_a_nul_byte_in_chat_or_an_invite_is_a_400_and_nothing_is_stored(client, table):
     before = snapshot(table.pk)
-    for url, data in (("games:chat", {"text": "hi\x00there"}), ("games:join", {"invite": "\x00"}),
-                      ("games:act", {"action": "draw", "version": table.version, "card": "\x00"})):
+    for url, data in (
+        ("games:chat", {"text": "hi\x00there"}),
+        ("games:join", {"invite": "\x00"}),
+        ("games:act", {"action": "draw", "version": table.version, "card": "\x00"}),
+    ):
         response = client.post(reverse(url, args=[table.pk]), data, **HX)
         assert response.status_code == 400, url
         assert 'data-error-code="bad_character"' in response.content.decode()
@@ -158,8 +196,12 @@ def test_a_seat_number_in_other_digits_or_out_of_range_is_refused(client, make_u
 
 def test_a_move_without_a_version_is_refused(client, table):
     before = snapshot(table.pk)
-    for data in ({"action": "draw"}, {"action": "draw", "version": ""}, {"action": "draw", "version": "²"},
-                 {"action": "draw", "version": "١"}):
+    for data in (
+        {"action": "draw"},
+        {"action": "draw", "version": ""},
+        {"action": "draw", "version": "²"},
+        {"action": "draw", "version": "١"},
+    ):
         response = client.post(reverse("games:act", args=[table.pk]), data, **HX)
         assert response.status_code == 400
         assert 'data-error-code="bad_version"' in response.content.decode()
@@ -171,8 +213,12 @@ def test_a_move_without_a_version_is_refused(client, table):
 
 def test_twenty_copies_of_one_draw_play_it_once(client, table):
     """A double click (or 20) carries one version: the first copy plays, the others find the table moved on."""
-    codes = [client.post(reverse("games:act", args=[table.pk]), {"action": "draw", "version": table.version},
-                         **HX).status_code for _ in range(20)]
+    codes = [
+        client.post(
+            reverse("games:act", args=[table.pk]), {"action": "draw", "version": table.version}, **HX
+        ).status_code
+        for _ in range(20)
+    ]
     assert codes.count(200) == 1 and codes.count(409) == 19
     assert Event.objects.filter(match=table, kind="action").count() == 1
 
@@ -182,10 +228,20 @@ def test_twenty_copies_of_one_draw_play_it_once(client, table):
 
 def test_parse_json_limits_depth_size_characters_and_constants():
     assert inputs.parse_json('[["5S.0", "6S.0"]]') == [["5S.0", "6S.0"]]
-    for text, code in ((deep(7), "too_deep"), (deep(30_000), "too_deep"), (deep(100_000), "too_large"), ('["a\\u0000"]', "bad_character"),
-                       ('{"\\u0000": 1}', "bad_character"), ("NaN", "bad_json"), ("1e999", "bad_json"),
-                       ("[" + "1," * 3000 + "1]", "too_large"), ("{", "bad_json"), (None, "bad_type"),
-                       ('"\\ud800"', "bad_character"), ("x" * 70_000, "too_large")):
+    for text, code in (
+        (deep(7), "too_deep"),
+        (deep(30_000), "too_deep"),
+        (deep(100_000), "too_large"),
+        ('["a\\u0000"]', "bad_character"),
+        ('{"\\u0000": 1}', "bad_character"),
+        ("NaN", "bad_json"),
+        ("1e999", "bad_json"),
+        ("[" + "1," * 3000 + "1]", "too_large"),
+        ("{", "bad_json"),
+        (None, "bad_type"),
+        ('"\\ud800"', "bad_character"),
+        ("x" * 70_000, "too_large"),
+    ):
         with pytest.raises(inputs.BadInput) as exc:
             inputs.parse_json(text)
         assert exc.value.code == code, text[:20] if isinstance(text, str) else text

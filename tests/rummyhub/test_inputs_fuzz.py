@@ -33,13 +33,56 @@ def deep(n: int, o: str = "[", c: str = "]") -> str:
 
 # Hostile values for one field.  None of them completes a legal move with the other fields given.
 VALUES = [
-    "", " ", "\x00", "a\x00b", "\x07", "\x1b[2J", "²", "①", "١٢", "۳", "-1", "0", "99", "4294967296",
-    "99999999999999999999999", "1e309", "NaN", "Infinity", "-0", "1.5", "0x10", "true", "null", "[]", "{}",
-    '""', '"x"', deep(3), deep(1500), deep(1500, "{\"a\":", "}")[:-1500] + "}" * 1500, '{"a":' * 1200,
-    "[" * 5000, '[["ZZ.9", "5S.0"]]', '[["5S.0","5S.0","5S.0"]]', json.dumps([["5S.0"]] * 200),
-    json.dumps([[f"{r}S.0" for r in "A23456789TJQK"]] * 40), '{"type": "draw"}', '{"action": "discard", "card": "ZZ"}',
-    "x" * 20_000, "\u202eevil", "😀" * 50, "<script>alert(1)</script>", "' OR 1=1 --", "../../etc/passwd",
-    "%00", "\ufeff1", "1\n2", "JK", "5S.0", "KD.0",
+    "",
+    " ",
+    "\x00",
+    "a\x00b",
+    "\x07",
+    "\x1b[2J",
+    "²",
+    "①",
+    "١٢",
+    "۳",
+    "-1",
+    "0",
+    "99",
+    "4294967296",
+    "99999999999999999999999",
+    "1e309",
+    "NaN",
+    "Infinity",
+    "-0",
+    "1.5",
+    "0x10",
+    "true",
+    "null",
+    "[]",
+    "{}",
+    '""',
+    '"x"',
+    deep(3),
+    deep(1500),
+    deep(1500, '{"a":', "}")[:-1500] + "}" * 1500,
+    '{"a":' * 1200,
+    "[" * 5000,
+    '[["ZZ.9", "5S.0"]]',
+    '[["5S.0","5S.0","5S.0"]]',
+    json.dumps([["5S.0"]] * 200),
+    json.dumps([[f"{r}S.0" for r in "A23456789TJQK"]] * 40),
+    '{"type": "draw"}',
+    '{"action": "discard", "card": "ZZ"}',
+    "x" * 20_000,
+    "\u202eevil",
+    "😀" * 50,
+    "<script>alert(1)</script>",
+    "' OR 1=1 --",
+    "../../etc/passwd",
+    "%00",
+    "\ufeff1",
+    "1\n2",
+    "JK",
+    "5S.0",
+    "KD.0",
 ]
 
 # (url name, the other fields, the fields fuzzed) for the table commands; "version" is filled in.
@@ -53,18 +96,39 @@ TABLE_FORMS = [
     ("games:remove_bot", {}, ["seat"]),
     ("games:chat", {"text": "hi"}, ["text"]),
 ]
-LOBBY_FIELDS = ["variant", "seats", "bots", "turn_timer", "is_private", "opt_game_bonus", "opt_game_target",
-                "opt_joker_value", "opt_hand_size", "opt_knock_timing", "opt_jokers", "gin_game_target",
-                "gin_big_gin", "gin_gin_bonus", "gin_end_bonuses"]
-PAGES = ["/players/{}/", "/history/?player={}", "/history/players/?player={}", "/history/?variant={}",
-         "/leaderboard/?variant={}", "/tournaments/?page={}"]
+LOBBY_FIELDS = [
+    "variant",
+    "seats",
+    "bots",
+    "turn_timer",
+    "is_private",
+    "opt_game_bonus",
+    "opt_game_target",
+    "opt_joker_value",
+    "opt_hand_size",
+    "opt_knock_timing",
+    "opt_jokers",
+    "gin_game_target",
+    "gin_big_gin",
+    "gin_gin_bonus",
+    "gin_end_bonuses",
+]
+PAGES = [
+    "/players/{}/",
+    "/history/?player={}",
+    "/history/players/?player={}",
+    "/history/?variant={}",
+    "/leaderboard/?variant={}",
+    "/tournaments/?page={}",
+]
 
 
 def snapshot():
     return (
         sorted(Match.objects.values_list("pk", "version", "status", "state", "draft", "options")),
         sorted(Seat.objects.values_list("pk", "user_id", "bot_policy", "bot_name", "hand_order", "ready")),
-        Event.objects.count(), ChatMessage.objects.count(),
+        Event.objects.count(),
+        ChatMessage.objects.count(),
     )
 
 
@@ -133,19 +197,38 @@ def test_a_corpus_of_hostile_form_inputs_is_refused_with_a_code_and_changes_noth
 
 
 FRAMES = [
-    b"\x00binary", b"{}", " ", "x", "null", "[]", "{}", "1", '"resync"', '{"type": "nothing"}', '{"type": "command"}',
-    '{"type": "command", "kind": "act"}', '{"type": "command", "kind": "act", "fields": []}',
-    deep(1200), '{"a":' * 1500, "[" * 20_000, '{"type": "command", "fields": ' + deep(1000) + "}",
-    '{"type": "command", "kind": "act", "fields": {"action": {"x": 1}}}', "\x00", '{"type": "\\u0000"}',
-    '{"type": "command", "kind": "act", "fields": {"action": "draw", "version": 1}}', "x" * 40_000,
-    '{"type": "command", "kind": "nope", "fields": {}}', "NaN", '{"type": "command", "kind": "act", "fields": '
-    '{"action": "draw", "version": "1", "x": "' + "y" * 20_000 + '"}}',
+    b"\x00binary",
+    b"{}",
+    " ",
+    "x",
+    "null",
+    "[]",
+    "{}",
+    "1",
+    '"resync"',
+    '{"type": "nothing"}',
+    '{"type": "command"}',
+    '{"type": "command", "kind": "act"}',
+    '{"type": "command", "kind": "act", "fields": []}',
+    deep(1200),
+    '{"a":' * 1500,
+    "[" * 20_000,
+    '{"type": "command", "fields": ' + deep(1000) + "}",
+    '{"type": "command", "kind": "act", "fields": {"action": {"x": 1}}}',
+    "\x00",
+    '{"type": "\\u0000"}',
+    '{"type": "command", "kind": "act", "fields": {"action": "draw", "version": 1}}',
+    "x" * 40_000,
+    '{"type": "command", "kind": "nope", "fields": {}}',
+    "NaN",
+    '{"type": "command", "kind": "act", "fields": {"action": "draw", "version": "1", "x": "' + "y" * 20_000 + '"}}',
 ]
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_a_corpus_of_hostile_socket_frames_never_closes_the_socket_or_changes_anything(make_user, settings,
-                                                                                               monkeypatch):
+async def test_a_corpus_of_hostile_socket_frames_never_closes_the_socket_or_changes_anything(
+    make_user, settings, monkeypatch
+):
     monkeypatch.setattr(consumers, "COMMAND_BURST", 10_000)  # the corpus, not the flood limit, is under test
     started, _open, mover, other, _carol = await database_sync_to_async(tables)(make_user, settings)
     frames = list(FRAMES)
@@ -158,8 +241,11 @@ async def test_a_corpus_of_hostile_socket_frames_never_closes_the_socket_or_chan
             frames.append(json.dumps({"type": "command", "kind": kind, "fields": fields}))
     for user in (mover, other):
         cookie = await database_sync_to_async(session_cookie_for)(user)
-        socket = WebsocketCommunicator(application, f"/ws/tables/{started.pk}/", headers=[
-            (b"origin", b"http://testserver"), (b"cookie", f"sessionid={cookie}".encode())])
+        socket = WebsocketCommunicator(
+            application,
+            f"/ws/tables/{started.pk}/",
+            headers=[(b"origin", b"http://testserver"), (b"cookie", f"sessionid={cookie}".encode())],
+        )
         connected, _ = await socket.connect()
         assert connected
         while not await socket.receive_nothing(timeout=0.3):

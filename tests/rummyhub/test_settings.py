@@ -35,7 +35,11 @@ def test_environment_selects_database_and_channel_layer():
         "print(s.DEBUG)"
     )
     default = run_manage("shell", "--no-imports", "-c", code)
-    assert default.stdout.split() == ["django.db.backends.sqlite3", "rummyhub.layers.SweepingInMemoryChannelLayer", "True"]
+    assert default.stdout.split() == [
+        "django.db.backends.sqlite3",
+        "rummyhub.layers.SweepingInMemoryChannelLayer",
+        "True",
+    ]
     scaled = run_manage(
         "shell",
         "--no-imports",

@@ -44,8 +44,18 @@ def weigh_decision(before: GinState, seat: int, action: dict[str, Any]) -> dict[
     return None
 
 
-def _record(seat: int, kind: str, card: int | None, reached: int, best: tuple[int | None, int], *, can_knock: bool,
-            can_gin: bool, knocked: bool, limit: int) -> dict[str, Any]:
+def _record(
+    seat: int,
+    kind: str,
+    card: int | None,
+    reached: int,
+    best: tuple[int | None, int],
+    *,
+    can_knock: bool,
+    can_gin: bool,
+    knocked: bool,
+    limit: int,
+) -> dict[str, Any]:
     best_card, best_dw = best
     gin = knocked and reached == 0
     missed_knock = can_knock and not knocked
@@ -80,8 +90,17 @@ def _discard_decision(before: GinState, seat: int, action: dict[str, Any]) -> di
     knock_dw = [dw for c, dw in options if c in knock_cards]
     can_knock = bool(knock_dw) or big_gin
     can_gin = big_gin or 0 in knock_dw
-    return _record(seat, kind, card, reached, best, can_knock=can_knock, can_gin=can_gin, knocked=kind == "knock",
-                   limit=before.knock_limit)
+    return _record(
+        seat,
+        kind,
+        card,
+        reached,
+        best,
+        can_knock=can_knock,
+        can_gin=can_gin,
+        knocked=kind == "knock",
+        limit=before.knock_limit,
+    )
 
 
 def _fiftieth_pass(before: GinState, seat: int) -> dict[str, Any]:
@@ -94,12 +113,24 @@ def _fiftieth_pass(before: GinState, seat: int) -> dict[str, Any]:
     if can_take:
         top = before.discard[-1]
         with_top = hm | (1 << top)
-        options = [(c, deadwood_mask(with_top & ~(1 << c))) for c in range(52)
-                   if with_top >> c & 1 and not (c == top and before.rules.no_discard_of_taken_card)]
+        options = [
+            (c, deadwood_mask(with_top & ~(1 << c)))
+            for c in range(52)
+            if with_top >> c & 1 and not (c == top and before.rules.no_discard_of_taken_card)
+        ]
         best = _best(options)
         can_gin = best[1] == 0 or (before.rules.big_gin != "off" and deadwood_mask(with_top) == 0)
-    return _record(seat, "fiftieth", None, reached, best, can_knock=can_take, can_gin=can_gin, knocked=False,
-                   limit=before.knock_limit)
+    return _record(
+        seat,
+        "fiftieth",
+        None,
+        reached,
+        best,
+        can_knock=can_take,
+        can_gin=can_gin,
+        knocked=False,
+        limit=before.knock_limit,
+    )
 
 
 def hint(state: GinState, seat: int) -> dict[str, Any] | None:

@@ -41,7 +41,9 @@ def is_meld_step(before: ManipulationState, seat: int, action: dict[str, Any], a
 def laid_cards(before: ManipulationState, after: ManipulationState, seat: int) -> list[Card]:
     """The hand cards ``seat`` laid between the two states (none unless a meld happened)."""
     kept = {c.id for c in after.hands[seat]}
-    return [c for c in before.hands[seat] if c.id not in kept] if len(after.hands[seat]) < len(before.hands[seat]) else []
+    return (
+        [c for c in before.hands[seat] if c.id not in kept] if len(after.hands[seat]) < len(before.hands[seat]) else []
+    )
 
 
 def weigh_step(

@@ -57,7 +57,12 @@ class ScorePart:
 
 
 def gin_hand_parts(
-    kind: str, knocker_deadwood: int, defender_deadwood: int, rules: Any = None, *, multiplier: int = 1,
+    kind: str,
+    knocker_deadwood: int,
+    defender_deadwood: int,
+    rules: Any = None,
+    *,
+    multiplier: int = 1,
     big_gin: bool = False,
 ) -> tuple[ScorePart, ...]:
     """The parts of a finished hand's score for its winner (``kind`` as :func:`gin_hand_result` says it;

@@ -149,7 +149,9 @@ class EndBonuses:
     rounds_won: int
 
 
-def manipulation_end_bonuses(scores: Sequence[int], rounds_won: Sequence[int], rules: object = None) -> list[EndBonuses]:
+def manipulation_end_bonuses(
+    scores: Sequence[int], rounds_won: Sequence[int], rules: object = None
+) -> list[EndBonuses]:
     """Each seat's end-of-game bonuses (B.8.2-B.8.3).
 
     Every player with ``score >= game_target`` gets ``game_bonus``; every other
@@ -162,17 +164,22 @@ def manipulation_end_bonuses(scores: Sequence[int], rounds_won: Sequence[int], r
     out = []
     for s, w in zip(scores, rounds_won, strict=True):
         reached = s >= r.game_target
-        out.append(EndBonuses(game=r.game_bonus if reached else 0,
-                              rounds=r.round_won_bonus * w if not reached or r.round_won_bonus_to == "all" else 0,
-                              rounds_won=w))
+        out.append(
+            EndBonuses(
+                game=r.game_bonus if reached else 0,
+                rounds=r.round_won_bonus * w if not reached or r.round_won_bonus_to == "all" else 0,
+                rounds_won=w,
+            )
+        )
     return out
 
 
 def manipulation_final_totals(scores: Sequence[int], rounds_won: Sequence[int], rules: object = None) -> list[int]:
     """Totals after the end-of-game bonuses (RULES B.8.2–B.8.3): the scores plus
     :func:`manipulation_end_bonuses`."""
-    return [s + b.game + b.rounds for s, b in zip(scores, manipulation_end_bonuses(scores, rounds_won, rules),
-                                                   strict=True)]
+    return [
+        s + b.game + b.rounds for s, b in zip(scores, manipulation_end_bonuses(scores, rounds_won, rules), strict=True)
+    ]
 
 
 def manipulation_is_match_over(scores: Sequence[int], rules: object = None) -> bool:

@@ -122,8 +122,11 @@ def _redeclarable(
     A meld that is valid, or that no new identity of those jokers makes valid, is left as it is."""
     if meld_problem(eff, rules) is None:
         return eff, []
-    loose = [k for k, c in enumerate(eff) if c.is_joker and c.declared is not None
-             and (c.id not in old or old[c.id].declared in naturals)]
+    loose = [
+        k
+        for k, c in enumerate(eff)
+        if c.is_joker and c.declared is not None and (c.id not in old or old[c.id].declared in naturals)
+    ]
     if not loose:
         return eff, []
     bare = list(eff)

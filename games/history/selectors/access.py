@@ -32,4 +32,3 @@ def match_for_viewer(*, match_id: int, user) -> Match:
     if match is None:
         raise Http404
     return match
-

@@ -33,7 +33,6 @@ LIST_FIELDS = (
 )
 
 
-
 def _list_seats(match_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
     """The seats of a page of matches in one query (plain values: no model instances to build)."""
     seats: dict[int, list[dict[str, Any]]] = defaultdict(list)
@@ -136,4 +135,3 @@ def player_suggestions(*, prefix: str, limit: int = 10) -> list[str]:
         return []
     users = get_user_model().objects.filter(username__istartswith=prefix, is_active=True)
     return list(users.order_by("username").values_list("username", flat=True)[:limit])
-

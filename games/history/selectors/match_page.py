@@ -152,7 +152,9 @@ def _bonus_row(seat: SeatRow, score: int, parts: list[str], total: int) -> dict[
     return {"name": seat.name, "score": score, "parts": parts, "total": total, "winner": seat.is_winner}
 
 
-def _manipulation_bonuses(match: Match, seats: list[SeatRow], scores: list[int], won: list[int]) -> list[dict[str, Any]]:
+def _manipulation_bonuses(
+    match: Match, seats: list[SeatRow], scores: list[int], won: list[int]
+) -> list[dict[str, Any]]:
     """Manipulation (RULES B.8): the game bonus for reaching the target, the bonus per round won."""
     rules = spec_for(match.variant).rules(match.options, match.seats_count)
     bonuses = manipulation_end_bonuses(scores, won, rules)
@@ -253,4 +255,3 @@ def match_detail(*, match: Match) -> dict[str, Any]:
             (match.finished_at - match.started_at).total_seconds() if match.finished_at and match.started_at else None
         ),
     }
-

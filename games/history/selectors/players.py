@@ -142,8 +142,11 @@ def player_stats(*, player, viewer) -> dict[str, Any]:
     analysed = player_analysis(player=player, match_ids=list(counts.seat_of))
     labels = dict(Variant.choices)
     families = {v: spec_for(v).family for v in analysed}
-    analysis = [{"key": v, "label": labels[v], "family": families[v], **analysed[v]}
-                for v, _label in Variant.choices if v in analysed]
+    analysis = [
+        {"key": v, "label": labels[v], "family": families[v], **analysed[v]}
+        for v, _label in Variant.choices
+        if v in analysed
+    ]
     return {"variants": variants, "analysis": analysis, "recent": _recent(player, viewer)}
 
 

@@ -124,7 +124,8 @@ def replay_step(*, match: Match, step: int) -> dict[str, Any]:
         "analysis": replay_analysis(match=match, step=step),
         "actor_name": seat_name(seats, actor),
         "before_melds": [[display.card_face(f"{c.code}.{c.deck}") for c in m] for m in _table_melds(previous)]
-        if previous is not None else [],
+        if previous is not None
+        else [],
     }
 
 
@@ -169,4 +170,3 @@ def _step_result(spec, state, seats: list[SeatRow]) -> dict[str, Any] | None:
         "layout": layout,
         "layoffs": faces(layoffs),
     }
-

@@ -77,7 +77,12 @@ def test_no_end_bonuses_for_three_players_by_default_c102():
     # RULES C.10.2: the three-handed text awards none; the option end_bonuses turns them on
     assert gin_end_bonuses([107, 40, 30], [5, 2, 1], GinRules.box3()) == ()
     on = gin_end_bonuses([107, 40, 30], [5, 2, 1], GinRules.box3(end_bonuses=True, box_bonus=20))
-    assert {(b.kind, b.seat, b.points) for b in on} == {("box", 0, 100), ("box", 1, 40), ("box", 2, 20), ("game", 0, 100)}
+    assert {(b.kind, b.seat, b.points) for b in on} == {
+        ("box", 0, 100),
+        ("box", 1, 40),
+        ("box", 2, 20),
+        ("game", 0, 100),
+    }
 
 
 def test_no_game_bonus_before_the_target_or_on_a_tie_c101():

@@ -42,7 +42,8 @@ def test_a_freed_joker_moved_with_its_old_declaration_offers_the_identities_that
     assert ok["ok"], ok["errors"]
     after = game.apply(s, 0, meld("TH.0 JH.0 QH.0", "3C.0 3D.0 JK=3H.0"))
     assert sorted(map(sorted, table_codes(after))) == sorted(
-        map(sorted, [["TH.0", "JH.0", "QH.0"], ["3C.0", "3D.0", "JK=3H.0"]]))
+        map(sorted, [["TH.0", "JH.0", "QH.0"], ["3C.0", "3D.0", "JK=3H.0"]])
+    )
 
 
 def test_a_freed_joker_whose_identity_is_forced_is_declared_by_the_engine():
@@ -53,7 +54,8 @@ def test_a_freed_joker_whose_identity_is_forced_is_declared_by_the_engine():
     assert rep["melds"][1]["jokers"] == {"JK.0": "JK=3H.0"}  # no question: 3♥ is the only card that fits
     after = game.apply(s, 0, {"type": "meld", "table": proposed})
     assert sorted(map(sorted, table_codes(after))) == sorted(
-        map(sorted, [["TH.0", "JH.0", "QH.0"], ["3C.0", "3D.0", "3S.0", "JK=3H.0"]]))
+        map(sorted, [["TH.0", "JH.0", "QH.0"], ["3C.0", "3D.0", "3S.0", "JK=3H.0"]])
+    )
 
 
 def test_the_natural_card_dropped_on_the_joker_frees_it_in_place():

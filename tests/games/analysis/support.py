@@ -57,13 +57,29 @@ class NeverKnock:
         pass
 
 
-def play_with_mistakes(host, *, settings, policy: Policy, variant="manipulation", seats=2, seed="5",
-                       options=None, practice=False, max_turns=5000) -> tuple[Match, list[tuple[int, int]]]:
+def play_with_mistakes(
+    host,
+    *,
+    settings,
+    policy: Policy,
+    variant="manipulation",
+    seats=2,
+    seed="5",
+    options=None,
+    practice=False,
+    max_turns=5000,
+) -> tuple[Match, list[tuple[int, int]]]:
     """A finished match; and the (round number, action number in the round) of each mistake made."""
     settings.RUMMYHUB_BOT_DELAY = 0
     settings.RUMMYHUB_FIXED_SEED = seed
-    match = services.match_create(host=host, variant=variant, seats_count=seats, bots=seats - 1,
-                                  options={**policy.options, **(options or {})}, practice=practice)
+    match = services.match_create(
+        host=host,
+        variant=variant,
+        seats_count=seats,
+        bots=seats - 1,
+        options={**policy.options, **(options or {})},
+        practice=practice,
+    )
     services.match_start(match_id=match.pk, user=host)
     mistakes = []
     for _ in range(max_turns):

@@ -24,8 +24,9 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def practice_table(host, *, variant="manipulation", seats=2, practice=True, bots=None):
-    match = services.match_create(host=host, variant=variant, seats_count=seats,
-                                  bots=seats - 1 if bots is None else bots, practice=practice)
+    match = services.match_create(
+        host=host, variant=variant, seats_count=seats, bots=seats - 1 if bots is None else bots, practice=practice
+    )
     return match
 
 
@@ -38,8 +39,11 @@ def to_my_meld_step(match, user):
         state = spec_for(match.variant).load(match.state["round"])
         if state.phase in ("drawn", "final", "discard"):
             return state
-        action = {"type": "draw"} if match.variant == "manipulation" else (
-            {"type": "draw_stock"} if state.phase == "draw" else {"type": "pass_upcard"})
+        action = (
+            {"type": "draw"}
+            if match.variant == "manipulation"
+            else ({"type": "draw_stock"} if state.phase == "draw" else {"type": "pass_upcard"})
+        )
         services.turn_submit(match_id=match.pk, user=user, action=action, expected_version=match.version)
     raise AssertionError("never reached the meld step")
 
@@ -94,8 +98,9 @@ def test_hints_are_refused_off_practice_tables(client, alice, bob, settings, sen
         services.seat_join(match_id=match.pk, user=bob)
     if case == "tournament":
         cup = Tournament.objects.create(name="Cup", variant="manipulation")
-        TournamentTable.objects.create(round=TournamentRound.objects.create(tournament=cup, number=1), number=1,
-                                       match=match)
+        TournamentTable.objects.create(
+            round=TournamentRound.objects.create(tournament=cup, number=1), number=1, match=match
+        )
     to_my_meld_step(match, alice)
     client.force_login(bob if case == "spectator" else alice)
     response = hint(client, match)
@@ -128,8 +133,14 @@ def test_hint_requests_must_be_posts_by_signed_in_players(client, alice, setting
 
 
 def test_a_practice_table_is_not_rated_and_its_rematch_is_practice_too(alice, settings, sent):
-    match, _ = play_with_mistakes(alice, settings=settings, policy=DeclineOneMeldStepPerRound(), seed="5",
-                                  options={"game_target": 30}, practice=True)
+    match, _ = play_with_mistakes(
+        alice,
+        settings=settings,
+        policy=DeclineOneMeldStepPerRound(),
+        seed="5",
+        options={"game_target": 30},
+        practice=True,
+    )
     # finished (and committed): match_finished was sent, the ratings passed it by
     assert not RatedMatch.objects.filter(match=match).exists()
     assert rating_update_for_match(match=match) is None and rating_update_pending() == 0
@@ -140,9 +151,18 @@ def test_a_practice_table_is_not_rated_and_its_rematch_is_practice_too(alice, se
 
 def test_the_lobby_creates_a_practice_table(client, alice):
     client.force_login(alice)
-    response = client.post(reverse("games:create"), {"variant": "manipulation", "seats": 3, "bots": 2,
-                                                     "turn_timer": 0, "practice": "on", "opt_hand_size": 10,
-                                                     **_manipulation_defaults()})
+    response = client.post(
+        reverse("games:create"),
+        {
+            "variant": "manipulation",
+            "seats": 3,
+            "bots": 2,
+            "turn_timer": 0,
+            "practice": "on",
+            "opt_hand_size": 10,
+            **_manipulation_defaults(),
+        },
+    )
     assert response.status_code == 302
     assert Match.objects.get(host=alice).practice
 

@@ -24,8 +24,9 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def played(alice, settings, sent):
-    return play_with_mistakes(alice, settings=settings, policy=DeclineOneMeldStepPerRound(), seed="5",
-                              options={"game_target": 30})
+    return play_with_mistakes(
+        alice, settings=settings, policy=DeclineOneMeldStepPerRound(), seed="5", options={"game_target": 30}
+    )
 
 
 def panel(client, match):
@@ -68,12 +69,15 @@ def test_the_replay_shows_a_missed_play_with_its_rearrangement(client, played):
     missed = sorted((s for s in row.steps if s["missed"] and s["seat"] == 0), key=lambda s: s["step"])
     first = missed[0]
     html = client.get(reverse("history:replay", args=[match.pk]), {"step": 0}).content.decode()
-    assert f'data-missed-nav="next" href="/matches/{match.pk}/replay/?step={min(s["step"] for s in row.steps if s["missed"])}"' in html
+    assert (
+        f'data-missed-nav="next" href="/matches/{match.pk}/replay/?step={min(s["step"] for s in row.steps if s["missed"])}"'
+        in html
+    )
     html = client.get(reverse("history:replay", args=[match.pk]), {"step": first["step"]}).content.decode()
     assert "A better play was possible" in html and "The table before this step" in html
     for laid in first["best"]["laid"]:
         assert f"meld {laid['to']}.</li>" in html
-    assert f"<td class=\"num\">{first['best_cards']}</td><td class=\"num\">{first['best_points']}</td>" in html
+    assert f'<td class="num">{first["best_cards"]}</td><td class="num">{first["best_points"]}</td>' in html
     # a step the analysis weighed as the best
     best = next(s for s in row.steps if not s["missed"] and s["status"] == "ok" and s["best_cards"])
     html = client.get(reverse("history:replay", args=[match.pk]), {"step": best["step"]}).content.decode()
@@ -91,8 +95,9 @@ def test_the_player_page_sums_the_analysed_matches(client, alice, played):
 
 
 def test_gin_pages(client, alice, settings, sent):
-    match, mistakes = play_with_mistakes(alice, settings=settings, policy=NeverKnock(), variant="gin", seed="3",
-                                         options={"game_target": 40})
+    match, mistakes = play_with_mistakes(
+        alice, settings=settings, policy=NeverKnock(), variant="gin", seed="3", options={"game_target": 40}
+    )
     row = services.analyse_match(match_id=match.pk)
     html = panel(client, match)
     assert "Knocks missed" in html
@@ -102,8 +107,9 @@ def test_gin_pages(client, alice, settings, sent):
 
 
 def test_a_private_match_analysis_stays_private(client, bob, alice, settings, sent):
-    match, _ = play_with_mistakes(alice, settings=settings, policy=DeclineOneMeldStepPerRound(), seed="5",
-                                  options={"game_target": 30})
+    match, _ = play_with_mistakes(
+        alice, settings=settings, policy=DeclineOneMeldStepPerRound(), seed="5", options={"game_target": 30}
+    )
     match.is_private = True
     match.save(update_fields=["is_private"])
     client.force_login(bob)
@@ -117,10 +123,12 @@ def test_the_analysis_pages_are_all_marked_for_translation(pseudo, played):  # n
     row = services.analyse_match(match_id=match.pk)
     missed = next(s for s in row.steps if s["missed"])
     best = next(s for s in row.steps if not s["missed"] and s["status"] == "ok")
-    for url in (reverse("history:analysis", args=[match.pk]),
-                reverse("history:replay", args=[match.pk]) + f"?step={missed['step']}",
-                reverse("history:replay", args=[match.pk]) + f"?step={best['step']}",
-                reverse("profile", args=["alice"])):
+    for url in (
+        reverse("history:analysis", args=[match.pk]),
+        reverse("history:replay", args=[match.pk]) + f"?step={missed['step']}",
+        reverse("history:replay", args=[match.pk]) + f"?step={best['step']}",
+        reverse("profile", args=["alice"]),
+    ):
         page = pseudo.get(url).content.decode()
         assert 'id="match-analysis"' in page or 'id="analysis-step"' in page or "analysis-stats" in page
         assert plain_words(page) == [], url
@@ -131,12 +139,19 @@ def test_the_hints_are_all_marked_for_translation(pseudo):  # noqa: F811 (the fi
     found = manip_analysis.hint(s, 0, max_states=10_000)
     with translation.override("co"):  # the words are made in the reader's language, as the view makes them
         hints = [
-            {"family": "manipulation", "version": 1, "cards": found["cards"], "points": found["points"],
-             "diff": diff_view(found["diff"])},
+            {
+                "family": "manipulation",
+                "version": 1,
+                "cards": found["cards"],
+                "points": found["points"],
+                "diff": diff_view(found["diff"]),
+            },
             {"family": "manipulation", "version": 1, "cards": 0, "points": 0, "diff": None},
             {"family": "manipulation", "version": 1, "too_big": True},
-            *({"family": "gin", "version": 1, "kind": kind, "card": card_in_text(card), "deadwood": 3}
-              for kind, card in (("gin", "KD.0"), ("gin", None), ("knock", "KD.0"), ("discard", "KD.0"))),
+            *(
+                {"family": "gin", "version": 1, "kind": kind, "card": card_in_text(card), "deadwood": 3}
+                for kind, card in (("gin", "KD.0"), ("gin", None), ("knock", "KD.0"), ("discard", "KD.0"))
+            ),
         ]
         for hint in hints:
             assert plain_words(render_to_string("games/analysis/hint.html", {"hint": hint})) == [], hint

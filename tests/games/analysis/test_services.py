@@ -23,8 +23,9 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def manipulation_match(alice, settings, sent):
-    return play_with_mistakes(alice, settings=settings, policy=DeclineOneMeldStepPerRound(), seed="5",
-                              options={"game_target": 30})
+    return play_with_mistakes(
+        alice, settings=settings, policy=DeclineOneMeldStepPerRound(), seed="5", options={"game_target": 30}
+    )
 
 
 def test_the_known_missed_meld_steps_are_found_exactly(manipulation_match):
@@ -55,8 +56,9 @@ def test_the_known_missed_meld_steps_are_found_exactly(manipulation_match):
 
 
 def test_the_known_missed_knocks_are_found_exactly(alice, settings, sent):
-    match, mistakes = play_with_mistakes(alice, settings=settings, policy=NeverKnock(), variant="gin", seed="3",
-                                         options={"game_target": 40})
+    match, mistakes = play_with_mistakes(
+        alice, settings=settings, policy=NeverKnock(), variant="gin", seed="3", options={"game_target": 40}
+    )
     assert mistakes
     row = services.analyse_match(match_id=match.pk)
     assert row.status == AnalysisStatus.DONE
@@ -112,8 +114,9 @@ def test_the_worker_survives_a_bad_match(manipulation_match, alice, settings, se
     event = Event.objects.filter(match=bad, kind="action").order_by("seq")[3]
     event.action = {"type": "meld", "table": [["KS.9"]]}  # no such card: the replay fails
     event.save()
-    good, _mistakes = play_with_mistakes(alice, settings=settings, policy=DeclineOneMeldStepPerRound(), seed="6",
-                                         options={"game_target": 20})
+    good, _mistakes = play_with_mistakes(
+        alice, settings=settings, policy=DeclineOneMeldStepPerRound(), seed="6", options={"game_target": 20}
+    )
     with caplog.at_level(logging.ERROR, logger="games.analysis.services"):
         assert services.run_pending() == 2
     failed = MatchAnalysis.objects.get(match=bad)
@@ -127,8 +130,9 @@ def test_the_worker_survives_a_bad_match(manipulation_match, alice, settings, se
 
 
 def test_a_match_not_finished_is_not_analysed(alice, settings, sent):
-    match, _ = play_with_mistakes(alice, settings=settings, policy=DeclineOneMeldStepPerRound(), seed="5",
-                                  options={"game_target": 30})
+    match, _ = play_with_mistakes(
+        alice, settings=settings, policy=DeclineOneMeldStepPerRound(), seed="5", options={"game_target": 30}
+    )
     match.status = MatchStatus.PLAYING
     match.save(update_fields=["status"])
     MatchAnalysis.objects.all().delete()
@@ -176,10 +180,12 @@ def test_staff_see_a_failed_analysis_and_queue_it_again(manipulation_match, clie
 
 
 def test_the_match_finished_last_is_analysed_first(alice, bob, settings, sent):
-    older, _ = play_with_mistakes(alice, settings=settings, policy=DeclineOneMeldStepPerRound(), seed="5",
-                                  options={"game_target": 20})
-    newer, _ = play_with_mistakes(bob, settings=settings, policy=DeclineOneMeldStepPerRound(), seed="6",
-                                  options={"game_target": 20})
+    older, _ = play_with_mistakes(
+        alice, settings=settings, policy=DeclineOneMeldStepPerRound(), seed="5", options={"game_target": 20}
+    )
+    newer, _ = play_with_mistakes(
+        bob, settings=settings, policy=DeclineOneMeldStepPerRound(), seed="6", options={"game_target": 20}
+    )
     services.analysis_request(match_id=newer.pk)
     services.analysis_request(match_id=older.pk)  # queued last, finished first
     assert services.claim_next().match_id == newer.pk

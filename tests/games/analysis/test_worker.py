@@ -31,8 +31,9 @@ async def done(match_id: int, timeout: float = 60) -> MatchAnalysis:
 
 async def run_worker(body):
     analysis_worker.STOP.clear()
-    worker = analysis_worker.PollingWorker(application=application, channels=[ANALYSIS_CHANNEL],
-                                           channel_layer=get_channel_layer())
+    worker = analysis_worker.PollingWorker(
+        application=application, channels=[ANALYSIS_CHANNEL], channel_layer=get_channel_layer()
+    )
     task = asyncio.ensure_future(worker.arun())
     try:
         return await body()
@@ -43,8 +44,9 @@ async def run_worker(body):
 
 async def test_the_worker_finds_finished_matches_by_polling(alice, settings, sent):
     settings.RUMMYHUB_ANALYSIS_POLL = 0.2
-    match, _ = await sync_to_async(play_with_mistakes)(alice, settings=settings, policy=DeclineOneMeldStepPerRound(),
-                                                       seed="5", options={"game_target": 30})
+    match, _ = await sync_to_async(play_with_mistakes)(
+        alice, settings=settings, policy=DeclineOneMeldStepPerRound(), seed="5", options={"game_target": 30}
+    )
     await sync_to_async(MatchAnalysis.objects.all().delete)()  # as if it finished before the worker existed
     row = await run_worker(lambda: done(match.pk))
     assert row.steps and row.cpu_seconds is not None
@@ -56,7 +58,8 @@ async def test_the_worker_starts_at_once_on_a_request(alice, settings, sent):
     async def body():
         await asyncio.sleep(0.3)
         match, _ = await sync_to_async(play_with_mistakes)(
-            alice, settings=settings, policy=DeclineOneMeldStepPerRound(), seed="5", options={"game_target": 30})
+            alice, settings=settings, policy=DeclineOneMeldStepPerRound(), seed="5", options={"game_target": 30}
+        )
         await get_channel_layer().send(ANALYSIS_CHANNEL, {"type": "analysis.request", "match": match.pk})
         return await done(match.pk, timeout=30)
 

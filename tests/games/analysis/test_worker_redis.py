@@ -24,8 +24,9 @@ def test_a_finished_match_wakes_the_worker_through_redis(alice, settings, sent, 
     settings.RUMMYHUB_ANALYSIS_NOTIFY = True
     with django_db_blocker.unblock(), LiveAnalysisWorker({"RUMMYHUB_ANALYSIS_POLL": 3600}):
         time.sleep(2)  # its one poll at start is over (nothing to do yet); it listens on the channel
-        match, _ = play_with_mistakes(alice, settings=settings, policy=DeclineOneMeldStepPerRound(), seed="5",
-                                      options={"game_target": 30})
+        match, _ = play_with_mistakes(
+            alice, settings=settings, policy=DeclineOneMeldStepPerRound(), seed="5", options={"game_target": 30}
+        )
         for _ in range(300):
             row = MatchAnalysis.objects.filter(match=match).first()
             if row is not None and row.status == AnalysisStatus.DONE:

@@ -44,8 +44,10 @@ def test_a_declared_joker_shows_what_it_stands_for():
 
 def test_gin_marks_a_meld_a_suggestion_a_lay_off_and_a_drag_source():
     html = faces.card_html("KD.0", meld=2, suggested=True, source="discard")
-    assert html.startswith('<li class="card suit-D gin-in-meld gin-meld-2 gin-suggested gin-draggable" '
-                           'data-id="KD.0" data-ref="KD.0" data-source="discard">')
+    assert html.startswith(
+        '<li class="card suit-D gin-in-meld gin-meld-2 gin-suggested gin-draggable" '
+        'data-id="KD.0" data-ref="KD.0" data-source="discard">'
+    )
     assert 'aria-label="K, king of diamonds — suggested by the advisor"' in html
     laid = faces.card_html("KD.0", laid=True, picture=True)
     assert "gin-laid-off" in laid and 'aria-label="king of diamonds — laid off"' in laid
@@ -65,12 +67,15 @@ def test_the_accessible_name_holds_the_rank_and_suit_words(ref):
     name = re.search(r'aria-label="([^"]*)"', faces.card_html(ref)).group(1)
     assert face["label"] in name
     if ref and not ref.startswith("JK"):
-        assert any(w in name for w in ("ace", "ten", "king")) and any(w in name for w in ("spades", "diamonds", "clubs"))
+        assert any(w in name for w in ("ace", "ten", "king")) and any(
+            w in name for w in ("spades", "diamonds", "clubs")
+        )
 
 
 def test_everything_written_is_escaped():
-    html = faces.card_html_for({"id": '"><x', "ref": "<script>", "rank": "<b>", "suit": "&", "suit_key": '"',
-                                "label": "<i>"}, source='"x')
+    html = faces.card_html_for(
+        {"id": '"><x', "ref": "<script>", "rank": "<b>", "suit": "&", "suit_key": '"', "label": "<i>"}, source='"x'
+    )
     assert "<script>" not in html and "<b>" not in html and "<i>" not in html and 'data-source="&quot;x"' in html
     assert 'class="card suit-&quot;' in html and "&amp;" in html
 
@@ -93,7 +98,8 @@ def test_the_tag_takes_an_id_or_a_face():
     face = {**faces.card_face("8S.0"), "meld": 1, "suggested": True}
     assert render("{% card c %}", c=face) == faces.card_html("8S.0", meld=1, suggested=True)
     assert render("{% card c picture=True laid=True %}", c=face) == faces.card_html(
-        "8S.0", meld=1, suggested=True, picture=True, laid=True)
+        "8S.0", meld=1, suggested=True, picture=True, laid=True
+    )
     # A face without a card id (the draw for roles, a stored value shown as text) is drawn from the face.
     odd = {"id": "ZZ", "rank": "ZZ", "suit": "", "suit_key": "", "label": "ZZ"}
     assert render("{% card c picture=True %}", c=odd) == (

@@ -36,8 +36,12 @@ def move(match_id, users):
     spec = spec_for(now.variant)
     state = spec.load(now.state["round"])
     kinds = {a["type"] for a in spec.view(state, state.seat_to_act)["legal_actions"]}
-    services.turn_submit(match_id=match_id, user=users[state.seat_to_act],
-                         action={"type": "draw" if "draw" in kinds else "end_turn"}, expected_version=now.version)
+    services.turn_submit(
+        match_id=match_id,
+        user=users[state.seat_to_act],
+        action={"type": "draw" if "draw" in kinds else "end_turn"},
+        expected_version=now.version,
+    )
     return state.seat_to_act
 
 
@@ -112,8 +116,13 @@ def test_log_lines_are_added_at_the_top_and_a_log_that_does_not_continue_is_sent
 
 def hand(*keys, points=10):
     info = f'<p id="hand-info">{points} points</p>'
-    parts = fragments.Parts(by_id=(info,), rows=tuple(f'<li class="card" data-id="{k}">{k}</li>' for k in keys),
-                            rows_of="hand", order="keyed", keys=keys)
+    parts = fragments.Parts(
+        by_id=(info,),
+        rows=tuple(f'<li class="card" data-id="{k}">{k}</li>' for k in keys),
+        rows_of="hand",
+        order="keyed",
+        keys=keys,
+    )
     return '<div id="hand-area"><ol id="hand">' + "".join(parts.rows) + "</ol>" + info + "</div>", parts
 
 
@@ -122,22 +131,30 @@ def test_a_hands_new_and_gone_cards_are_sent_alone_in_place_and_a_reordered_hand
     # A card drawn between two others and one at the start; one melded; the points changed.
     new_html, new = hand("AS.1", "2S.0", "3S.0", "9H.1", "KD.0", points=16)
     piece = fragments.delta(new_html, new, old_html, old)
-    assert piece == ('<p id="hand-info">16 points</p>'
-                     """<ol hx-swap-oob="delete:#hand > [data-id='5S.0']"></ol>"""
-                     """<ol hx-swap-oob="afterbegin:#hand"><li class="card" data-id="AS.1">AS.1</li></ol>"""
-                     """<ol hx-swap-oob="afterend:#hand > [data-id='2S.0']"><li class="card" data-id="3S.0">3S.0</li></ol>""")
+    assert piece == (
+        '<p id="hand-info">16 points</p>'
+        """<ol hx-swap-oob="delete:#hand > [data-id='5S.0']"></ol>"""
+        """<ol hx-swap-oob="afterbegin:#hand"><li class="card" data-id="AS.1">AS.1</li></ol>"""
+        """<ol hx-swap-oob="afterend:#hand > [data-id='2S.0']"><li class="card" data-id="3S.0">3S.0</li></ol>"""
+    )
     # Two cards new in a row go in one piece, after the card before them.
     two_html, two = hand("2S.0", "5S.0", "6S.0", "7S.0", "9H.1", "KD.0")
     assert fragments.delta(two_html, two, old_html, old) == (
         """<ol hx-swap-oob="afterend:#hand > [data-id='5S.0']"><li class="card" data-id="6S.0">6S.0</li>"""
-        """<li class="card" data-id="7S.0">7S.0</li></ol>""")
+        """<li class="card" data-id="7S.0">7S.0</li></ol>"""
+    )
     # The same cards in another order (a sort, the player's own order): the whole hand.
     sorted_html, resorted = hand("KD.0", "2S.0", "5S.0", "9H.1")
     assert fragments.delta(sorted_html, resorted, old_html, old) == sorted_html
     # A card kept whose markup changed: the whole hand too.
     changed_html, changed = hand("2S.0", "5S.0", "9H.1", "KD.0")
-    changed = fragments.Parts(by_id=changed.by_id, rows=(changed.rows[0].replace("card", "card picked"), *changed.rows[1:]),
-                              rows_of="hand", order="keyed", keys=changed.keys)
+    changed = fragments.Parts(
+        by_id=changed.by_id,
+        rows=(changed.rows[0].replace("card", "card picked"), *changed.rows[1:]),
+        rows_of="hand",
+        order="keyed",
+        keys=changed.keys,
+    )
     changed_html = changed_html.replace('class="card"', 'class="card picked"', 1)
     assert fragments.delta(changed_html, changed, old_html, old) == changed_html
 
@@ -150,7 +167,7 @@ def test_after_a_draw_the_mover_gets_the_drawn_card_and_not_the_hand(table):
     sent = frame(before[mover], after)
     drawn = set(after.parts["hand-area"].keys) - set(before[mover].parts["hand-area"].keys)
     assert len(drawn) == 1
-    assert f"data-id=\"{drawn.pop()}\"" in sent and 'id="hand-area"' not in sent
+    assert f'data-id="{drawn.pop()}"' in sent and 'id="hand-area"' not in sent
     assert 'id="hand-info"' in sent  # the hand's points
     assert len(sent) * 2 < len(after.html())
 
@@ -191,8 +208,11 @@ def test_a_viewers_unchanged_private_fragments_are_reused_not_drawn_again(table,
     _data, before = boards(match.pk, users)
     drawn = []
     real = fragments._render_all
-    monkeypatch.setattr(fragments, "_render_all", lambda frags, ctx, request=None: (
-        drawn.append({f.name for f in frags}), real(frags, ctx, request))[1])
+    monkeypatch.setattr(
+        fragments,
+        "_render_all",
+        lambda frags, ctx, request=None: (drawn.append({f.name for f in frags}), real(frags, ctx, request))[1],
+    )
     mover = move(match.pk, users)
     data = boardcache.load(Match.objects.get(pk=match.pk))
     after = {i: fragments.board_for(data, users[i], previous=before[i].kept()) for i in range(len(users))}

@@ -23,7 +23,7 @@ from tests.seeds import assert_no_secret_seed
 
 pytestmark = pytest.mark.django_db
 
-CARD_ATTR = re.compile(r'''data-(?:id|ref)=["']([^"']+)["']''')  # in markup and in a swap's selector
+CARD_ATTR = re.compile(r"""data-(?:id|ref)=["']([^"']+)["']""")  # in markup and in a swap's selector
 HX = {"HTTP_HX_REQUEST": "true"}
 
 
@@ -74,12 +74,23 @@ def test_lobby_offers_every_gin_variant_with_per_variant_defaults(client, make_u
 
 def test_create_form_posts_a_gin_table_with_only_changed_options(client, alice):
     client.force_login(alice)
-    response = client.post(reverse("games:create"), {
-        "variant": "oklahoma", "seats": "5", "bots": "1", "turn_timer": "0",
-        "gin_game_target": "150", "gin_gin_bonus": "20", "gin_undercut_bonus": "10", "gin_end_bonuses": "",
-        "gin_undercut_on_tie": "on", "gin_no_discard_of_taken_card": "on", "gin_oklahoma_spades_double": "on",
-        "gin_knock_limit": "3",  # not an Oklahoma option: the upcard sets the limit (D.2.1)
-    })
+    response = client.post(
+        reverse("games:create"),
+        {
+            "variant": "oklahoma",
+            "seats": "5",
+            "bots": "1",
+            "turn_timer": "0",
+            "gin_game_target": "150",
+            "gin_gin_bonus": "20",
+            "gin_undercut_bonus": "10",
+            "gin_end_bonuses": "",
+            "gin_undercut_on_tie": "on",
+            "gin_no_discard_of_taken_card": "on",
+            "gin_oklahoma_spades_double": "on",
+            "gin_knock_limit": "3",  # not an Oklahoma option: the upcard sets the limit (D.2.1)
+        },
+    )
     match = Match.objects.get(host=alice)
     assert response.status_code == 302 and response["Location"] == reverse("games:table", args=[match.pk])
     assert match.variant == "oklahoma" and match.seats_count == 2
@@ -89,17 +100,34 @@ def test_create_form_posts_a_gin_table_with_only_changed_options(client, alice):
 
 
 def test_create_form_keeps_manipulation_tables_as_before():
-    form = TableCreateForm({"variant": "manipulation", "seats": "4", "bots": "2", "turn_timer": "30",
-                            **{f.html_name: f.value() for f in TableCreateForm().option_fields()}})
+    form = TableCreateForm(
+        {
+            "variant": "manipulation",
+            "seats": "4",
+            "bots": "2",
+            "turn_timer": "30",
+            **{f.html_name: f.value() for f in TableCreateForm().option_fields()},
+        }
+    )
     assert form.is_valid(), form.errors
     assert form.cleaned_data["seats"] == 4 and form.rule_options() == {}
 
 
 def test_create_form_hollywood_on_oklahoma_play_and_too_many_bots():
-    form = TableCreateForm({"variant": "hollywood", "seats": "3", "bots": "1", "turn_timer": "0",
-                            "gin_oklahoma": "on", "gin_oklahoma_spades_double": "on",
-                            "gin_hollywood_target": "125", "gin_end_bonuses": "on",
-                            "gin_undercut_on_tie": "on", "gin_no_discard_of_taken_card": "on"})
+    form = TableCreateForm(
+        {
+            "variant": "hollywood",
+            "seats": "3",
+            "bots": "1",
+            "turn_timer": "0",
+            "gin_oklahoma": "on",
+            "gin_oklahoma_spades_double": "on",
+            "gin_hollywood_target": "125",
+            "gin_end_bonuses": "on",
+            "gin_undercut_on_tie": "on",
+            "gin_no_discard_of_taken_card": "on",
+        }
+    )
     assert form.is_valid(), form.errors
     assert form.rule_options() == {"oklahoma": True, "hollywood_target": 125}
     too_many = TableCreateForm({"variant": "gin", "seats": "5", "bots": "3", "turn_timer": "0"})
@@ -116,7 +144,9 @@ def test_each_seat_sees_its_own_board_and_nothing_more(client, make_user):
     pages = {}
     for user in (alice, bob, carol):
         client.force_login(user)
-        pages[Seat.objects.get(match=match, user=user).index] = client.get(reverse("games:table", args=[match.pk])).content.decode()
+        pages[Seat.objects.get(match=match, user=user).index] = client.get(
+            reverse("games:table", args=[match.pk])
+        ).content.decode()
     client.force_login(make_user("dave"))
     spectator = client.get(reverse("games:table", args=[match.pk])).content.decode()
     hands = {i: {gin.IDS[c] for c in h} for i, h in enumerate(state.hands)}
@@ -142,9 +172,15 @@ def test_advisor_suggestion_reaches_the_captain_but_never_the_box(client, make_u
     users = {Seat.objects.get(match=match, user=u).index: u for u in (alice, bob, carol)}
     card = gin.IDS[state.hands[state.captain][0]]
     client.force_login(users[state.advisor])
-    response = client.post(reverse("games:act", args=[match.pk]), {
-        "action": "suggest", "suggestion": json.dumps({"action": "discard", "card": card}), "version": match.version,
-    }, **HX)
+    response = client.post(
+        reverse("games:act", args=[match.pk]),
+        {
+            "action": "suggest",
+            "suggestion": json.dumps({"action": "discard", "card": card}),
+            "version": match.version,
+        },
+        **HX,
+    )
     assert response.status_code == 200
     assert "You suggested: discard" in response.content.decode()
     client.force_login(users[state.captain])
@@ -252,8 +288,9 @@ def test_big_gin_is_not_offered_when_the_option_is_off(client, make_user):
     hands = [[], [], []]
     hands[state.nondealer] = "7H 8H 9H TH 7S 7D 7C AS 2S 3S".split()
     hands[state.dealer] = "2H 3H 4C 5C 9D TD JS QS 6H 6D".split()
-    dealt = gin.deal_from_cards(gin.GinRules(variant="box3"), hands, "4S",
-                                roles=(state.dealer, state.nondealer, state.advisor))
+    dealt = gin.deal_from_cards(
+        gin.GinRules(variant="box3"), hands, "4S", roles=(state.dealer, state.nondealer, state.advisor)
+    )
     match.state = {**match.state, "round": gin.to_dict(dealt)}
     match.save(update_fields=["state"])
     client.force_login(alice)
@@ -308,9 +345,15 @@ def test_advisor_move_suggestions_are_posted_as_rendered(client, make_user):
     page = client.get(reverse("games:table", args=[match.pk])).content.decode()
     values = [html.unescape(v) for v in re.findall(r'name="suggestion" value="([^"]+)"', page)]
     assert {"action": "take_upcard"} in [json.loads(v) for v in values]
-    response = client.post(reverse("games:act", args=[match.pk]), {
-        "action": "suggest", "suggestion": json.dumps({"action": "take_upcard"}), "version": match.version,
-    }, **HX)
+    response = client.post(
+        reverse("games:act", args=[match.pk]),
+        {
+            "action": "suggest",
+            "suggestion": json.dumps({"action": "take_upcard"}),
+            "version": match.version,
+        },
+        **HX,
+    )
     assert response.status_code == 200
     client.force_login(users[state.captain])
     page = client.get(reverse("games:table", args=[match.pk])).content.decode()
@@ -323,8 +366,9 @@ def test_hand_order_is_the_players_own_and_survives_reloads(client, make_user):
     client.force_login(alice)
     hand = [gin.IDS[c] for c in round_state(match).hands[0]]
     order = list(reversed(hand))
-    response = client.post(reverse("games:act", args=[match.pk]),
-                           {"action": "sort", "mode": "custom", "order": json.dumps(order)}, **HX)
+    response = client.post(
+        reverse("games:act", args=[match.pk]), {"action": "sort", "mode": "custom", "order": json.dumps(order)}, **HX
+    )
     assert response.status_code == 200
     page = client.get(reverse("games:table", args=[match.pk])).content.decode()
     hand_html = page.split('id="gin-hand"', 1)[1].split("</ol>", 1)[0]
@@ -341,11 +385,16 @@ def test_dead_hand_is_announced(client, make_user):
     state = round_state(match)
     # Two hands of 90 deadwood with no meld in reach (nobody can knock before the stock is down to
     # two cards, whatever the bots draw: RULES C.8), three cards of stock.
-    unmeldable = iter([["KS", "QH", "JD", "TC", "9S", "8H", "7D", "6C", "KH", "QD"],
-                       ["KD", "QC", "JS", "TH", "9D", "8C", "7S", "6H", "KC", "QS"]])
+    unmeldable = iter(
+        [
+            ["KS", "QH", "JD", "TC", "9S", "8H", "7D", "6C", "KH", "QD"],
+            ["KD", "QC", "JS", "TH", "9D", "8C", "7S", "6H", "KC", "QS"],
+        ]
+    )
     hands = [[c + ".0" for c in next(unmeldable)] if h else [] for h in state.hands]
-    dealt = gin.deal_from_cards(state.rules, hands, "2S.0", ["3H.0", "4D.0", "5C.0"],
-                                roles=(state.dealer, state.nondealer, state.advisor))
+    dealt = gin.deal_from_cards(
+        state.rules, hands, "2S.0", ["3H.0", "4D.0", "5C.0"], roles=(state.dealer, state.nondealer, state.advisor)
+    )
     match.state = {**match.state, "round": gin.to_dict(dealt)}
     match.save(update_fields=["state"])
     client.force_login(alice)
@@ -389,8 +438,9 @@ def knock_fixture(client, make_user, *, humans: int = 1):
 
 
 def post_layout(client, match, layout, **extra):
-    return client.post(reverse("games:draft", args=[match.pk]),
-                       {"table": json.dumps(layout), "version": match.version, **extra}, **HX)
+    return client.post(
+        reverse("games:draft", args=[match.pk]), {"table": json.dumps(layout), "version": match.version, **extra}, **HX
+    )
 
 
 def ids(cards: str) -> list[str]:
@@ -404,8 +454,7 @@ def editor_html(page: str) -> str:
 
 def groups_of(page: str) -> list[list[str]]:
     ed = editor_html(page)
-    return [re.findall(r'data-id="([^"]+)"', part.split("</ol>", 1)[0])
-            for part in ed.split('class="cards-row')[1:]]
+    return [re.findall(r'data-id="([^"]+)"', part.split("</ol>", 1)[0]) for part in ed.split('class="cards-row')[1:]]
 
 
 def test_knock_editor_opens_with_the_proposed_layout_for_the_knocker_only(client, make_user):
@@ -431,16 +480,22 @@ def test_knock_editor_opens_with_the_proposed_layout_for_the_knocker_only(client
     assert 'id="gin-knock-editor"' in client.get(reverse("games:table", args=[match.pk])).content.decode()
     # Nobody else sees the editor: not the box, not the advisor (who sees the captain's hand), not a spectator.
     state = round_state(match)
-    others = {Seat.objects.get(match=match, index=state.box).user, Seat.objects.get(match=match, index=state.advisor).user,
-              make_user("dave")}
+    others = {
+        Seat.objects.get(match=match, index=state.box).user,
+        Seat.objects.get(match=match, index=state.advisor).user,
+        make_user("dave"),
+    }
     for user in others:
         client.force_login(user)
         other = client.get(reverse("games:table", args=[match.pk])).content.decode()
         assert "gin-knock-editor" not in other and "Lay out your cards" not in other and "gin-layout" not in other
     # A human advisor's suggestion does not take the captain's draft away.
     client.force_login(Seat.objects.get(match=match, index=state.advisor).user)
-    client.post(reverse("games:act", args=[match.pk]), {
-        "action": "suggest", "suggestion": json.dumps({"action": "knock"}), "version": match.version}, **HX)
+    client.post(
+        reverse("games:act", args=[match.pk]),
+        {"action": "suggest", "suggestion": json.dumps({"action": "knock"}), "version": match.version},
+        **HX,
+    )
     match.refresh_from_db()
     assert match.draft and match.draft["card"] == "KD.0"
 
@@ -456,8 +511,11 @@ def test_knock_editor_valid_edit_is_confirmed_with_that_layout(client, make_user
     melds_field = html.unescape(re.search(r'name="melds" value="([^"]*)"', ed)[1])
     assert json.loads(melds_field) == layout
     match.refresh_from_db()
-    response = client.post(reverse("games:act", args=[match.pk]), {
-        "action": "knock", "card": "KD.0", "melds": melds_field, "version": match.version}, **HX)
+    response = client.post(
+        reverse("games:act", args=[match.pk]),
+        {"action": "knock", "card": "KD.0", "melds": melds_field, "version": match.version},
+        **HX,
+    )
     assert response.status_code == 200 and "gin-result" in response.content.decode()
     result = round_state(match).result
     assert result.knocker == 0 and result.settlement.knocker_deadwood == 10
@@ -493,8 +551,11 @@ def test_knock_editor_deadwood_over_the_limit_is_refused_on_confirm(client, make
     assert "Deadwood 20 is more than the knock limit 10" in ed and 'data-layout-ok="false"' in ed
     match.refresh_from_db()
     before = (match.version, match.state["round"])
-    response = client.post(reverse("games:act", args=[match.pk]), {
-        "action": "knock", "card": "KD.0", "melds": json.dumps(layout), "version": match.version}, **HX)
+    response = client.post(
+        reverse("games:act", args=[match.pk]),
+        {"action": "knock", "card": "KD.0", "melds": json.dumps(layout), "version": match.version},
+        **HX,
+    )
     assert response.status_code == 400 and 'data-error-code="knock_too_high"' in response.content.decode()
     match.refresh_from_db()
     assert (match.version, match.state["round"]) == before and round_state(match).phase == "discard"
@@ -502,18 +563,21 @@ def test_knock_editor_deadwood_over_the_limit_is_refused_on_confirm(client, make
     assert 'id="gin-knock-editor"' in response.content.decode()
 
 
-@pytest.mark.parametrize("layout", [
-    {"card": "KD.0", "melds": [["5H.0", "6H.0", "7H.0"], ["QH.0", "QD.0", "QS.0"]]},  # the box's cards
-    {"card": "KD.0", "melds": [["5H.0", "6H.0", "ZZ.9"]]},
-    {"card": "KD.0", "melds": [["5H.0", "6H.0", "7H.0"], ["7H.0", "8H.0", "9H.0"]]},  # a card twice
-    {"card": "KD.0", "melds": [["KD.0", "KC.0", "5H.0"]]},  # the knock card itself
-    {"card": "KC.0"},  # the card just taken from the pile (C.5.3)
-    {"card": "QH.0"},  # a card of the box
-    {"card": "KD.0", "melds": "5H 6H 7H"},
-    {"card": "KD.0", "melds": [[5, 6, 7]]},
-    {"card": "KD.0", "extra": 1},
-    ["KD.0"],
-])
+@pytest.mark.parametrize(
+    "layout",
+    [
+        {"card": "KD.0", "melds": [["5H.0", "6H.0", "7H.0"], ["QH.0", "QD.0", "QS.0"]]},  # the box's cards
+        {"card": "KD.0", "melds": [["5H.0", "6H.0", "ZZ.9"]]},
+        {"card": "KD.0", "melds": [["5H.0", "6H.0", "7H.0"], ["7H.0", "8H.0", "9H.0"]]},  # a card twice
+        {"card": "KD.0", "melds": [["KD.0", "KC.0", "5H.0"]]},  # the knock card itself
+        {"card": "KC.0"},  # the card just taken from the pile (C.5.3)
+        {"card": "QH.0"},  # a card of the box
+        {"card": "KD.0", "melds": "5H 6H 7H"},
+        {"card": "KD.0", "melds": [[5, 6, 7]]},
+        {"card": "KD.0", "extra": 1},
+        ["KD.0"],
+    ],
+)
 def test_knock_editor_refuses_forged_layouts_and_changes_nothing(client, make_user, layout):
     match, _ = knock_fixture(client, make_user)
     post_layout(client, match, {"card": "KD.0"})
@@ -540,15 +604,23 @@ def test_knock_editor_only_on_the_players_turn_and_gone_after_another_move(clien
     assert match.draft is None
     post_layout(client, match, {"card": "KD.0", "melds": [ids("AS 2S 3S")]})
     match.refresh_from_db()
-    client.post(reverse("games:act", args=[match.pk]), {"action": "discard", "card": "KD.0", "version": match.version}, **HX)
+    client.post(
+        reverse("games:act", args=[match.pk]), {"action": "discard", "card": "KD.0", "version": match.version}, **HX
+    )
     match.refresh_from_db()
     assert match.draft is None
 
 
-@pytest.mark.parametrize("suggestion", [
-    {"action": "discard", "card": "ZZ"}, {"action": "discard", "card": "8S.7"}, {"action": "knock", "card": ["x"]},
-    {"action": "fly"}, {"card": "AS.0"},
-])
+@pytest.mark.parametrize(
+    "suggestion",
+    [
+        {"action": "discard", "card": "ZZ"},
+        {"action": "discard", "card": "8S.7"},
+        {"action": "knock", "card": ["x"]},
+        {"action": "fly"},
+        {"card": "AS.0"},
+    ],
+)
 def test_a_bad_suggestion_is_refused_and_the_table_still_works_for_everyone(client, make_user, suggestion):
     """Issue 13.2: an advisor's malformed suggestion gave a 500, and then the table page answered 500
     to the advisor and the captain for good."""
@@ -557,8 +629,11 @@ def test_a_bad_suggestion_is_refused_and_the_table_still_works_for_everyone(clie
     users = {Seat.objects.get(match=match, user=u).index: u for u in (alice, bob, carol)}
     before = Match.objects.get(pk=match.pk)
     client.force_login(users[state.advisor])
-    response = client.post(reverse("games:act", args=[match.pk]), {
-        "action": "suggest", "suggestion": json.dumps(suggestion), "version": match.version}, **HX)
+    response = client.post(
+        reverse("games:act", args=[match.pk]),
+        {"action": "suggest", "suggestion": json.dumps(suggestion), "version": match.version},
+        **HX,
+    )
     assert response.status_code == 400
     assert 'data-error-code="' in response.content.decode() or "error" in response.content.decode()
     after = Match.objects.get(pk=match.pk)

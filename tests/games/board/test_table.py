@@ -29,7 +29,9 @@ def board(match_id, user, *, cached_rows=True):
 
 
 def rows(html):
-    return re.sub(r"\s+", " ", html[html.index('<ol class="seats"') : html.index("</ol>", html.index('<ol class="seats"'))])
+    return re.sub(
+        r"\s+", " ", html[html.index('<ol class="seats"') : html.index("</ol>", html.index('<ol class="seats"'))]
+    )
 
 
 @pytest.fixture

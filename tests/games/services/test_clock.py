@@ -56,9 +56,15 @@ def poison(monkeypatch, match: Match, error: BaseException) -> list[int]:
     return attempts
 
 
-@pytest.mark.parametrize("error", [DataError("integer out of range"), ValueError("bad score"),
-                                   OverflowError("Python int too large to convert to SQLite INTEGER")],
-                         ids=["DataError", "ValueError", "OverflowError"])
+@pytest.mark.parametrize(
+    "error",
+    [
+        DataError("integer out of range"),
+        ValueError("bad score"),
+        OverflowError("Python int too large to convert to SQLite INTEGER"),
+    ],
+    ids=["DataError", "ValueError", "OverflowError"],
+)
 def test_a_failing_match_does_not_stop_the_other_tables(tables, monkeypatch, caplog, error):
     poisoned, healthy = tables
     attempts = poison(monkeypatch, poisoned, error)

@@ -54,8 +54,9 @@ def test_the_refusal_is_said_in_the_readers_language(position, monkeypatch):
     match, mover = position
     monkeypatch.setattr("games.messages.gettext", lambda s: f"[{s}]")
     with pytest.raises((services.ActionRefused, RulesError)) as refused:
-        services.draft_update(match_id=match.pk, user=mover, table=[["TH.0", "JH.0", "JK=QH.0"], ["KS.0"]],
-                              expected_version=match.version)
+        services.draft_update(
+            match_id=match.pk, user=mover, table=[["TH.0", "JH.0", "JK=QH.0"], ["KS.0"]], expected_version=match.version
+        )
     with translation.override("en"):
         text = error_text(refused.value, "manipulation")
     assert text.startswith("[") and "no card returns to a hand" in text
@@ -79,8 +80,12 @@ def test_the_freed_joker_is_shown_to_be_declared_again_where_it_lies(position):
     assert threes["needs_joker"] and [o["code"] for o in threes["joker_options"]] == ["3S", "3H"]
     assert 'data-ref="JK.0"' in threes["cards_html"]  # shown bare: the page declares it anew
     assert "Q♥" not in threes["cards_html"]
-    match = services.draft_update(match_id=match.pk, user=mover, expected_version=match.version,
-                                  table=[["TH.0", "JH.0", "QH.0"], ["5S.0", "6S.0", "7S.0"], ["3C.0", "3D.0", "JK=3H.0"]])
+    match = services.draft_update(
+        match_id=match.pk,
+        user=mover,
+        expected_version=match.version,
+        table=[["TH.0", "JH.0", "QH.0"], ["5S.0", "6S.0", "7S.0"], ["3C.0", "3D.0", "JK=3H.0"]],
+    )
     assert match.draft["report"]["ok"]
     match = services.turn_submit(match_id=match.pk, user=mover, action={"type": "meld"}, expected_version=match.version)
     assert any("JK=3H.0" in m for m in match.state["round"]["table"])

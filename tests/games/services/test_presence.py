@@ -62,8 +62,9 @@ def test_the_first_socket_opening_and_the_last_closing_are_announced_and_closing
         services.table_connection_open(match_id=match.pk, user=mover, token="two")
     seat = seat_of(match, mover)
     assert store.is_connected(seat)
-    assert presence_messages(sent, match) == [{"type": "table.presence", "id": match.pk, "seat": seat.index,
-                                               "online": True}]
+    assert presence_messages(sent, match) == [
+        {"type": "table.presence", "id": match.pk, "seat": seat.index, "online": True}
+    ]
     assert Match.objects.get(pk=match.pk).deadline is None  # the player to act is here: the table waits
     with django_capture_on_commit_callbacks(execute=True):
         services.table_connection_close(token="one")
@@ -75,8 +76,9 @@ def test_the_first_socket_opening_and_the_last_closing_are_announced_and_closing
         services.table_connection_close(token="never-opened")
     assert not TableConnection.objects.exists()
     assert not store.is_connected(seat_of(match, mover))
-    assert presence_messages(sent, match)[1:] == [{"type": "table.presence", "id": match.pk, "seat": seat.index,
-                                                   "online": False}]
+    assert presence_messages(sent, match)[1:] == [
+        {"type": "table.presence", "id": match.pk, "seat": seat.index, "online": False}
+    ]
     match.refresh_from_db()
     gone = seat_of(match, mover).last_seen
     assert match.deadline == max(match.turn_started_at, gone) + timedelta(seconds=services.DISCONNECT_GRACE)
@@ -102,8 +104,9 @@ def test_a_lapsed_row_is_swept_the_seat_goes_offline_with_its_grace_and_the_tabl
 
     assert list(TableConnection.objects.values_list("token", flat=True)) == ["live-process"]
     seat = seat_of(match, mover)
-    assert presence_messages(sent, match) == [{"type": "table.presence", "id": match.pk, "seat": seat.index,
-                                               "online": False}]
+    assert presence_messages(sent, match) == [
+        {"type": "table.presence", "id": match.pk, "seat": seat.index, "online": False}
+    ]
     assert seat.last_seen == last_beat  # gone since the dead process's last heartbeat
     match.refresh_from_db()
     assert match.status == MatchStatus.PLAYING

@@ -89,8 +89,9 @@ def test_a_move_that_waited_too_long_for_the_table_lock_is_run_again(alice, bob,
     with connection.cursor() as cursor:
         cursor.execute("SET lock_timeout = '100ms'")
     try:
-        services.with_retry(submit, match_id=match.pk, user=user, action={"type": "draw"},
-                            expected_version=match.version)
+        services.with_retry(
+            submit, match_id=match.pk, user=user, action={"type": "draw"}, expected_version=match.version
+        )
     finally:
         release.set()
         holder.join()

@@ -37,12 +37,15 @@ def play_to_the_end(match: Match, humans: dict, max_moves: int = 20_000) -> Matc
     raise AssertionError("the match did not finish")
 
 
-@pytest.mark.parametrize(("variant", "seats", "options"), [
-    ("gin_box", 3, {"game_target": 40}),
-    ("gin", 2, {"game_target": 40}),
-    ("oklahoma", 2, {"game_target": 40}),
-    ("hollywood", 2, {"hollywood_target": 100}),
-])
+@pytest.mark.parametrize(
+    ("variant", "seats", "options"),
+    [
+        ("gin_box", 3, {"game_target": 40}),
+        ("gin", 2, {"game_target": 40}),
+        ("oklahoma", 2, {"game_target": 40}),
+        ("hollywood", 2, {"hollywood_target": 100}),
+    ],
+)
 def test_every_gin_variant_plays_to_the_end(alice, settings, variant, seats, options):
     settings.RUMMYHUB_FIXED_SEED = "5"
     match = services.match_create(host=alice, variant=variant, seats_count=seats, options=options, bots=seats - 1)
@@ -80,8 +83,9 @@ def _box_table_with_bot_advisor(make_user, *, captain: int = 0):
     """A three-player Gin table where the human in seat 0 is the captain and both other seats are bots."""
     alice = make_user("alice")
     match = services.match_create(host=alice, variant="gin_box", seats_count=3, bots=2)
-    seed = next(s for s in range(1, 500)
-                if GinMatch.start(gin.GinRules(variant="box3"), random.Random(s)).captain == captain)
+    seed = next(
+        s for s in range(1, 500) if GinMatch.start(gin.GinRules(variant="box3"), random.Random(s)).captain == captain
+    )
     Match.objects.filter(pk=match.pk).update(seed=seed)
     services.match_start(match_id=match.pk, user=alice)
     return Match.objects.get(pk=match.pk), alice
@@ -160,8 +164,9 @@ def test_a_whole_match_against_bots_is_scored_and_replayable(alice, settings):
     assert len(rounds) == match.round_number >= 1
     tally = match.state["tally"]
     for seat in range(3):
-        assert sum(RoundScore.objects.filter(round__match=match, seat=seat).values_list("score", flat=True)) == (
-            tally["scores"][seat]
+        assert (
+            sum(RoundScore.objects.filter(round__match=match, seat=seat).values_list("score", flat=True))
+            == (tally["scores"][seat])
         )
     assert max(tally["scores"]) >= 60
     seats = list(Seat.objects.filter(match=match))

@@ -24,8 +24,9 @@ from tests.games.services.support import current_state, started_match
 pytestmark = pytest.mark.django_db
 
 
-def test_refused_moves_change_nothing_and_broadcast_nothing(alice, bob, sent, settings,
-                                                            django_capture_on_commit_callbacks):
+def test_refused_moves_change_nothing_and_broadcast_nothing(
+    alice, bob, sent, settings, django_capture_on_commit_callbacks
+):
     match = started_match(alice, bots=0, others=[bob], settings=settings)
     state = current_state(match)
     mover = state.seat_to_act
@@ -100,8 +101,12 @@ def test_a_move_is_four_statements_and_numbers_its_event_from_the_match(alice, b
     last = Event.objects.filter(match=match).order_by("-seq").first().seq
     assert match.event_seq == last
     with CaptureQueriesContext(connection) as queries:
-        services.turn_submit(match_id=match.pk, user=alice if mover == 0 else bob, action={"type": "draw"},
-                             expected_version=match.version)
+        services.turn_submit(
+            match_id=match.pk,
+            user=alice if mover == 0 else bob,
+            action={"type": "draw"},
+            expected_version=match.version,
+        )
     statements = [q["sql"].split()[0] for q in queries.captured_queries if "SAVEPOINT" not in q["sql"]]
     assert statements == ["SELECT", "SELECT", "INSERT", "UPDATE"]  # the test's transaction adds a savepoint pair
     select = next(q["sql"] for q in queries.captured_queries if q["sql"].startswith("SELECT"))
@@ -153,8 +158,7 @@ def test_every_most_draws_per_turn_leaves_a_meld_step_after_the_first_draw(alice
     assert state.seat_to_act == mover and "meld" in legal
     assert ("draw" in legal) == (most > 1) and ("end_turn" in legal) == (most == 1)
     if most == 1:
-        services.turn_submit(match_id=match.pk, user=user, action={"type": "end_turn"},
-                             expected_version=match.version)
+        services.turn_submit(match_id=match.pk, user=user, action={"type": "end_turn"}, expected_version=match.version)
         assert current_state(match).seat_to_act == 1 - mover
 
 
@@ -178,16 +182,25 @@ def test_the_advisor_cannot_suggest_taking_from_an_empty_discard_pile(alice, bob
         return [b["action"] for b in ctx["gin"]["suggest_buttons"]]
 
     assert buttons() == ["take_upcard", "pass_upcard", "knock"]
-    match = services.turn_submit(match_id=match.pk, user=captain, action={"type": "take_upcard"},
-                                 expected_version=match.version)
+    match = services.turn_submit(
+        match_id=match.pk, user=captain, action={"type": "take_upcard"}, expected_version=match.version
+    )
     assert spec.load(match.state["round"]).discard == ()
     version, events = match.version, Event.objects.count()
     with pytest.raises(IllegalMove) as refused:
-        services.turn_submit(match_id=match.pk, user=advisor, expected_version=match.version,
-                             action={"type": "suggest", "suggestion": {"action": "draw_discard"}})
+        services.turn_submit(
+            match_id=match.pk,
+            user=advisor,
+            expected_version=match.version,
+            action={"type": "suggest", "suggestion": {"action": "draw_discard"}},
+        )
     assert refused.value.code == "discard_pile_empty"
     match.refresh_from_db()
     assert (match.version, Event.objects.count()) == (version, events)
     assert buttons() == ["draw_stock", "knock"]
-    services.turn_submit(match_id=match.pk, user=advisor, expected_version=match.version,
-                         action={"type": "suggest", "suggestion": {"action": "draw_stock"}})
+    services.turn_submit(
+        match_id=match.pk,
+        user=advisor,
+        expected_version=match.version,
+        action={"type": "suggest", "suggestion": {"action": "draw_stock"}},
+    )

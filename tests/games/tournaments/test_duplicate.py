@@ -32,8 +32,10 @@ def test_matchpoints_agree_with_the_definition_on_random_groups():
     rng = random.Random(18)
     for _ in range(300):
         results = [rng.randrange(-3, 4) for _ in range(rng.randrange(1, 10))]
-        by_definition = [sum(2 if r > o else 1 if r == o else 0 for j, o in enumerate(results) if j != i)
-                         for i, r in enumerate(results)]
+        by_definition = [
+            sum(2 if r > o else 1 if r == o else 0 for j, o in enumerate(results) if j != i)
+            for i, r in enumerate(results)
+        ]
         assert matchpoints(results) == by_definition
 
 
@@ -45,18 +47,31 @@ def test_scaling_keeps_a_full_group_and_gives_a_lone_result_the_average():
 
 def fixture():
     """Round of three two-seat tables and one of three, plus a bye (hand-computed below)."""
-    tables = [SeatedTable(1, ("a", "b")), SeatedTable(2, ("c", "d")), SeatedTable(3, ("e", "f")),
-              SeatedTable(4, ("g", "h", "i")), SeatedTable(5, ("j",), is_bye=True)]
+    tables = [
+        SeatedTable(1, ("a", "b")),
+        SeatedTable(2, ("c", "d")),
+        SeatedTable(3, ("e", "f")),
+        SeatedTable(4, ("g", "h", "i")),
+        SeatedTable(5, ("j",), is_bye=True),
+    ]
     h = Holding
     holdings = [
         # deal 1, tables of 2: seat A +10 / +10 / −5, seat B −10 / 0 / +5
-        h(1, 2, 1, 0, "a", 10), h(2, 2, 1, 0, "c", 10), h(3, 2, 1, 0, "e", -5),
-        h(1, 2, 1, 1, "b", -10), h(2, 2, 1, 1, "d", 0), h(3, 2, 1, 1, "f", 5),
+        h(1, 2, 1, 0, "a", 10),
+        h(2, 2, 1, 0, "c", 10),
+        h(3, 2, 1, 0, "e", -5),
+        h(1, 2, 1, 1, "b", -10),
+        h(2, 2, 1, 1, "d", 0),
+        h(3, 2, 1, 1, "f", 5),
         # deal 1, the table of 3 (alone at its size)
-        h(4, 3, 1, 0, "g", 7), h(4, 3, 1, 1, "h", 0), h(4, 3, 1, 2, "i", -7),
+        h(4, 3, 1, 0, "g", 7),
+        h(4, 3, 1, 1, "h", 0),
+        h(4, 3, 1, 2, "i", -7),
         # deal 2: only tables 1 and 2 got that far
-        h(1, 2, 2, 0, "a", 3), h(2, 2, 2, 0, "c", 3),
-        h(1, 2, 2, 1, "b", -3), h(2, 2, 2, 1, "d", -8),
+        h(1, 2, 2, 0, "a", 3),
+        h(2, 2, 2, 0, "c", 3),
+        h(1, 2, 2, 1, "b", -3),
+        h(2, 2, 2, 1, "d", -8),
     ]
     return tables, holdings
 
@@ -68,7 +83,10 @@ def test_a_round_scored_by_hand():
     groups = {(g.deal, g.size, g.letter): g for g in scores.groups}
     seat_a = groups[(1, 2, "A")]
     assert [(r.holding.entry, r.raw, r.matchpoints, r.difference) for r in seat_a.rows] == [
-        ("a", 3, 3, 5), ("c", 3, 3, 5), ("e", 0, 0, -10)]  # average (10 + 10 − 5) / 3 = 5
+        ("a", 3, 3, 5),
+        ("c", 3, 3, 5),
+        ("e", 0, 0, -10),
+    ]  # average (10 + 10 − 5) / 3 = 5
     seat_b = groups[(1, 2, "B")]
     assert seat_b.average == F(-5, 3)
     assert [(r.holding.entry, r.raw) for r in seat_b.rows] == [("f", 4), ("d", 2), ("b", 0)]
@@ -81,7 +99,13 @@ def test_a_round_scored_by_hand():
     mp = {e: t.matchpoints for e, t in scores.totals.items()}
     assert mp == {"a": 5, "c": 5, "e": 2, "b": F(7, 2), "d": F(5, 2), "f": 6, "g": 4, "h": 4, "i": 4, "j": 4}
     assert {e: t.averaged for e, t in scores.totals.items() if t.averaged} == {
-        "e": 1, "f": 1, "g": 1, "h": 1, "i": 1, "j": 2}
+        "e": 1,
+        "f": 1,
+        "g": 1,
+        "h": 1,
+        "i": 1,
+        "j": 2,
+    }
     assert scores.totals["a"].difference == 5 and scores.totals["e"].difference == -10
 
 
@@ -91,9 +115,13 @@ def test_standings_order_by_matchpoints_then_difference_then_placement_points():
     duplicate = {e: (t.matchpoints, t.difference) for e, t in scores.totals.items()}
     entries = [(e, e, 0, False) for e in "abcdefghij"]
     # a won table 1, c lost table 2: equal matchpoints and difference, so placement points decide.
-    results = [SeatResult(1, "a", 4, placement=1), SeatResult(1, "b", 0, placement=2),
-               SeatResult(2, "c", 0, placement=2), SeatResult(2, "d", 4, placement=1),
-               SeatResult(5, "j", 4, is_bye=True)]
+    results = [
+        SeatResult(1, "a", 4, placement=1),
+        SeatResult(1, "b", 0, placement=2),
+        SeatResult(2, "c", 0, placement=2),
+        SeatResult(2, "d", 4, placement=1),
+        SeatResult(5, "j", 4, is_bye=True),
+    ]
     rows = compute_standings(entries, results, duplicate, by_difference=True)
     assert [r.entry for r in rows] == ["f", "a", "c", "j", "g", "h", "i", "b", "d", "e"]
     ranks = {r.entry: r.rank for r in rows}
@@ -128,8 +156,7 @@ def test_lanes_avoid_a_rematch_by_swapping_inside_a_lane():
     tables = pairing.seat_duplicate(players, size=4, seat_choices=(4,), met=met)
     layout, lanes = pairing.duplicate_layout([4, 4, 4, 4], 4)
     assert layout[0] == [0, 7, 8, 15]
-    assert all(sum(met.get(frozenset((a, b)), 0) for a in t.players for b in t.players if a < b) == 0
-               for t in tables)
+    assert all(sum(met.get(frozenset((a, b)), 0) for a in t.players for b in t.players if a < b) == 0 for t in tables)
     for seat in range(4):  # every player kept their lane's seat
         assert {lanes[t.players[seat]] for t in tables} == {(0, seat)}
 
@@ -153,13 +180,22 @@ def hands_by_position(variant: str, seats: int, setup: dict, seed: str) -> list[
     return [sorted(dealt["hands"][seat]) for seat in spec.deal_positions(setup, dealer, seats)]
 
 
-@pytest.mark.parametrize(("variant", "seats", "setups"), [
-    # (A first round draws its dealer from the seed: the same at every table of a size.)
-    ("manipulation", 4, [{**MatchTally.start(4).to_dict(), "dealer": d} for d in (2, 0, 3)]),
-    ("gin", 2, [GinMatch.start(spec_for("gin").rules({}, 2), dealer=d).to_dict() for d in (0, 1)]),
-    ("gin_box", 3, [GinMatch.start(spec_for("gin_box").rules({}, 3), roles=r).to_dict()
-                    for r in ((0, 1, 2), (2, 0, 1), (1, 2, 0))]),
-])
+@pytest.mark.parametrize(
+    ("variant", "seats", "setups"),
+    [
+        # (A first round draws its dealer from the seed: the same at every table of a size.)
+        ("manipulation", 4, [{**MatchTally.start(4).to_dict(), "dealer": d} for d in (2, 0, 3)]),
+        ("gin", 2, [GinMatch.start(spec_for("gin").rules({}, 2), dealer=d).to_dict() for d in (0, 1)]),
+        (
+            "gin_box",
+            3,
+            [
+                GinMatch.start(spec_for("gin_box").rules({}, 3), roles=r).to_dict()
+                for r in ((0, 1, 2), (2, 0, 1), (1, 2, 0))
+            ],
+        ),
+    ],
+)
 def test_one_seed_deals_each_seat_position_the_same_cards_whoever_deals(variant, seats, setups):
     """Tables of one duplicate deal may have different dealers (Gin: the winner deals next): the hands
     follow the deal's order, so seat A's cards are the same at every table."""

@@ -67,16 +67,29 @@ def hands_by_position(match: Match, rnd: Round) -> list[list[str]]:
 
 
 def held_seeds(tournament: Tournament) -> list[str]:
-    return list(DealSeed.objects.filter(deal_set__tournament_round__tournament=tournament,
-                                        deal_set__revealed_at__isnull=True).values_list("seed", flat=True))
+    return list(
+        DealSeed.objects.filter(
+            deal_set__tournament_round__tournament=tournament, deal_set__revealed_at__isnull=True
+        ).values_list("seed", flat=True)
+    )
 
 
-@pytest.mark.parametrize(("variant", "size", "n", "fmt"), [
-    ("manipulation", 4, 8, "swiss"), ("gin", 2, 4, "round_robin"), ("gin_box", 3, 6, "swiss")])
-def test_every_table_deals_the_same_cards_per_seat_position_from_the_stored_seeds(staff, make_user, fresh, variant,
-                                                                                   size, n, fmt):
-    t, tables = duplicate_round(staff, make_user, n, variant=variant, table_size=size, format=fmt,
-                                options={"game_target": 40 if variant == "manipulation" else 25})
+@pytest.mark.parametrize(
+    ("variant", "size", "n", "fmt"),
+    [("manipulation", 4, 8, "swiss"), ("gin", 2, 4, "round_robin"), ("gin_box", 3, 6, "swiss")],
+)
+def test_every_table_deals_the_same_cards_per_seat_position_from_the_stored_seeds(
+    staff, make_user, fresh, variant, size, n, fmt
+):
+    t, tables = duplicate_round(
+        staff,
+        make_user,
+        n,
+        variant=variant,
+        table_size=size,
+        format=fmt,
+        options={"game_target": 40 if variant == "manipulation" else 25},
+    )
     assert len(tables) == 2
     matches = [table.match for table in tables]
     deal_set = DealSet.objects.get(tournament_round__tournament=t)
@@ -114,8 +127,9 @@ def texts_seen(client, users, urls) -> list[tuple[str, str, int, str]]:
         for url in urls:
             for headers in ({}, HX):
                 response = client.get(url, **headers)
-                out.append((getattr(user, "username", "anonymous"), url, response.status_code,
-                            response.content.decode()))
+                out.append(
+                    (getattr(user, "username", "anonymous"), url, response.status_code, response.content.decode())
+                )
     return out
 
 
@@ -133,8 +147,12 @@ def test_the_shared_seeds_stay_secret_until_the_round_is_closed(client, staff, m
 
     # Another table of the round is not for the players still holding those cards: 404, everywhere.
     client.force_login(at_b)
-    for url in (reverse("games:table", args=[a.pk]), reverse("history:match", args=[a.pk]),
-                reverse("history:export", args=[a.pk]), reverse("history:replay", args=[a.pk])):
+    for url in (
+        reverse("games:table", args=[a.pk]),
+        reverse("history:match", args=[a.pk]),
+        reverse("history:export", args=[a.pk]),
+        reverse("history:replay", args=[a.pk]),
+    ):
         assert client.get(url).status_code == 404, url
     assert f"/matches/{a.pk}/" not in client.get(reverse("history:list")).content.decode()
     client.force_login(at_a)  # table B, still live, is not among the lobby's tables to watch
@@ -145,15 +163,26 @@ def test_the_shared_seeds_stay_secret_until_the_round_is_closed(client, staff, m
     assert "The same deals as yours: open once the round is closed" in page
 
     # No page, partial or record shows a shared seed (whole or its start) to anyone but staff.
-    urls = [reverse("games:table", args=[a.pk]), reverse("history:match", args=[a.pk]),
-            reverse("history:export", args=[a.pk]), reverse("history:replay", args=[a.pk]),
-            reverse("games:table", args=[b.pk]), reverse("tournaments:detail", args=[t.pk]),
-            reverse("tournaments:list"), reverse("history:list"), reverse("games:lobby")]
+    urls = [
+        reverse("games:table", args=[a.pk]),
+        reverse("history:match", args=[a.pk]),
+        reverse("history:export", args=[a.pk]),
+        reverse("history:replay", args=[a.pk]),
+        reverse("games:table", args=[b.pk]),
+        reverse("tournaments:detail", args=[t.pk]),
+        reverse("tournaments:list"),
+        reverse("history:list"),
+        reverse("games:lobby"),
+    ]
     seen = texts_seen(client, [at_a, at_b, outsider, None], urls)
     assert not [(who, url) for who, url, _status, text in seen if seed_leaks(text, secrets)]
     # Its match page: its own players only (staff too), until the round closes.
     assert {(who, status) for who, url, status, _text in seen if url == urls[1]} == {
-        (at_a.username, 200), (at_b.username, 404), ("oscar", 404), ("anonymous", 404)}
+        (at_a.username, 200),
+        (at_b.username, 404),
+        ("oscar", 404),
+        ("anonymous", 404),
+    }
     public = next(text for who, url, status, text in seen if who == "oscar" and url == urls[5])
     assert f"/matches/{a.pk}/" not in public and "Match page once the round is closed" in public
     assert f"/tables/{b.pk}/" in public  # anyone else may watch a table in play
@@ -238,22 +267,36 @@ def test_the_next_round_is_seated_in_lanes_by_matchpoints(staff, make_user, fres
     services.round_close(round_id=tables[0].round_id, by=staff)
     order = [s.entry for s in selectors.tournament_standings(t)]
     rnd = services.round_seat(tournament_id=t.pk, by=staff)
-    seats = {(s.table.number, s.index): s.entry_id for s in TournamentSeat.objects.filter(table__round=rnd)
-             .select_related("table")}
+    seats = {
+        (s.table.number, s.index): s.entry_id
+        for s in TournamentSeat.objects.filter(table__round=rnd).select_related("table")
+    }
     for k in range(4):  # seat k at both tables: the k-th pair of the standings
-        assert {seats[(1, k)], seats[(2, k)]} == set(order[2 * k: 2 * k + 2])
+        assert {seats[(1, k)], seats[(2, k)]} == set(order[2 * k : 2 * k + 2])
     services.round_publish(round_id=rnd.pk, by=staff)
     rnd.refresh_from_db()
     assert rnd.deal_set_id and rnd.deal_set_id != tables[0].round.deal_set_id
 
 
-@pytest.mark.parametrize(("fields", "error"), [
-    ({"duplicate_average": "on"}, "tick “duplicate” too"),
-    ({"duplicate": "on", "table_size": "6"}, "This game is for 2, 3, 4, 5 players."),
-])
+@pytest.mark.parametrize(
+    ("fields", "error"),
+    [
+        ({"duplicate_average": "on"}, "tick “duplicate” too"),
+        ({"duplicate": "on", "table_size": "6"}, "This game is for 2, 3, 4, 5 players."),
+    ],
+)
 def test_the_admin_form_refuses_duplicate_settings_that_do_not_fit(fields, error):
-    data = {"name": "Dup", "variant": "manipulation", "options": "{}", "format": "swiss", "table_size": "4",
-            "rounds_count": "3", "placement_points": '{"4": [4, 2, 1, 0]}', "turn_timer": "0", **fields}
+    data = {
+        "name": "Dup",
+        "variant": "manipulation",
+        "options": "{}",
+        "format": "swiss",
+        "table_size": "4",
+        "rounds_count": "3",
+        "placement_points": '{"4": [4, 2, 1, 0]}',
+        "turn_timer": "0",
+        **fields,
+    }
     form = TournamentForm(data=data)
     assert not form.is_valid()
     assert error in str(form.errors)
@@ -273,9 +316,16 @@ def test_a_running_tournament_can_still_be_renamed_in_the_admin(client, staff, m
     t, _tables = duplicate_round(staff, make_user, 8)
     client.force_login(staff)
     url = reverse("admin:games_tournament_change", args=[t.pk])
-    data = {"name": "Renamed", "rounds_count": "3", "turn_timer": "0", "registration_open": "",
-            "entries-TOTAL_FORMS": "0", "entries-INITIAL_FORMS": "0", "entries-MIN_NUM_FORMS": "0",
-            "entries-MAX_NUM_FORMS": "1000"}
+    data = {
+        "name": "Renamed",
+        "rounds_count": "3",
+        "turn_timer": "0",
+        "registration_open": "",
+        "entries-TOTAL_FORMS": "0",
+        "entries-INITIAL_FORMS": "0",
+        "entries-MIN_NUM_FORMS": "0",
+        "entries-MAX_NUM_FORMS": "1000",
+    }
     response = client.post(url, data)
     assert response.status_code == 302, response.content.decode()[:2000]
     t.refresh_from_db()

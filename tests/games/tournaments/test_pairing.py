@@ -74,8 +74,12 @@ def _enumerated_sizes(n: int, size: int, choices) -> tuple[list[int], int]:
         for byes in range(0, n + 1):
             for plan in compositions(n - byes, sorted(sizes, reverse=True)):
                 tables = sorted(plan, reverse=True)
-                key = (byes, sum(1 for s in tables if s != size), sum(abs(s - size) for s in tables),
-                       sum(1 for s in tables if s > size))
+                key = (
+                    byes,
+                    sum(1 for s in tables if s != size),
+                    sum(abs(s - size) for s in tables),
+                    sum(1 for s in tables if s > size),
+                )
                 if best_key is None or key < best_key:
                     best_key, best = key, (tables, byes)
             if best is not None:
@@ -94,8 +98,11 @@ def _enumerated_sizes(n: int, size: int, choices) -> tuple[list[int], int]:
 
 
 @settings(max_examples=150, deadline=None)
-@given(n=st.integers(0, 60), size=st.integers(2, 5),
-       choices=st.sampled_from([MANIPULATION, GIN, (3,), (2, 3), (3, 4, 5), (2, 4), (5,), (2, 5)]))
+@given(
+    n=st.integers(0, 60),
+    size=st.integers(2, 5),
+    choices=st.sampled_from([MANIPULATION, GIN, (3,), (2, 3), (3, 4, 5), (2, 4), (5,), (2, 5)]),
+)
 def test_table_sizes_match_the_enumeration_of_every_split(n, size, choices):
     assert table_sizes(n, size, choices) == _enumerated_sizes(n, size, choices)
 
@@ -157,8 +164,7 @@ def test_swiss_matches_brute_force_on_small_fields(seed, n, size):
 
 
 @settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 10_000), n=st.integers(2, 30), size=st.integers(2, 5),
-       gin=st.booleans())
+@given(seed=st.integers(0, 10_000), n=st.integers(2, 30), size=st.integers(2, 5), gin=st.booleans())
 def test_swiss_seats_everyone_once_within_bounds(seed, n, size, gin):
     rng = random.Random(seed)
     choices = GIN if gin else MANIPULATION
@@ -360,7 +366,11 @@ def test_round_robin_with_tables_of_three_avoids_repeats_early():
 def test_elimination_bracket_gives_byes_to_top_seeds():
     tables = pairing.seat_elimination_first(["s1", "s2", "s3", "s4", "s5"])
     assert [(t.players, t.is_bye) for t in tables] == [
-        (("s1",), True), (("s4", "s5"), False), (("s2",), True), (("s3",), True)]
+        (("s1",), True),
+        (("s4", "s5"), False),
+        (("s2",), True),
+        (("s3",), True),
+    ]
     nxt = pairing.seat_elimination_next(["s1", "s5", "s2", "s3"])
     assert [t.players for t in nxt] == [("s1", "s5"), ("s2", "s3")]
     assert pairing.elimination_rounds(5) == 3
@@ -397,24 +407,39 @@ def test_standings_hand_computed_tie_breaks():
     C met D(4), A(8) -> 6; B met A(8), D(4) -> 6.
     """
     results = [
-        SeatResult("t1", "A", 4, 150, 1), SeatResult("t1", "B", 0, 60, 2),
-        SeatResult("t2", "C", 4, 150, 1), SeatResult("t2", "D", 0, 100, 2),
-        SeatResult("t3", "A", 4, 150, 1), SeatResult("t3", "C", 0, 30, 2),
-        SeatResult("t4", "D", 4, 150, 1), SeatResult("t4", "B", 0, 20, 2),
+        SeatResult("t1", "A", 4, 150, 1),
+        SeatResult("t1", "B", 0, 60, 2),
+        SeatResult("t2", "C", 4, 150, 1),
+        SeatResult("t2", "D", 0, 100, 2),
+        SeatResult("t3", "A", 4, 150, 1),
+        SeatResult("t3", "C", 0, 30, 2),
+        SeatResult("t4", "D", 4, 150, 1),
+        SeatResult("t4", "B", 0, 20, 2),
     ]
     rows = compute_standings([(x, x, 0, False) for x in "ABCD"], results)
     assert [(r.entry, r.rank, r.points, r.game_points) for r in rows] == [
-        ("A", 1, 8, 300), ("D", 2, 4, 250), ("C", 3, 4, 180), ("B", 4, 0, 80)]
+        ("A", 1, 8, 300),
+        ("D", 2, 4, 250),
+        ("C", 3, 4, 180),
+        ("B", 4, 0, 80),
+    ]
     assert {r.entry: r.opponents_average for r in rows} == {
-        "A": Fraction(2), "D": Fraction(2), "C": Fraction(6), "B": Fraction(6)}
+        "A": Fraction(2),
+        "D": Fraction(2),
+        "C": Fraction(6),
+        "B": Fraction(6),
+    }
 
 
 def test_standings_opponents_average_breaks_equal_game_points():
     """E and F have equal points and game points; E's opponents scored more."""
     results = [
-        SeatResult("t1", "E", 4, 100, 1), SeatResult("t1", "G", 0, 0, 2),
-        SeatResult("t2", "F", 4, 100, 1), SeatResult("t2", "H", 0, 0, 2),
-        SeatResult("t3", "G", 4, 0, 1), SeatResult("t3", "H", 0, 0, 2),
+        SeatResult("t1", "E", 4, 100, 1),
+        SeatResult("t1", "G", 0, 0, 2),
+        SeatResult("t2", "F", 4, 100, 1),
+        SeatResult("t2", "H", 0, 0, 2),
+        SeatResult("t3", "G", 4, 0, 1),
+        SeatResult("t3", "H", 0, 0, 2),
         SeatResult("bye", "X", 4, 0, 1, is_bye=True),
     ]
     rows = compute_standings([(x, x, 0, False) for x in "EFGHX"], results)
@@ -433,7 +458,9 @@ def test_equal_keys_share_a_rank():
 
 
 def test_pairing_and_standings_import_no_django():
-    code = ("import sys; import games.tournaments.pairing, games.tournaments.seating, games.tournaments.standings; "
-            "print(sorted(m for m in sys.modules if m.split('.')[0] in {'django', 'channels'}))")
+    code = (
+        "import sys; import games.tournaments.pairing, games.tournaments.seating, games.tournaments.standings; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in {'django', 'channels'}))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

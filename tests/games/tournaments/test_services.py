@@ -54,11 +54,23 @@ def fast(settings):
 
 
 def make_tournament(staff, **fields) -> Tournament:
-    defaults = {"name": "Winter Swiss", "variant": "manipulation", "options": {"game_target": 30},
-                "format": "swiss", "table_size": 4, "rounds_count": 3, "registration_open": True}
+    defaults = {
+        "name": "Winter Swiss",
+        "variant": "manipulation",
+        "options": {"game_target": 30},
+        "format": "swiss",
+        "table_size": 4,
+        "rounds_count": 3,
+        "registration_open": True,
+    }
     t = Tournament(**{**defaults, **fields})
-    services.tournament_check(variant=t.variant, options=t.options, table_size=t.table_size, format=t.format,
-                              placement_points=t.placement_points)
+    services.tournament_check(
+        variant=t.variant,
+        options=t.options,
+        table_size=t.table_size,
+        format=t.format,
+        placement_points=t.placement_points,
+    )
     return services.tournament_save(tournament=t, by=staff, created=True)
 
 
@@ -78,16 +90,23 @@ def play_out(match_id: int) -> None:
 
 def test_check_refuses_bad_options_with_the_engine_message():
     with pytest.raises(services.ActionRefused) as exc:
-        services.tournament_check(variant="manipulation", options={"hand_size": 99}, table_size=4,
-                                  format="swiss", placement_points={"4": [4, 2, 1, 0]})
+        services.tournament_check(
+            variant="manipulation",
+            options={"hand_size": 99},
+            table_size=4,
+            format="swiss",
+            placement_points={"4": [4, 2, 1, 0]},
+        )
     assert exc.value.code == "bad_option" and "hand_size" in exc.value.message
     with pytest.raises(services.ActionRefused) as exc:
-        services.tournament_check(variant="manipulation", options={}, table_size=4, format="elimination",
-                                  placement_points={"4": [4, 2, 1, 0]})
+        services.tournament_check(
+            variant="manipulation", options={}, table_size=4, format="elimination", placement_points={"4": [4, 2, 1, 0]}
+        )
     assert exc.value.code == "bad_format"
     with pytest.raises(services.ActionRefused) as exc:
-        services.tournament_check(variant="manipulation", options={}, table_size=4, format="swiss",
-                                  placement_points={"4": [0, 2, 1, 0]})
+        services.tournament_check(
+            variant="manipulation", options={}, table_size=4, format="swiss", placement_points={"4": [0, 2, 1, 0]}
+        )
     assert exc.value.code == "bad_points"
 
 
@@ -128,8 +147,9 @@ def test_whole_swiss_tournament_played_by_bots(staff, players, fast, sent, djang
         tables = list(TournamentTable.objects.filter(round=rnd).select_related("match"))
         for table in tables:
             assert table.match.status == MatchStatus.PLAYING
-            users = list(Seat.objects.filter(match=table.match).order_by("index").values_list("user__username",
-                                                                                              flat=True))
+            users = list(
+                Seat.objects.filter(match=table.match).order_by("index").values_list("user__username", flat=True)
+            )
             assert users == [s.entry.user.username for s in table.seats.order_by("index")]
         # The players see their tables in the notice.
         mine = selectors.user_tournament_tables(players[0])
@@ -293,11 +313,14 @@ def test_round_robin_pairs_everyone_once_and_a_withdrawal_leaves_byes(staff, pla
     assert sum(1 for k in pairs if len(k) == 1) == 1
 
 
-@pytest.mark.parametrize(("variant", "fmt", "size", "count"), [("gin", "elimination", 2, 4), ("gin_box", "swiss", 3, 6),
-                                                              ("oklahoma", "swiss", 2, 5)])
+@pytest.mark.parametrize(
+    ("variant", "fmt", "size", "count"),
+    [("gin", "elimination", 2, 4), ("gin_box", "swiss", 3, 6), ("oklahoma", "swiss", 2, 5)],
+)
 def test_gin_variants_play_a_round(staff, players, fast, variant, fmt, size, count):
-    t = make_tournament(staff, variant=variant, format=fmt, table_size=size, rounds_count=1,
-                        options={"game_target": 10})
+    t = make_tournament(
+        staff, variant=variant, format=fmt, table_size=size, rounds_count=1, options={"game_target": 10}
+    )
     services.entries_import(tournament_id=t.pk, by=staff, usernames=NAMES[:count])
     rnd = services.round_publish(round_id=services.round_seat(tournament_id=t.pk, by=staff).pk, by=staff)
     for table in rnd.tables.exclude(match=None):
@@ -314,8 +337,9 @@ def test_gin_variants_play_a_round(staff, players, fast, variant, fmt, size, cou
 
 
 @pytest.mark.parametrize("style", ["inside", "on_commit"])
-def test_finish_hook_as_the_table_services_will_call_it(staff, players, fast, monkeypatch, style,
-                                                        django_capture_on_commit_callbacks):
+def test_finish_hook_as_the_table_services_will_call_it(
+    staff, players, fast, monkeypatch, style, django_capture_on_commit_callbacks
+):
     """The call proposed for games.services.rounds._close_round records the result with no sync or close."""
     original = game_rounds._close_round
 
@@ -326,8 +350,7 @@ def test_finish_hook_as_the_table_services_will_call_it(staff, players, fast, mo
             if style == "inside":
                 services.tournament_record_result(match=match)
             else:
-                transaction.on_commit(lambda: services.tournament_record_result(match=Match(pk=match.pk)),
-                                      robust=True)
+                transaction.on_commit(lambda: services.tournament_record_result(match=Match(pk=match.pk)), robust=True)
 
     monkeypatch.setattr(game_rounds, "_close_round", close_round_with_hook)
     t = make_tournament(staff, rounds_count=1)

@@ -40,8 +40,15 @@ def players(make_user):
 
 @pytest.fixture
 def tournament(staff):
-    t = Tournament(name="Spring Swiss", variant="manipulation", options={"game_target": 30}, format="swiss",
-                   table_size=4, rounds_count=2, registration_open=True)
+    t = Tournament(
+        name="Spring Swiss",
+        variant="manipulation",
+        options={"game_target": 30},
+        format="swiss",
+        table_size=4,
+        rounds_count=2,
+        registration_open=True,
+    )
     return services.tournament_save(tournament=t, by=staff, created=True)
 
 
@@ -114,10 +121,20 @@ def test_player_sees_their_table_notice(client, tournament, players, staff, sett
 
 def _add_form(**overrides):
     data = {
-        "name": "Autumn Open", "variant": "manipulation", "options": '{"game_target": 30}', "format": "swiss",
-        "table_size": "4", "rounds_count": "3", "placement_points": '{"4": [4, 2, 1, 0], "3": [4, 2, 0]}',
-        "turn_timer": "0", "registration_open": "on", "starts_at_0": "", "starts_at_1": "",
-        "entries-TOTAL_FORMS": "0", "entries-INITIAL_FORMS": "0", "entries-MIN_NUM_FORMS": "0",
+        "name": "Autumn Open",
+        "variant": "manipulation",
+        "options": '{"game_target": 30}',
+        "format": "swiss",
+        "table_size": "4",
+        "rounds_count": "3",
+        "placement_points": '{"4": [4, 2, 1, 0], "3": [4, 2, 0]}',
+        "turn_timer": "0",
+        "registration_open": "on",
+        "starts_at_0": "",
+        "starts_at_1": "",
+        "entries-TOTAL_FORMS": "0",
+        "entries-INITIAL_FORMS": "0",
+        "entries-MIN_NUM_FORMS": "0",
         "entries-MAX_NUM_FORMS": "1000",
     }
     return {**data, **overrides}
@@ -139,8 +156,11 @@ def test_admin_create_validates_options_with_the_engine(staff_client):
 
 def test_admin_runs_a_round(staff_client, tournament, players, staff, settings):
     settings.RUMMYHUB_BOT_DELAY = 0
-    r = staff_client.post(reverse("admin:games_tournament_import", args=[tournament.pk]),
-                          {"usernames": "alice, bob\ncarol\ndave\nzed"}, follow=True)
+    r = staff_client.post(
+        reverse("admin:games_tournament_import", args=[tournament.pk]),
+        {"usernames": "alice, bob\ncarol\ndave\nzed"},
+        follow=True,
+    )
     assert "4 entrants added." in r.content.decode() and "Unknown players: zed" in r.content.decode()
     r = staff_client.post(reverse("admin:games_tournament_seat", args=[tournament.pk]), follow=True)
     html = r.content.decode()
@@ -157,8 +177,9 @@ def test_admin_runs_a_round(staff_client, tournament, players, staff, settings):
     # A forfeit and an override, each with a reason in the audit log.
     seat = table.seats.get(entry__user__username="dave")
     staff_client.post(reverse("admin:games_tournament_forfeit", args=[seat.pk]), {"reason": "no show"})
-    staff_client.post(reverse("admin:games_tournament_override", args=[table.pk]),
-                      {"places": "1 2 3 4", "reason": "table crashed"})
+    staff_client.post(
+        reverse("admin:games_tournament_override", args=[table.pk]), {"places": "1 2 3 4", "reason": "table crashed"}
+    )
     seat.refresh_from_db()
     assert seat.forfeit and seat.placement == 4 and seat.overridden
     staff_client.post(reverse("admin:games_tournament_close", args=[rnd.pk]))
@@ -171,8 +192,15 @@ def test_admin_runs_a_round(staff_client, tournament, players, staff, settings):
     assert rows[0][:3] == ["rank", "player", "points"]
     assert [(r[1], r[2]) for r in rows[1:]] == [("alice", "4"), ("bob", "2"), ("carol", "1"), ("dave", "0")]
     actions = set(TournamentAudit.objects.filter(tournament=tournament).values_list("action", flat=True))
-    assert {"entrants_imported", "round_seated", "round_published", "forfeit", "result_overridden",
-            "round_closed", "standings_exported"} <= actions
+    assert {
+        "entrants_imported",
+        "round_seated",
+        "round_published",
+        "forfeit",
+        "result_overridden",
+        "round_closed",
+        "standings_exported",
+    } <= actions
     assert not Match.objects.filter(status=MatchStatus.FINISHED).exists()
 
 
@@ -211,8 +239,9 @@ def test_final_round_closes_the_tournament_in_the_admin(staff_client, tournament
         rnd = TournamentRound.objects.get(tournament=tournament, status=RoundStatus.DRAFT)
         staff_client.post(reverse("admin:games_tournament_publish", args=[rnd.pk]))
         for table in rnd.tables.all():
-            staff_client.post(reverse("admin:games_tournament_override", args=[table.pk]),
-                              {"places": "4 3 2 1", "reason": "test"})
+            staff_client.post(
+                reverse("admin:games_tournament_override", args=[table.pk]), {"places": "4 3 2 1", "reason": "test"}
+            )
         staff_client.post(reverse("admin:games_tournament_close", args=[rnd.pk]))
     tournament.refresh_from_db()
     assert tournament.status == TournamentStatus.FINISHED
@@ -319,5 +348,9 @@ def test_a_seat_reads_name_then_place_and_points_without_a_second_number(client,
     page = client.get(reverse("tournaments:detail", args=[tournament.pk])).content.decode()
     [(tag, seats)] = _outline(page).seat_lists
     assert tag == "ul"  # seat order is no ranking: no numbers before the names
-    assert seats == [f"{order[0]} place 2 · 2 points", f"{order[1]} place 1 · 4 points",
-                     f"{order[2]} place 3 · 1 point", f"{order[3]} place 4 · 0 points"]
+    assert seats == [
+        f"{order[0]} place 2 · 2 points",
+        f"{order[1]} place 1 · 4 points",
+        f"{order[2]} place 3 · 1 point",
+        f"{order[3]} place 4 · 0 points",
+    ]
