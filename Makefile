@@ -1,7 +1,7 @@
 # RummyHub — the two commands of the README:
 #   make run    set everything up and serve http://127.0.0.1:8000 (SQLite, in-memory channel layer), with the
 #               post-game analysis worker beside the server (scripts/run.sh; Ctrl-C stops both)
-#   make test   set everything up and run ruff, the import contract and the whole test suite
+#   make test   set everything up and run ruff (lint and format check), the import contract and the whole test suite
 # Both are idempotent: a second run only re-installs what changed.
 
 PYTHON ?= python3
@@ -34,6 +34,7 @@ run: setup migrate
 test: setup-dev
 	@scripts/ensure-system.sh chromium
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
 	$(PY) manage.py makemigrations --check --dry-run -v 0
 	$(VENV)/bin/pytest -m "not e2e" -n $(TEST_WORKERS)
