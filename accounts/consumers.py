@@ -10,8 +10,8 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 
 from accounts import presence
-from rummyhub import realtime
-from rummyhub.realtime import PRESENCE_GROUP, override_scope_language
+from plumbing import realtime
+from plumbing.realtime import PRESENCE_GROUP, override_scope_language
 
 
 class PresenceConsumer(AsyncWebsocketConsumer):

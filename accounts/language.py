@@ -2,7 +2,7 @@
 back by every log-in, in any browser.
 
 Django keeps the language in a cookie (``settings.LANGUAGE_COOKIE_NAME``), which the pages
-(``LocaleMiddleware``) and the sockets (``rummyhub.realtime.scope_language``) read.  So:
+(``LocaleMiddleware``) and the sockets (``plumbing.realtime.scope_language``) read.  So:
 
 - :func:`set_language` is Django's view, which sets the cookie, and stores the choice on the profile;
 - :func:`on_logged_in` (the ``user_logged_in`` signal) makes the profile's language the request's,

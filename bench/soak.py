@@ -129,7 +129,7 @@ def _where(obj) -> str:
 
 def _memstats_reports(path: str, every: float = 60.0) -> None:
     """Per minute: objects the gc tracks (and how many a full collection frees: cyclic garbage
-    waiting for one, see rummyhub/gctune.py), pymalloc's small-object blocks, and glibc's heap
+    waiting for one, see plumbing/gctune.py), pymalloc's small-object blocks, and glibc's heap
     (in use, free but kept: fragmentation, mmapped): which allocator holds the growth."""
     import ctypes
     import gc

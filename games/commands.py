@@ -18,7 +18,7 @@ from games import services
 from games.engine.errors import RulesError
 from games.messages import refusal_text
 from games.variants import spec_for
-from rummyhub import inputs
+from plumbing import inputs
 
 MAX_BODY = 64 * 1024  # a draft of 106 cards is ~2 KB; anything this large is refused
 MAX_FIELD = 16 * 1024  # one field (a draft's table, a custom hand order)

@@ -19,7 +19,7 @@ from games.forms import TableCreateForm
 from games.live import boardcache
 from games.models import Variant
 from games.tournaments.selectors import user_tournament_tables
-from rummyhub import inputs
+from plumbing import inputs
 
 MAX_BODY = commands.MAX_BODY
 MAX_SEAT_INDEX = 4  # five seats at most (RULES B.1.1)

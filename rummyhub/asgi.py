@@ -13,9 +13,9 @@ from channels.routing import ChannelNameRouter, ProtocolTypeRouter, URLRouter  #
 
 from games.analysis.consumers import AnalysisConsumer  # noqa: E402
 from games.live.clock import ClockMiddleware  # noqa: E402
-from rummyhub import gctune  # noqa: E402
-from rummyhub.origin import SameOriginValidator  # noqa: E402
-from rummyhub.realtime import ANALYSIS_CHANNEL  # noqa: E402
+from plumbing import gctune  # noqa: E402
+from plumbing.origin import SameOriginValidator  # noqa: E402
+from plumbing.realtime import ANALYSIS_CHANNEL  # noqa: E402
 from rummyhub.routing import websocket_urlpatterns  # noqa: E402
 
 application = ClockMiddleware(

@@ -96,13 +96,13 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # Outermost: the connection goes back to the pool when the answer is made (rummyhub/dbrelease.py).
-    "rummyhub.dbrelease.ReleaseConnectionsMiddleware",
+    # Outermost: the connection goes back to the pool when the answer is made (plumbing/dbrelease.py).
+    "plumbing.dbrelease.ReleaseConnectionsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    # The one input layer (rummyhub/inputs.py): a NUL byte in a path, a query or a field is a 400
+    # The one input layer (plumbing/inputs.py): a NUL byte in a path, a query or a field is a 400
     # before the session or any view reads it.
-    "rummyhub.inputs.InputGuardMiddleware",
+    "plumbing.inputs.InputGuardMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -212,7 +212,7 @@ if REDIS_URL:
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "rummyhub.layers.SweepingInMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "plumbing.layers.SweepingInMemoryChannelLayer"}}
 
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 if REDIS_URL:

@@ -72,7 +72,7 @@ class LiveAnalysisWorker:
 
         from games.analysis.worker import PollingWorker
         from games.management.commands.runworker import _stop
-        from rummyhub.realtime import ANALYSIS_CHANNEL
+        from plumbing.realtime import ANALYSIS_CHANNEL
 
         SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
         _drop_connections(connections)

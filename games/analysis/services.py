@@ -35,7 +35,7 @@ from games.analysis.models import AnalysisSeat, AnalysisStatus, MatchAnalysis
 from games.engine import analysis as engine_analysis
 from games.models import Match, MatchStatus, Seat
 from games.services.retry import is_pool_timeout, is_transient
-from rummyhub import realtime
+from plumbing import realtime
 
 log = logging.getLogger(__name__)
 

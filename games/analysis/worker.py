@@ -20,7 +20,7 @@ import warnings
 from channels.worker import Worker
 from django.conf import settings
 
-from rummyhub.realtime import ANALYSIS_CHANNEL
+from plumbing.realtime import ANALYSIS_CHANNEL
 
 STOP = threading.Event()
 

@@ -222,7 +222,7 @@ def _build_public(data: BoardData) -> tuple[dict[str, Any], dict[str, Any]]:
     # Lazy: the board reads it between rounds and at the end, and the scores panel only when its
     # cache (kept per count of finished rounds) misses.  It holds the rounds, not ``data``: this
     # context is kept on ``data``, and a closure over ``data`` would be a reference cycle, freed only
-    # by the periodic full collection (rummyhub.gctune).
+    # by the periodic full collection (plumbing.gctune).
     ctx["round_results"] = SimpleLazyObject(partial(_round_results, data.rounds, seats, data.match))
     ctx["scores_key"] = f"{len(data.rounds)}:{'|'.join(s.display_name for s in seats)}"
     if match.status == MatchStatus.FINISHED:

@@ -26,8 +26,8 @@ from games.board import fragments
 from games.live import boardcache, gate
 from games.live.heartbeats import heartbeats
 from games.models import ChatMessage, new_connection_token
-from rummyhub import inputs
-from rummyhub.realtime import LOBBY_GROUP, override_scope_language, table_group
+from plumbing import inputs
+from plumbing.realtime import LOBBY_GROUP, override_scope_language, table_group
 
 log = logging.getLogger(__name__)
 

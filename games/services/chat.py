@@ -13,7 +13,7 @@ from games.models import (
 )
 from games.services.errors import ActionRefused
 from games.services.write import _seat_of, writing
-from rummyhub import realtime
+from plumbing import realtime
 
 MAX_CHAT_LENGTH = 500
 CHAT_RATE = (5, 10)  # at most 5 messages per 10 seconds per player

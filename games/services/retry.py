@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from games import store
 from games.live import gate
 from games.services.errors import ActionRefused, StaleVersion, TableBusy
-from rummyhub import inputs
+from plumbing import inputs
 
 log = logging.getLogger(__name__)
 

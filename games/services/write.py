@@ -31,7 +31,7 @@ from games.models import (
 from games.services.errors import ActionRefused, StaleVersion
 from games.services.retry import MIN_LOCK_WAIT
 from games.variants import spec_for
-from rummyhub import inputs, realtime
+from plumbing import inputs, realtime
 
 
 def _locked(match_id: int) -> Match:

@@ -9,7 +9,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 
 from games.tournaments import selectors
-from rummyhub.realtime import override_scope_language, tournament_group
+from plumbing.realtime import override_scope_language, tournament_group
 
 
 class TournamentConsumer(AsyncWebsocketConsumer):

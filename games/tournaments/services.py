@@ -35,7 +35,7 @@ from games.tournaments.models import (
 )
 from games.tournaments.standings import check_points_scheme, placements, points_for
 from games.variants import spec_for
-from rummyhub import realtime
+from plumbing import realtime
 
 ActionRefused = game_services.ActionRefused
 FORFEIT_BOT_POLICY = "basic"

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from games import services
 from games.analysis.models import AnalysisStatus, MatchAnalysis
 from games.variants import spec_for
-from rummyhub import realtime
+from plumbing import realtime
 from tests.browser.conftest import login
 from tests.browser.test_table_fits import PROBLEMS, SCREENS
 from tests.games.analysis.support import DeclineOneMeldStepPerRound, play_with_mistakes

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from games.history.export import match_record
 from games.models import MatchStatus
-from rummyhub import realtime
+from plumbing import realtime
 from tests.engine.test_shuffle import vector
 from tests.games.history.support import play_match
 

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from games.history.selectors import replay_index, replay_step
 from games.history.services import rating_update_for_match
 from games.models import MatchStatus
-from rummyhub import realtime
+from plumbing import realtime
 from tests.games.history.support import play_match
 
 pytestmark = pytest.mark.django_db(transaction=True)

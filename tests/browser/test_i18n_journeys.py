@@ -26,7 +26,7 @@ from games.engine import shuffle
 from games.models import Match, MatchStatus
 from games.services.write import fixed_seed
 from games.variants import spec_for
-from rummyhub import realtime
+from plumbing import realtime
 from tests.browser.conftest import meld_in_hand
 from tests.games.history.support import play_match
 

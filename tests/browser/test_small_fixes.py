@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from games.history.selectors import replay_index
 from games.models import MatchStatus
-from rummyhub import realtime
+from plumbing import realtime
 from tests.browser.conftest import login
 from tests.games.history.support import play_match
 

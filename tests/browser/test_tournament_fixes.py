@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from games.tournaments import services
 from games.tournaments.models import Tournament
-from rummyhub import realtime
+from plumbing import realtime
 from tests.browser.conftest import login
 
 pytestmark = pytest.mark.django_db(transaction=True)

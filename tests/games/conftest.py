@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rummyhub import realtime
+from plumbing import realtime
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from games import services
 from games.models import Match, MatchStatus, Seat
-from rummyhub import realtime
+from plumbing import realtime
 
 pytestmark = pytest.mark.django_db
 

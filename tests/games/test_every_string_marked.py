@@ -20,7 +20,7 @@ from games import services
 from games.board import faces
 from games.board import table as board_table
 from games.models import BOT_NAMES, Match
-from rummyhub import realtime
+from plumbing import realtime
 from tests.games.history.support import play_match
 
 pytestmark = pytest.mark.django_db

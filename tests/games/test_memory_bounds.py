@@ -18,7 +18,7 @@ from games.board import table as board_table
 from games.board.data import BoardData
 from games.live import boardcache
 from games.models import Match
-from rummyhub import layers
+from plumbing import layers
 from tests.games.history.support import play_match
 
 
@@ -88,7 +88,7 @@ def test_the_layer_sweep_drops_groups_it_emptied(monkeypatch):
 @pytest.mark.django_db
 @pytest.mark.parametrize("variant, seats", [("manipulation", 3), ("gin", 2)])
 def test_a_versions_board_data_is_freed_without_the_cyclic_collector(make_user, settings, variant, seats):
-    """The server collects cyclic garbage only every few minutes (rummyhub.gctune): a version's board
+    """The server collects cyclic garbage only every few minutes (plumbing.gctune): a version's board
     data, with the public fragments and the spectator's board kept on it, must go as soon as nothing
     holds it, or every push of every table piles a board up until the next full collection."""
     settings.RUMMYHUB_FIXED_SEED = "11"

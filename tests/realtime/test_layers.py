@@ -2,8 +2,8 @@
 
 import asyncio
 
-from rummyhub import layers
-from rummyhub.layers import SweepingInMemoryChannelLayer
+from plumbing import layers
+from plumbing.layers import SweepingInMemoryChannelLayer
 
 
 def test_messages_and_groups_work_as_in_channels():

@@ -6,8 +6,8 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
+from plumbing.origin import allowed_origin
 from rummyhub.asgi import application
-from rummyhub.origin import allowed_origin
 from tests.live import session_cookie_for
 
 

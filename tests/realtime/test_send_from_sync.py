@@ -1,4 +1,4 @@
-"""rummyhub.realtime sends from sync code whatever thread it runs on.  asgiref leaves the event loop of
+"""plumbing.realtime sends from sync code whatever thread it runs on.  asgiref leaves the event loop of
 a finished ``async_to_sync`` call in the thread's locals; a send made later from that thread once the
 loop has stopped (a finished test's, a management command's) must still arrive, not be dropped."""
 
@@ -9,7 +9,7 @@ import asyncio
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 
-from rummyhub import realtime
+from plumbing import realtime
 
 
 def test_a_send_after_the_threads_loop_stopped_still_arrives(settings):

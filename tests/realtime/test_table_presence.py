@@ -25,7 +25,7 @@ from games import services, store
 from games.live import consumers
 from games.models import Match, Seat, TableConnection
 from games.variants import spec_for
-from rummyhub import realtime
+from plumbing import realtime
 from rummyhub.asgi import application
 from tests.live import LiveDaphne, session_cookie_for
 

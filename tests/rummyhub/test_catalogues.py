@@ -28,7 +28,7 @@ ROOT = Path(settings.BASE_DIR)
 LANGS = ("ro", "fa", "ta", "co")
 NPLURALS = {"ro": 3, "fa": 2, "ta": 2, "co": 2}
 # What makemessages reads (the Makefile's `messages` target ignores the rest of the tree).
-SOURCES = ("accounts", "games", "rummyhub", "templates", "manage.py")
+SOURCES = ("accounts", "games", "plumbing", "rummyhub", "templates", "manage.py")
 
 
 def catalogue(lang: str) -> Path:

@@ -37,7 +37,7 @@ def test_environment_selects_database_and_channel_layer():
     default = run_manage("shell", "--no-imports", "-c", code)
     assert default.stdout.split() == [
         "django.db.backends.sqlite3",
-        "rummyhub.layers.SweepingInMemoryChannelLayer",
+        "plumbing.layers.SweepingInMemoryChannelLayer",
         "True",
     ]
     scaled = run_manage(

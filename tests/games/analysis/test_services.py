@@ -15,7 +15,7 @@ from games.analysis.models import AnalysisSeat, AnalysisStatus, MatchAnalysis
 from games.history.selectors import replay_step
 from games.models import Event, MatchStatus
 from games.services.rounds import _after_match_finished
-from rummyhub import realtime
+from plumbing import realtime
 from tests.games.analysis.support import DeclineOneMeldStepPerRound, NeverKnock, play_with_mistakes
 
 pytestmark = pytest.mark.django_db

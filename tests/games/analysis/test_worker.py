@@ -13,8 +13,8 @@ from channels.layers import get_channel_layer
 
 from games.analysis import worker as analysis_worker
 from games.analysis.models import AnalysisStatus, MatchAnalysis
+from plumbing.realtime import ANALYSIS_CHANNEL
 from rummyhub.asgi import application
-from rummyhub.realtime import ANALYSIS_CHANNEL
 from tests.games.analysis.support import DeclineOneMeldStepPerRound, play_with_mistakes
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -19,7 +19,7 @@ from games import selectors, services, store
 from games.board import table as board_table
 from games.models import Match, MatchStatus, Seat, TableConnection
 from games.variants import spec_for
-from rummyhub import realtime
+from plumbing import realtime
 
 pytestmark = pytest.mark.django_db
 

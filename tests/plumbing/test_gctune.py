@@ -1,4 +1,4 @@
-"""The server process's garbage-collector tuning (rummyhub/gctune.py)."""
+"""The server process's garbage-collector tuning (plumbing/gctune.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from tests.rummyhub.support import ROOT, run_manage
 
 def test_the_server_process_freezes_start_up_objects_and_collects_less_often():
     code = (
-        "import gc; import rummyhub.asgi; from rummyhub import gctune;"
+        "import gc; import rummyhub.asgi; from plumbing import gctune;"
         "print(gc.get_threshold() == gctune.THRESHOLDS, gc.get_freeze_count() > 10000)"
     )
     result = run_manage("shell", "--no-imports", "-c", code)
@@ -22,7 +22,7 @@ def test_cyclic_garbage_in_the_oldest_generation_is_freed_by_the_periodic_full_c
     # generation is freed only by the collector thread.  Without it, it stays for hours.
     code = (
         "import gc, sys, time, weakref\n"
-        "from rummyhub import gctune\n"
+        "from plumbing import gctune\n"
         "class Node: pass\n"
         "def cycle():\n"
         "    a, b = Node(), Node(); a.b, b.a = b, a\n"

@@ -17,7 +17,7 @@ from games.engine import manipulation as manip
 from games.engine.errors import InvalidAction
 from games.forms import TableCreateForm
 from games.models import ChatMessage, Event, Match, Seat
-from rummyhub import inputs
+from plumbing import inputs
 
 pytestmark = pytest.mark.django_db
 
