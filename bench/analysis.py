@@ -52,7 +52,7 @@ from games.engine import gin as gin_engine  # noqa: E402
 from games.engine import manipulation as manip  # noqa: E402
 from games.engine.solver import SearchBudgetExceeded  # noqa: E402
 from games.models import Match, MatchStatus, Round, Seat  # noqa: E402
-from games.replay import iter_round_states  # noqa: E402
+from games.rebuild import iter_round_states  # noqa: E402
 from plumbing import realtime  # noqa: E402
 
 SEATS = ("greedy", "basic", "basic")

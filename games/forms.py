@@ -175,10 +175,10 @@ def _option_fields(prefix: str) -> dict[str, forms.Field]:
     for key, (label, help_text) in MANIPULATION_OPTION_LABELS.items():
         default = defaults.get(key)
         name = f"{prefix}{key}"
-        if key in manip._BOOLS:
+        if key in manip.BOOL_OPTIONS:
             out[name] = forms.BooleanField(label=label, required=False, initial=default, help_text=help_text)
-        elif key in manip._ENUMS:
-            choices = [(v, CHOICE_LABELS.get(v, v)) for v in manip._ENUMS[key]]
+        elif key in manip.ENUM_OPTIONS:
+            choices = [(v, CHOICE_LABELS.get(v, v)) for v in manip.ENUM_OPTIONS[key]]
             out[name] = forms.ChoiceField(label=label, choices=choices, initial=default, help_text=help_text)
         else:
             lo, hi = (0, 4) if key == "jokers" else manip.OPTION_RANGES[key]

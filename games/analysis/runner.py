@@ -1,5 +1,5 @@
 """A stored match walked for its analysis: every round replayed from its seed and its events
-(``games.replay``), each action handed with the states before and after it to the pure analyser
+(``games.rebuild``), each action handed with the states before and after it to the pure analyser
 (``games.engine.analysis``).  No writes here."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Any
 
 from games.engine import analysis
 from games.models import Event, Match, Round
-from games.replay import iter_round_states
+from games.rebuild import iter_round_states
 from games.variants import spec_for
 
 

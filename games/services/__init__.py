@@ -38,17 +38,17 @@ from games.services.clock import (  # noqa: F401
     run_until_human,
     tick_due,
 )
-from games.services.errors import (  # noqa: F401
-    ActionRefused,
-    StaleVersion,
-    TableBusy,
-)
-from games.services.presence import (  # noqa: F401
+from games.services.connections import (  # noqa: F401
     SEEN_BATCH,
     presence_sweep,
     table_connection_close,
     table_connection_open,
     table_connections_seen,
+)
+from games.services.refusals import (  # noqa: F401
+    ActionRefused,
+    StaleVersion,
+    TableBusy,
 )
 from games.services.retry import (  # noqa: F401
     RETRY_ATTEMPTS,

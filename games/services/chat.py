@@ -11,7 +11,7 @@ from django.utils.translation import ngettext
 from games.models import (
     ChatMessage,
 )
-from games.services.errors import ActionRefused
+from games.services.refusals import ActionRefused
 from games.services.write import _seat_of, writing
 from plumbing import realtime
 

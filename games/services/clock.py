@@ -78,7 +78,7 @@ def _step(write: Write, now) -> bool:
     if cleared:
         match.state = {k: v for k, v in match.state.items() if k != "clock"}
     if match.status == MatchStatus.BETWEEN_ROUNDS:
-        rounds._deal(write, _rules(match))
+        rounds.deal_round(write, _rules(match))
         return True
     state = write.state if match.status == MatchStatus.PLAYING else None
     acting = spec.acting_seats(state) if state is not None else ()
@@ -90,7 +90,7 @@ def _step(write: Write, now) -> bool:
     if seat.is_bot or seat.autopilot:
         rng = random.Random(f"{match.seed}:{match.version}")
         action = spec.bot_action(state, seat.index, seat.bot_policy or "basic", rng)
-        turns._apply(write, seat.index, action, by_bot=True)
+        turns.apply_action(write, seat.index, action, by_bot=True)
         return True
     # A human's time ran out (timer, or gone without a timer): compulsory moves only, each its own
     # version; the missed turn is counted first, so the board of each shows it.
@@ -98,7 +98,7 @@ def _step(write: Write, now) -> bool:
     missed = seat.missed_turns + 1
     write.update_seat(seat, missed_turns=missed, autopilot=missed >= MISSED_TURNS_FOR_AUTOPILOT)
     for action in spec.timeout_actions(state, seat.index):
-        turns._apply(write, seat.index, action, by_bot=False)
+        turns.apply_action(write, seat.index, action, by_bot=False)
         if match.status != MatchStatus.PLAYING:
             break
     return True

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 
 from games import store
 from games.live import gate
-from games.services.errors import ActionRefused, StaleVersion, TableBusy
+from games.services.refusals import ActionRefused, StaleVersion, TableBusy
 from plumbing import inputs
 
 log = logging.getLogger(__name__)

@@ -18,7 +18,7 @@ from games.models import (
     RoundScore,
     Seat,
 )
-from games.services.errors import ActionRefused
+from games.services.refusals import ActionRefused
 from games.services.write import (
     Write,
     _lobby_changed,
@@ -33,7 +33,7 @@ from games.services.write import (
 log = logging.getLogger(__name__)
 
 
-def _deal(write: Write, rules) -> None:
+def deal_round(write: Write, rules) -> None:
     """Deal the next round and save it (the next automatic step scheduled)."""
     match, spec = write.match, write.spec
     number = match.round_number + 1
@@ -68,12 +68,13 @@ def _deal(write: Write, rules) -> None:
         action={"type": "deal", "round": number},
         summary={"code": "deal", "round": number, "dealer": dealer},
     )
-    _gin_bot_advice(write)
+    gin_bot_advice(write)
     _schedule(write)
     write.save("state", "status", "started_at", "round_number", "deadline", "turn_started_at", "draft")
 
 
-def _close_round(write: Write, rules, state) -> None:
+def close_round(write: Write, rules, state) -> None:
+    """Store the round that just ended (result, scores, log line); the match is then over or between rounds."""
     match, spec = write.match, write.spec
     closed = spec.close_round(rules, match.state["tally"], state)
     rnd = Round.objects.get(match=match, number=match.round_number)
@@ -149,13 +150,13 @@ def round_ready(*, match_id: int, user) -> Match:
         write.update_seat(seat, ready=True)
         waiting = Seat.objects.filter(match=match, user__isnull=False, ready=False, autopilot=False).exists()
         if not waiting:
-            _deal(write, _rules(match))
+            deal_round(write, _rules(match))
         else:
             write.save()
         return match
 
 
-def _gin_bot_advice(write: Write) -> None:
+def gin_bot_advice(write: Write) -> None:
     """Three-player Gin: a bot advisor advises a human captain at each of his decisions (RULES C.2.4).
 
     Called after every move but a suggestion, and after a deal: when the captain (human, not on

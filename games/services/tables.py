@@ -21,8 +21,8 @@ from games.models import (
     MatchStatus,
     Seat,
 )
-from games.services.errors import ActionRefused
-from games.services.rounds import _deal
+from games.services.refusals import ActionRefused
+from games.services.rounds import deal_round
 from games.services.write import (
     _host_only,
     _lobby_changed,
@@ -230,7 +230,7 @@ def match_start(*, match_id: int, user) -> Match:
         match.state = {"tally": tally, "round": None}
         match.status = MatchStatus.PLAYING
         match.started_at = timezone.now()
-        _deal(write, rules)
+        deal_round(write, rules)
         _lobby_changed(match)
         return match
 

@@ -16,8 +16,8 @@ from games.models import (
     MatchStatus,
     Seat,
 )
-from games.services.errors import ActionRefused
-from games.services.rounds import _gin_bot_advice
+from games.services.refusals import ActionRefused
+from games.services.rounds import gin_bot_advice
 from games.services.write import Write, _own_seat, _rules, _schedule, _seat_of, writing
 
 
@@ -37,11 +37,11 @@ def turn_submit(*, match_id: int, user, action: dict[str, Any], expected_version
             action = {"type": "meld", "table": draft.get("table", [])}
         if seat.missed_turns or seat.autopilot:
             write.update_seat(seat, missed_turns=0, autopilot=False)
-        _apply(write, seat.index, action, by_bot=False)
+        apply_action(write, seat.index, action, by_bot=False)
         return match
 
 
-def _apply(write: Write, seat_index: int, action: dict[str, Any], *, by_bot: bool) -> None:
+def apply_action(write: Write, seat_index: int, action: dict[str, Any], *, by_bot: bool) -> None:
     """Apply one move of ``seat_index`` and save the new version."""
     match, spec = write.match, write.spec
     before = write.state
@@ -63,9 +63,9 @@ def _apply(write: Write, seat_index: int, action: dict[str, Any], *, by_bot: boo
     # (Gin advice is no move of the captain's: his knock layout stays.)
     if stored_action.get("type") != "suggest":
         match.draft = None
-        _gin_bot_advice(write)
+        gin_bot_advice(write)
     if spec.is_round_over(write.state):
-        rounds._close_round(write, _rules(match), write.state)
+        rounds.close_round(write, _rules(match), write.state)
     _schedule(write)
     write.save("state", "draft", "deadline", "turn_started_at", "status", "finished_at")
 

@@ -28,7 +28,7 @@ from games.models import (
     MatchStatus,
     Seat,
 )
-from games.services.errors import ActionRefused, StaleVersion
+from games.services.refusals import ActionRefused, StaleVersion
 from games.services.retry import MIN_LOCK_WAIT
 from games.variants import spec_for
 from plumbing import inputs, realtime

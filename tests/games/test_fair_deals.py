@@ -22,7 +22,7 @@ from games.engine import bots as engine_bots
 from games.engine import shuffle
 from games.history.export import import_record
 from games.models import Match, MatchStatus, Round, Seat
-from games.replay import iter_round_states, replay_current, replay_round
+from games.rebuild import iter_round_states, replay_current, replay_round
 from games.variants import spec_for
 from games.verify import MISMATCH, OK, UNREVEALED, verify_record
 from tests.games.history.support import play_match, play_one_round

@@ -11,7 +11,7 @@ from django.db.migrations.executor import MigrationExecutor
 
 from games.engine import shuffle
 from games.models import Round
-from games.replay import iter_round_states
+from games.rebuild import iter_round_states
 from games.variants import spec_for
 
 BEFORE = [("games", "0008_hot_tables_autovacuum")]

@@ -19,11 +19,11 @@ hands); ``bots`` on top.  This module re-exports the names other code uses.
 from ..text import GIN_MESSAGES as MESSAGES
 from .deadwood import (
     ALL_MELDS,
-    _dp_arrangement,
     best_melds,
     best_melds_mask,
     deadwood,
     deadwood_mask,
+    dp_arrangement,
     meld_kind,
 )
 from .hand import (
@@ -84,7 +84,7 @@ __all__ = [
     "VALUES",
     "VARIANTS",
     "VARIANT_ALIASES",
-    "_dp_arrangement",  # tests/engine check it against the memo search
+    "dp_arrangement",  # tests/engine check it against the memo search
     "EndBonus",
     "EndBreakdown",
     "GinAction",

@@ -150,7 +150,7 @@ def _suit_options(status: int, present: int) -> tuple[tuple[int, int], ...]:
     return ((0, -1),) if status in (0, 3) else ()
 
 
-def _dp_arrangement(h: int) -> tuple[int, list[int]]:
+def dp_arrangement(h: int) -> tuple[int, list[int]]:
     """Exact max melded value by dynamic programming over ranks A..K with per-suit run status (any hand
     size, bounded work); returns (value, meld masks)."""
     layers: list[dict[tuple[int, ...], tuple[int, Any, tuple[int, ...]]]] = []
@@ -225,7 +225,7 @@ def deadwood_mask(h: int) -> int:
         sets = _SETS[r][((a >> r) & 1) | ((b >> r) & 1) << 1 | ((c >> r) & 1) << 2 | ((d >> r) & 1) << 3]
         return total - sets[0][1]  # the largest set of that rank comes first
     if h.bit_count() > _DP_THRESHOLD:
-        return total - _dp_arrangement(h)[0]
+        return total - dp_arrangement(h)[0]
     return total - _max_melded(_hand_melds(h))
 
 
@@ -281,7 +281,7 @@ def best_arrangements(h: int, all_optimal: bool = False) -> tuple[int, list[tupl
 def best_melds_mask(h: int) -> tuple[list[int], int]:
     """(meld masks, deadwood mask) of one minimum-deadwood arrangement of the hand bitmask."""
     if h.bit_count() > _DP_THRESHOLD:
-        melds = sorted(_dp_arrangement(h)[1])
+        melds = sorted(dp_arrangement(h)[1])
     else:
         melds = sorted(best_arrangements(h)[1][0])
     used = 0

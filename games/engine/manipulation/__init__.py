@@ -30,7 +30,7 @@ play) and ``bots`` sit on top.  This module re-exports the state machine's names
 """
 
 from ..text import MANIPULATION_MESSAGES as MESSAGES
-from .rules import _BOOLS, _ENUMS, GAME, OPTION_DEFAULTS, OPTION_RANGES, ManipulationRules
+from .rules import BOOL_OPTIONS, ENUM_OPTIONS, GAME, OPTION_DEFAULTS, OPTION_RANGES, ManipulationRules
 from .scoring import (
     EndBonuses,
     MatchTally,
@@ -81,8 +81,8 @@ __all__ = [
     "OPTION_DEFAULTS",
     "OPTION_RANGES",
     "PHASES",
-    "_BOOLS",  # games/forms.py builds the options form from these two
-    "_ENUMS",
+    "BOOL_OPTIONS",  # games/forms.py builds the options form from these two
+    "ENUM_OPTIONS",
     "Action",
     "Draw",
     "EndTurn",

@@ -9,7 +9,8 @@ from ..errors import InvalidAction
 
 GAME = "manipulation"
 
-_ENUMS = {
+# The options with a choice of values, and the yes/no options (games/forms.py builds the options form from them).
+ENUM_OPTIONS = {
     "knock_timing": ("end_of_turn", "start_of_turn"),
     "ace_in_sequences": ("high_or_low", "low_only", "high_only"),
     "joker_substitute_from": ("hand_or_table", "hand_only"),
@@ -20,7 +21,7 @@ _ENUMS = {
     "final_tie": ("co_winners", "most_rounds_won"),
     "deal_rotation": ("left", "winner_deals"),
 }
-_BOOLS = ("must_draw_if_no_meld", "knock_in_final_lap")
+BOOL_OPTIONS = ("must_draw_if_no_meld", "knock_in_final_lap")
 # key -> (min, max).  RULES E.1 says "int" for the score options; every one is bounded so that no
 # match total can leave the stored 32-bit score columns (13 cards × 100 points + bonuses, over at
 # most game_target / 1 rounds, stays far below 2**31) and the form shows the range.
@@ -106,10 +107,10 @@ class ManipulationRules:
         if unknown:
             raise InvalidAction(f"Unknown Manipulation option(s): {', '.join(unknown)}.", code="bad_option")
         values = {**OPTION_DEFAULTS, **options}
-        for key, allowed in _ENUMS.items():
+        for key, allowed in ENUM_OPTIONS.items():
             if values[key] not in allowed:
                 raise _bad(key, values[key], " or ".join(allowed))
-        for key in _BOOLS:
+        for key in BOOL_OPTIONS:
             if not isinstance(values[key], bool):
                 raise _bad(key, values[key], "true or false")
         for key, (lo, hi) in OPTION_RANGES.items():

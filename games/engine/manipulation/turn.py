@@ -20,7 +20,7 @@ from .state import (
     parse_table,
     replace_state,
 )
-from .table import analyse
+from .tablecheck import analyse
 
 
 def is_over(state: ManipulationState) -> bool:

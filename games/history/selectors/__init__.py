@@ -15,7 +15,7 @@ One module per page, bottom up; this package's names are the public ones of all 
 
 from games.analysis.selectors import match_analysis  # noqa: F401
 from games.history.selectors.access import match_for_viewer, visible_matches  # noqa: F401
-from games.history.selectors.lists import (  # noqa: F401
+from games.history.selectors.match_list import (  # noqa: F401
     LIST_FIELDS,
     LIVE_STATUSES,
     PAGE_SIZE,

@@ -10,7 +10,7 @@ from games.analysis.selectors import player_analysis
 from games.history import ratings
 from games.history.models import PlayerRating
 from games.history.selectors.access import seated, visible_matches
-from games.history.selectors.lists import LIST_FIELDS, match_rows
+from games.history.selectors.match_list import LIST_FIELDS, match_rows
 from games.models import MatchStatus, Round, RoundScore, Seat, Variant
 from games.variants import spec_for
 

@@ -14,7 +14,7 @@ from games.board import words
 from games.history import display
 from games.history.selectors.match_page import SeatRow, seat_name, seat_rows
 from games.models import Event, Match, MatchStatus, Round
-from games.replay import iter_round_states
+from games.rebuild import iter_round_states
 from games.variants import spec_for
 
 

@@ -131,7 +131,7 @@ def test_meld_kind():
 def test_rank_dp_agrees_with_memo_search(cards):
     # the two exact algorithms (memo search for <= 22 cards, per-rank DP above) agree
     h = sum(1 << c for c in cards)
-    value, melds = gin._dp_arrangement(h)
+    value, melds = gin.dp_arrangement(h)
     assert gin.mask_points(h) - value == gin.deadwood_mask(h)
     assert all(m in gin.ALL_MELDS for m in melds) and sum(gin.mask_points(m) for m in melds) == value
 

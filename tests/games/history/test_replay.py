@@ -12,7 +12,7 @@ from games.engine.errors import InvalidAction
 from games.history.export import FORMAT, VERSION, RecordMismatch, import_record
 from games.history.selectors import replay_index, replay_step
 from games.models import Match, MatchStatus, Round, RoundScore, Seat
-from games.replay import replay_round
+from games.rebuild import replay_round
 from games.variants import spec_for
 from tests.games.history.support import play_match, play_one_round
 from tests.seeds import assert_no_secret_seed

@@ -44,7 +44,7 @@ def tables(make_user, settings):
 def poison(monkeypatch, match: Match, error: BaseException) -> list[int]:
     """Every step of ``match`` raises ``error`` (as a close overflowing a score column did); returns the attempts."""
     attempts: list[int] = []
-    real_apply = turns._apply
+    real_apply = turns.apply_action
 
     def apply(w, *args, **kwargs):
         if w.match.pk == match.pk:
@@ -52,7 +52,7 @@ def poison(monkeypatch, match: Match, error: BaseException) -> list[int]:
             raise error
         return real_apply(w, *args, **kwargs)
 
-    monkeypatch.setattr(turns, "_apply", apply)
+    monkeypatch.setattr(turns, "apply_action", apply)
     return attempts
 
 
@@ -89,14 +89,14 @@ def test_a_score_that_overflows_its_column_in_the_database_is_isolated(tables, m
     """A real write the database refuses (PostgreSQL: integer out of range, which aborts the
     transaction; SQLite: too large for an INTEGER) inside the step, then the other table moves."""
     poisoned, healthy = tables
-    real_apply = turns._apply
+    real_apply = turns.apply_action
 
     def apply(w, *args, **kwargs):
         if w.match.pk == poisoned.pk:  # as a close writing a final total from a huge game_bonus did
             Seat.objects.filter(match=w.match).update(final_total=2**70)
         return real_apply(w, *args, **kwargs)
 
-    monkeypatch.setattr(turns, "_apply", apply)
+    monkeypatch.setattr(turns, "apply_action", apply)
     assert services.tick_due(now=timezone.now()) == 1
     after = Match.objects.get(pk=poisoned.pk)
     assert after.state["clock"]["failures"] == 1 and after.deadline > timezone.now()

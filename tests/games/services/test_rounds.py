@@ -14,7 +14,7 @@ from games.engine import bots as engine_bots
 from games.engine import gin
 from games.engine.gin import GinMatch
 from games.models import Event, Match, MatchStatus, Round, RoundScore, Seat
-from games.replay import replay_current
+from games.rebuild import replay_current
 from games.variants import spec_for
 from tests.games.services.support import current_state, started_match
 

@@ -340,8 +340,8 @@ def test_gin_variants_play_a_round(staff, players, fast, variant, fmt, size, cou
 def test_finish_hook_as_the_table_services_will_call_it(
     staff, players, fast, monkeypatch, style, django_capture_on_commit_callbacks
 ):
-    """The call proposed for games.services.rounds._close_round records the result with no sync or close."""
-    original = game_rounds._close_round
+    """The call proposed for games.services.rounds.close_round records the result with no sync or close."""
+    original = game_rounds.close_round
 
     def close_round_with_hook(write, rules, state):
         original(write, rules, state)
@@ -352,7 +352,7 @@ def test_finish_hook_as_the_table_services_will_call_it(
             else:
                 transaction.on_commit(lambda: services.tournament_record_result(match=Match(pk=match.pk)), robust=True)
 
-    monkeypatch.setattr(game_rounds, "_close_round", close_round_with_hook)
+    monkeypatch.setattr(game_rounds, "close_round", close_round_with_hook)
     t = make_tournament(staff, rounds_count=1)
     services.entries_import(tournament_id=t.pk, by=staff, usernames=NAMES[:4])
     rnd = services.round_publish(round_id=services.round_seat(tournament_id=t.pk, by=staff).pk, by=staff)

@@ -143,7 +143,9 @@ class Problem:
 
     # ------------------------------------------------------------------ helpers
 
-    def _end_value(self, w: int) -> float:
+    def end_value(self, w: int) -> float:
+        """The jokers' share of the value after the last rank, ``w`` of them used as wildcards (``NEG``: fewer
+        placed than must be)."""
         left = self.J - w
         used = self.J if left >= 3 else w
         if used < self.Jf:
@@ -207,7 +209,7 @@ class Problem:
         self.half_cache[key] = out
         return out
 
-    def _moves(self, r: int, runs: int, w: int) -> list[tuple]:
+    def rank_moves(self, r: int, runs: int, w: int) -> list[tuple]:
         """Every choice at rank ``r`` (1…13): ``(gain, runs', w', per-suit options, group wildcards, kpart)``."""
         wild = self.J - w
         A = self._half(r, 0, runs & _HALF_MASK, wild)
@@ -245,15 +247,15 @@ class Problem:
                         append((gain, st, w1 + j, pa + b[7], j, kp))
         return out
 
-    def _children(self, r: int, runs: int, w: int) -> dict[int, float]:
+    def rank_children(self, r: int, runs: int, w: int) -> dict[int, float]:
         """The states after rank ``r`` (1…13, as keys ``runs << 8 | w << 4 | r + 1``) and the best gain to
         reach each.
 
-        The same choices as ``_moves``, enumerated the fast way because this is the solver's hot loop: it
+        The same choices as ``rank_moves``, enumerated the fast way because this is the solver's hot loop: it
         builds no move tuples, and pairs each entry of the first half (suits 0 and 1) with what the second
         half can add to it (:meth:`_completions`: its run states, wildcards and gains after the groups of
         the rank are made feasible).  Keep the two in step; ``path_of`` retraces every play through
-        ``_moves`` against the gains computed here and fails loudly when they disagree (the brute-force
+        ``rank_moves`` against the gains computed here and fails loudly when they disagree (the brute-force
         property tests would catch it).
         """
         wild = self.J - w
@@ -308,7 +310,7 @@ class Problem:
                         best[k] = b[1]
         return tuple((code << 8, y << 4, u) for (code, y), u in best.items())
 
-    def _rank14(self, runs: int, w: int) -> list:
+    def rank14_values(self, runs: int, w: int) -> list:
         """The values at rank 14 for every reservation, suit by suit (wildcards the only coupling)."""
         wild = self.J - w
         cur: dict[tuple[int, int], float] = {(0, 0): 0}
@@ -343,7 +345,7 @@ class Problem:
                 return self.negv
         vec = [NEG] * self.L
         for (k, y), g in cur.items():
-            end = self._end_value(w + y)
+            end = self.end_value(w + y)
             if end != NEG and g + end > vec[k]:
                 vec[k] = g + end
         return vec
@@ -369,7 +371,7 @@ class Problem:
             y = combo[0][4] + combo[1][4] + combo[2][4] + combo[3][4]
             if y > wild:
                 continue
-            end = self._end_value(w + y)
+            end = self.end_value(w + y)
             if end == NEG:
                 continue
             out.append(((combo[0][7] + combo[1][7] + combo[2][7] + combo[3][7]) * w1 + end, combo))
@@ -386,7 +388,9 @@ class Problem:
         key0 = chain[0][1]
         if self.high:  # the first state follows rank 1, where the reservation k was chosen
             root = next(
-                m for m in self._moves(1, 0, 0) if canonical(2, m[1] << 4 | m[2]) == key0 and m[5] == k and m[0] == g0
+                m
+                for m in self.rank_moves(1, 0, 0)
+                if canonical(2, m[1] << 4 | m[2]) == key0 and m[5] == k and m[0] == g0
             )
             steps.append((1, tuple(c[6] for c in root[3]), root[4]))
         for (r, key, _g), (r2, key2, gain) in zip(chain, chain[1:], strict=False):
@@ -394,7 +398,7 @@ class Problem:
                 continue  # no card left and no open run: straight to rank 14
             move = next(
                 m
-                for m in self._moves(r, key >> 4, key & 15)
+                for m in self.rank_moves(r, key >> 4, key & 15)
                 if canonical(r2, m[1] << 4 | m[2]) == key2 and m[0] == gain
             )
             steps.append((r, tuple(c[6] for c in move[3]), move[4]))

@@ -167,7 +167,7 @@ class Forward:
             canonical = self.canonical
             room = self.room[r + 1]  # per wildcards used: the long runs each suit can take on
             hit = self.kids[r][key] = {}
-            for ck, gain in self.p._children(r, key >> 4, key & 15).items():
+            for ck, gain in self.p.rank_children(r, key >> 4, key & 15).items():
                 nk = ck >> 4
                 longs = nk >> 12 & _N3_FIELDS
                 if nk & _LOW_BITS or (longs and ((room[nk & 15] - longs) & _GUARD4) != _GUARD4):
@@ -354,7 +354,7 @@ class Forward:
         if not p.high:
             return 1, {0: self.BIG}
         best: dict[int, list] = {}
-        for gain, st, w2, _combo, _j, k in p._moves(1, 0, 0):
+        for gain, st, w2, _combo, _j, k in p.rank_moves(1, 0, 0):
             vals = best.setdefault(self.canonical(2, (st << 4) | w2), [None] * p.L)
             if vals[k] is None or vals[k] < gain:
                 vals[k] = gain
@@ -390,7 +390,7 @@ class Forward:
         for key, g in layers[14].items():
             runs, w = key >> 4, key & 15
             if p.high:
-                vec = p._rank14(runs, w)
+                vec = p.rank14_values(runs, w)
                 for k in range(p.L):
                     x = self.field_of(g, k)
                     if x is not None and vec[k] != NEG and x + vec[k] > best_val:
@@ -398,7 +398,7 @@ class Forward:
             else:
                 if runs & _SHORT_MASK:
                     continue
-                e = p._end_value(w)
+                e = p.end_value(w)
                 x = self.field_of(g, 0)
                 if x is not None and e != NEG and x + e > best_val:
                     best_val, best_at = x + e, (key, 0, e)

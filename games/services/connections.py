@@ -13,7 +13,7 @@ from games.models import (
     Seat,
     TableConnection,
 )
-from games.services.errors import ActionRefused
+from games.services.refusals import ActionRefused
 from games.services.retry import with_retry
 from games.services.write import Write, _presence_changed, _schedule, _seat_of, writing
 
