@@ -9,8 +9,8 @@ One module per sub-domain; this package's names are the public ones of all of th
 
 - ``tables``: create, seats, start, rematch, abandon      - ``turns``: moves, drafts, the hand's order
 - ``rounds``: deal, close, ready                           - ``clock``: bots, timers, next rounds
-- ``presence``: table sockets and their heartbeats         - ``chat``: the table chat
-- ``write``: the shared write path; ``errors`` and ``retry``: refusals and transient failures
+- ``connections``: table sockets and their heartbeats      - ``chat``: the table chat
+- ``write``: the shared write path; ``refusals`` and ``retry``: refusals and transient failures
 """
 
 from games.models import (  # noqa: F401  (the table's timings, read as services.X)
