@@ -90,11 +90,12 @@ def test_cards_are_drawn_as_the_sites_faces_in_the_readers_language(monkeypatch)
     words = {"Joker": "Jolly", "Joker (%(card)s)": "Jolly (%(card)s)"}
     monkeypatch.setattr("games.messages.gettext", lambda s: words.get(s, s))
     monkeypatch.setattr("games.board.faces._", lambda s: words.get(s, s))
-    error = IllegalMove("invalid_meld", melds.MELD_MESSAGES["joker_not_fitting"], {"cards": ["TS", "JK", "JK=9H"]})
-    assert error.message == "10♠ Joker Joker (9♥): the joker's declared card does not fit this meld."
-    assert (
-        refusal_text(error, "manipulation") == "10♠ Jolly Jolly (9♥): the joker's declared card does not fit this meld."
+    error = IllegalMove(
+        "invalid_meld", melds.MELD_MESSAGES["joker_not_fitting"], {"cards": ["TS", "JK", "JK=9H"], "identity": "9H"}
     )
+    rule = ": this joker stands for 9♥ and keeps it: it can go only where 9♥ fits, until a natural 9♥ takes its place."
+    assert error.message == "10♠ Joker Joker (9♥)" + rule
+    assert refusal_text(error, "manipulation") == "10♠ Jolly Jolly (9♥)" + rule
 
 
 @pytest.mark.parametrize("language", ["de", "xx"])
