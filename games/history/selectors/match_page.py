@@ -102,6 +102,7 @@ def round_table(seats: list[SeatRow], rounds: list[Round], match: Match) -> list
                 "kind": rnd.result_kind,
                 "kind_text": words.result_text(rnd.result_kind),
                 "knocker": seat_name(seats, rnd.knocker),
+                "ended_as": ended_as(rnd.result_kind),
                 "winners": [seat_name(seats, w) for w in winners],
                 "cells": cells,
                 "extra": _extra_outcome(rnd.outcome),
@@ -114,6 +115,16 @@ def round_table(seats: list[SeatRow], rounds: list[Round], match: Match) -> list
             }
         )
     return out
+
+
+def ended_as(result_kind: str) -> str:
+    """How the player who ended a round ended it: ``"went_out"`` (Manipulation: the last card of the hand
+    laid), ``"gin"`` (Gin: every card in melds, big gin too) or ``"knock"`` (a knock, whoever won it)."""
+    if result_kind == "went_out":
+        return "went_out"
+    if result_kind in ("gin", "big_gin"):
+        return "gin"
+    return "knock"
 
 
 def _extra_outcome(outcome: Any) -> list[tuple[str, str]]:
