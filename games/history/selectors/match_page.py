@@ -15,7 +15,7 @@ from games.board import words
 from games.engine import shuffle
 from games.engine.gin import GinMatch
 from games.engine.manipulation import manipulation_end_bonuses
-from games.history import display
+from games.history import display, ratings
 from games.history.charts import COLOURS, SHAPES, cumulative_chart, marker_svg
 from games.history.models import RatedMatch
 from games.models import Match, MatchStatus, Round, RoundScore, Seat
@@ -33,7 +33,7 @@ class SeatRow:
     is_winner: bool
     shape: str
     colour: str
-    rating_change: float | None = None
+    rating_change: int | None = None  # in shown points (games.history.ratings.shown)
 
     @property
     def marker(self):
@@ -252,7 +252,7 @@ def match_detail(*, match: Match) -> dict[str, Any]:
         for change in rated.changes:
             i = change.get("seat")
             if isinstance(i, int) and 0 <= i < len(seats) and not seats[i].is_bot:
-                seats[i].rating_change = change["after"][2] - change["before"][2]
+                seats[i].rating_change = ratings.shown(change["after"][2]) - ratings.shown(change["before"][2])
     return {
         "match": match,
         "finished": match.status == MatchStatus.FINISHED,

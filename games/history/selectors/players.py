@@ -18,6 +18,7 @@ from games.variants import spec_for
 def _rank_row(row: PlayerRating) -> dict[str, Any]:
     return {
         "ordinal": row.ordinal,
+        "shown": ratings.shown(row.ordinal),
         "mu": row.mu,
         "sigma": row.sigma,
         "matches": row.matches,
