@@ -255,3 +255,21 @@ def test_the_board_prompt_after_a_draw_follows_most_draws_per_turn(alice, bob, s
     match = services.turn_submit(match_id=match.pk, user=mover, action={"type": "draw"}, expected_version=match.version)
     ctx = board_table.table_context(selectors.board_data(Match.objects.get(pk=match.pk)), mover)
     assert ctx["prompt"] == prompt
+
+
+def test_no_word_is_glued_in_brackets_after_a_name_in_a_template():
+    """Issue 25.14: "alice (you)", "bob (forfeit)" were a name, then a translated word in brackets glued
+    on; a language that puts the word first, or other brackets, could not say it.  Each is one
+    translatable phrase with the name as a parameter (isolated for right-to-left pages)."""
+    from pathlib import Path
+
+    from django.conf import settings
+
+    glued = re.compile(r"\(\s*\{%\s*(translate|trans)\s")
+    found = [
+        f"{path.relative_to(settings.BASE_DIR)}:{n}"
+        for path in sorted((Path(settings.BASE_DIR) / "templates").rglob("*.html"))
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if glued.search(line)
+    ]
+    assert found == []
