@@ -101,13 +101,23 @@ def test_player_page_counts_matches_rounds_and_knocks(client, alice, settings):
     seats = Seat.objects.filter(user=alice, match__status=MatchStatus.FINISHED)
     assert v["played"] == 2 and v["won"] == seats.filter(is_winner=True).count()
     rounds = Round.objects.filter(match__in=matches)
-    assert v["knocks"] == rounds.filter(knocker=0, result_kind__in=["knock", "went_out"]).count()
+    # going out is not a knock (RULES B.6: the round ends another way; issue 25.9)
+    assert v["knocks"] == rounds.filter(knocker=0, result_kind="knock").count()
     assert v["going_outs"] == rounds.filter(knocker=0, result_kind="went_out").count()
     mine = list(RoundScore.objects.filter(round__match__in=matches, seat=0).values_list("score", flat=True))
     assert v["average"] == round(sum(mine) / len(mine), 1)
     assert v["rating"] is not None and v["rating"]["provisional"]
     assert [r["id"] for r in stats["recent"]] == sorted((m.pk for m in matches), reverse=True)
     assert "Statistics" in html and "Average round score" in html and f"/matches/{matches[0].pk}/" in html
+
+
+def test_going_out_is_not_counted_as_a_knock(client, alice, settings):
+    match = play_match(alice, settings=settings, seed="7", seats=3, bots=2)
+    rounds = list(Round.objects.filter(match=match).order_by("number"))
+    Round.objects.filter(pk=rounds[0].pk).update(knocker=0, result_kind="went_out", winners=[0])
+    Round.objects.filter(pk__in=[r.pk for r in rounds[1:]]).update(knocker=1, result_kind="knock", winners=[1])
+    [v] = player_stats(player=alice, viewer=alice)["variants"]
+    assert (v["knocks"], v["going_outs"]) == (0, 1)
 
 
 def test_undercuts_are_counted_for_both_sides(alice, bob, settings, client):
