@@ -159,7 +159,7 @@ MELD_MESSAGES: dict[str, str] = {
     "joker_no_identity": N_("%(cards)s: no identity of the joker makes this a valid meld."),
     # RULES B.3.2, B.3.3: a table joker keeps its card; only a natural card of that identity frees it.
     "joker_not_fitting": N_(
-        "%(cards)s: this joker stands for %(identity)s and keeps it: it can go only where %(identity)s fits,"
+        "%(cards)s: this joker stands for %(identity)s and keeps it, so it can go only where %(identity)s fits,"
         " until a natural %(identity)s takes its place."
     ),
 }

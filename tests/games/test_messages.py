@@ -93,7 +93,9 @@ def test_cards_are_drawn_as_the_sites_faces_in_the_readers_language(monkeypatch)
     error = IllegalMove(
         "invalid_meld", melds.MELD_MESSAGES["joker_not_fitting"], {"cards": ["TS", "JK", "JK=9H"], "identity": "9H"}
     )
-    rule = ": this joker stands for 9♥ and keeps it: it can go only where 9♥ fits, until a natural 9♥ takes its place."
+    rule = (
+        ": this joker stands for 9♥ and keeps it, so it can go only where 9♥ fits, until a natural 9♥ takes its place."
+    )
     assert error.message == "10♠ Joker Joker (9♥)" + rule
     assert refusal_text(error, "manipulation") == "10♠ Jolly Jolly (9♥)" + rule
 

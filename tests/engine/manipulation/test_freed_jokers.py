@@ -74,7 +74,7 @@ def test_without_the_natural_card_a_table_joker_keeps_its_identity():
     # the refusal says the rule (B.3.2, B.3.3): the joker's card, and what frees it
     assert rep["melds"][1]["params"]["identity"] == "QH"
     assert rep["melds"][1]["reason"] == (
-        "3♣ 3♦ Joker (Q♥): this joker stands for Q♥ and keeps it: it can go only where Q♥ fits,"
+        "3♣ 3♦ Joker (Q♥): this joker stands for Q♥ and keeps it, so it can go only where Q♥ fits,"
         " until a natural Q♥ takes its place."
     )
     assert "jokers" not in rep["melds"][1] or not rep["melds"][1]["jokers"]
