@@ -157,7 +157,8 @@ MELD_MESSAGES: dict[str, str] = {
     "ace_low_only": N_("%(cards)s: with these table rules an ace in a sequence is low only (A-2-3)."),
     "ace_high_only": N_("%(cards)s: with these table rules an ace in a sequence is high only (Q-K-A)."),
     "joker_no_identity": N_("%(cards)s: no identity of the joker makes this a valid meld."),
-    # RULES B.3.2, B.3.3: a table joker keeps its card; only a natural card of that identity frees it.
+    # Translators: RULES B.3.2, B.3.3: a joker on the table keeps the card it stands for (%(identity)s); it may
+    # move only into a meld where that card fits, and only a real card of that identity frees it.
     "joker_not_fitting": N_(
         "%(cards)s: this joker stands for %(identity)s and keeps it, so it can go only where %(identity)s fits,"
         " until a natural %(identity)s takes its place."
