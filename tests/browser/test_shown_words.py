@@ -86,8 +86,8 @@ def test_a_hint_past_its_budget_shows_the_best_play_found(
     fields = {f: getattr(big, f) for f in big.__dataclass_fields__}
     big = big.__class__(**{**fields, "rules": state.rules, "dealer": state.dealer})
     Match.objects.filter(pk=match.pk).update(
-        state={**match.state, "round": spec_for("manipulation").dump(big)}, version=F("version") + 1
-    )
+        state={**match.state, "round": spec_for("manipulation").dump(big)}, version=F("version") + 1, deadline=None
+    )  # no deadline: the live clock does not play alice's turn for her while the page opens
     context = browser.new_context(**SCREENS[screen])
     page = context.new_page()
     login(page, live_daphne.url, "alice")
