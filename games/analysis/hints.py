@@ -5,8 +5,9 @@ table (a tournament's tables are never practice tables; checked again here); onl
 own step (Manipulation: a meld step; Gin: the discard or knock).  The engine is given the player's
 own view only (their hand, the table; in Gin their hand, the card they took and the knock limit), so
 a hint tells nothing the player may not see.  The exact search is cut at
-``RUMMYHUB_HINT_MAX_STATES`` states and a position too large is answered "no hint for this position"
-instead of holding the server.
+``RUMMYHUB_HINT_MAX_STATES`` states instead of holding the server: the hint is then the best play found
+by then, labelled "not proven best" (or "no hint for this position" when none was found); a position
+beyond ``MAX_HAND`` / ``MAX_TABLE`` is not searched at all.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ from django.utils.translation import gettext as _
 from games import practice
 from games.analysis.selectors import card_in_text, diff_view
 from games.engine import analysis as engine_analysis
-from games.engine.solver import SearchBudgetExceeded
 from games.models import Match, MatchStatus, Seat
 from games.variants import spec_for
 
@@ -75,16 +75,17 @@ def _manipulation(state, seat: int, version: int) -> dict[str, Any]:
         raise HintRefused("hints_busy", _("Hints are busy just now: try again in a moment."), 429)
     try:
         found = engine_analysis.manipulation.hint(state, seat, max_states=settings.RUMMYHUB_HINT_MAX_STATES)
-    except SearchBudgetExceeded:
-        return {**out, "too_big": True}
     finally:
         SEARCHES.release()
     if found is None:  # the first meld's minimum applies: the solver does not know it
+        return {**out, "too_big": True}
+    if not found["proven"] and not found["cards"]:  # the budget ran out before any play was found
         return {**out, "too_big": True}
     return {
         **out,
         "cards": found["cards"],
         "points": found["points"],
+        "proven": found["proven"],
         "diff": diff_view(found["diff"]) if found["diff"] else None,
     }
 

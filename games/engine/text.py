@@ -142,7 +142,8 @@ MANIPULATION_MESSAGES: dict[str, str] = {
 }
 
 
-# problem -> template; ``%(cards)s`` is the meld (RULES B.2, B.3).
+# problem -> template; ``%(cards)s`` is the meld (RULES B.2, B.3); ``%(identity)s`` the card a joker
+# stands for (``joker_not_fitting`` only).
 MELD_MESSAGES: dict[str, str] = {
     "too_short": N_("%(cards)s: a meld needs at least 3 cards."),
     "group_too_long": N_("%(cards)s: a group has at most 4 cards."),
@@ -156,7 +157,12 @@ MELD_MESSAGES: dict[str, str] = {
     "ace_low_only": N_("%(cards)s: with these table rules an ace in a sequence is low only (A-2-3)."),
     "ace_high_only": N_("%(cards)s: with these table rules an ace in a sequence is high only (Q-K-A)."),
     "joker_no_identity": N_("%(cards)s: no identity of the joker makes this a valid meld."),
-    "joker_not_fitting": N_("%(cards)s: the joker's declared card does not fit this meld."),
+    # Translators: RULES B.3.2, B.3.3: a joker on the table keeps the card it stands for (%(identity)s); it may
+    # move only into a meld where that card fits, and only a real card of that identity frees it.
+    "joker_not_fitting": N_(
+        "%(cards)s: this joker stands for %(identity)s and keeps it, so it can go only where %(identity)s fits,"
+        " until a natural %(identity)s takes its place."
+    ),
 }
 
 

@@ -1,8 +1,11 @@
 """Per-variant skill ratings with openskill's Plackett–Luce model (2–5 seats, ties allowed).
 
 Pure helpers; the database writes are in ``games.history.services``.
-A rating is shown as its *ordinal* (``mu - 3 sigma``, a conservative
-estimate) and marked provisional while ``sigma`` is above
+A rating is ranked by its *ordinal* (``mu - 3 sigma``, a conservative
+estimate: 0 for a new player) and shown to players as :func:`shown`, a whole
+number that starts at ``SHOWN_START`` for everyone (``SHOWN_SCALE`` points a
+point of ordinal), so that a first rating reads "988 (provisional)", not
+"-0.6".  It is marked provisional while ``sigma`` is above
 ``PROVISIONAL_SIGMA`` (a new rating starts at sigma 8.33; it takes a handful
 of matches — about ten two-player ones — to fall below it).
 """
@@ -19,8 +22,19 @@ DEFAULT_SIGMA = MODEL.sigma
 PROVISIONAL_SIGMA = 7.0
 
 
+# What players see: every player starts at SHOWN_START; SHOWN_SCALE shown points per point of ordinal.
+SHOWN_START = 1000
+SHOWN_SCALE = 20
+
+
 def ordinal(mu: float, sigma: float) -> float:
     return mu - 3 * sigma
+
+
+def shown(ordinal: float) -> int:
+    """A rating as players see it (the leaderboard, the player page, a match's rating change): a whole
+    number, ``SHOWN_START`` for a new player (ordinal 0)."""
+    return round(SHOWN_START + SHOWN_SCALE * ordinal)
 
 
 def is_provisional(sigma: float) -> bool:

@@ -9,7 +9,7 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from games.history import selectors
+from games.history import ratings, selectors
 from games.history.export import match_record
 from games.history.forms import HistoryFilterForm
 from games.models import MatchStatus, Variant
@@ -84,7 +84,12 @@ def leaderboard(request):
     variant = request.GET.get("variant") or Variant.MANIPULATION
     if variant not in Variant.values:
         raise Http404
-    ctx = {"variant": variant, "variants": Variant.choices, "rows": selectors.leaderboard(variant=variant)}
+    ctx = {
+        "variant": variant,
+        "variants": Variant.choices,
+        "rows": selectors.leaderboard(variant=variant),
+        "start": ratings.SHOWN_START,
+    }
     if _partial(request):
         return render(request, "games/history/leaderboard.html#leaderboard-table", ctx)
     return render(request, "games/history/leaderboard.html", ctx)

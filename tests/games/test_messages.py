@@ -90,11 +90,14 @@ def test_cards_are_drawn_as_the_sites_faces_in_the_readers_language(monkeypatch)
     words = {"Joker": "Jolly", "Joker (%(card)s)": "Jolly (%(card)s)"}
     monkeypatch.setattr("games.messages.gettext", lambda s: words.get(s, s))
     monkeypatch.setattr("games.board.faces._", lambda s: words.get(s, s))
-    error = IllegalMove("invalid_meld", melds.MELD_MESSAGES["joker_not_fitting"], {"cards": ["TS", "JK", "JK=9H"]})
-    assert error.message == "10♠ Joker Joker (9♥): the joker's declared card does not fit this meld."
-    assert (
-        refusal_text(error, "manipulation") == "10♠ Jolly Jolly (9♥): the joker's declared card does not fit this meld."
+    error = IllegalMove(
+        "invalid_meld", melds.MELD_MESSAGES["joker_not_fitting"], {"cards": ["TS", "JK", "JK=9H"], "identity": "9H"}
     )
+    rule = (
+        ": this joker stands for 9♥ and keeps it, so it can go only where 9♥ fits, until a natural 9♥ takes its place."
+    )
+    assert error.message == "10♠ Joker Joker (9♥)" + rule
+    assert refusal_text(error, "manipulation") == "10♠ Jolly Jolly (9♥)" + rule
 
 
 @pytest.mark.parametrize("language", ["de", "xx"])
@@ -254,3 +257,21 @@ def test_the_board_prompt_after_a_draw_follows_most_draws_per_turn(alice, bob, s
     match = services.turn_submit(match_id=match.pk, user=mover, action={"type": "draw"}, expected_version=match.version)
     ctx = board_table.table_context(selectors.board_data(Match.objects.get(pk=match.pk)), mover)
     assert ctx["prompt"] == prompt
+
+
+def test_no_word_is_glued_in_brackets_after_a_name_in_a_template():
+    """Issue 25.14: "alice (you)", "bob (forfeit)" were a name, then a translated word in brackets glued
+    on; a language that puts the word first, or other brackets, could not say it.  Each is one
+    translatable phrase with the name as a parameter (isolated for right-to-left pages)."""
+    from pathlib import Path
+
+    from django.conf import settings
+
+    glued = re.compile(r"\(\s*\{%\s*(translate|trans)\s")
+    found = [
+        f"{path.relative_to(settings.BASE_DIR)}:{n}"
+        for path in sorted((Path(settings.BASE_DIR) / "templates").rglob("*.html"))
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if glued.search(line)
+    ]
+    assert found == []

@@ -86,16 +86,18 @@ def weigh_step(
     return out
 
 
-def hint(state: ManipulationState, seat: int, *, max_states: int) -> dict[str, Any] | None:
+def hint(state: ManipulationState, seat: int, *, max_states: int | None) -> dict[str, Any] | None:
     """The best play for ``seat`` now, from their hand and the table only: ``{"cards", "points",
-    "diff"}`` (``diff`` None when no card can be laid), or None when this is no meld step (or the
-    first meld's minimum applies, which the solver does not know).  Raises
-    :class:`SearchBudgetExceeded` past ``max_states``."""
+    "diff", "proven"}`` (``diff`` None when no card can be laid), or None when this is no meld step (or
+    the first meld's minimum applies, which the solver does not know).  Past ``max_states`` the search
+    stops with the best play found by then: ``proven`` is False (it may not be the best there is)."""
     if not can_meld(state, seat):
         return None
     rules = state.rules
     if rules.first_meld_min_points > 0 and not state.has_melded[seat]:
         return None
-    best = best_play(state.table, state.hands[seat], objective="points", rules=rules, max_states=max_states)
+    best = best_play(
+        state.table, state.hands[seat], objective="points", rules=rules, max_states=max_states, best_effort=True
+    )
     diff = table_diff(state.table, best.table_cards).to_dict() if best.cards else None
-    return {"cards": best.cards, "points": best.points, "diff": diff}
+    return {"cards": best.cards, "points": best.points, "diff": diff, "proven": best.proven}

@@ -15,6 +15,7 @@ Public:
 * :func:`classify` — ``"group"``, ``"sequence"`` or ``None``;
 * :func:`validate_meld` — ``None`` when valid, else a sentence naming the cards and the reason;
 * :func:`meld_problem` — the same as ``(code, sentence)``;
+* :func:`meld_refusal` — the same as ``(code, params)`` for the template of ``text.MELD_MESSAGES``;
 * :func:`joker_options` — the identities (codes) the first bare joker of a meld could take;
 * :func:`completions` — every full assignment of identities to the bare jokers;
 * :func:`sort_meld` — the canonical display order of a valid meld.
@@ -137,13 +138,39 @@ def classify(meld: Iterable[str | Card], rules: object = None) -> str | None:
     return None
 
 
-def meld_problem(meld: Iterable[str | Card], rules: object = None) -> tuple[str, str] | None:
-    """``None`` when the meld is valid, else ``(code, sentence)`` explaining why not."""
+def meld_refusal(meld: Iterable[str | Card], rules: object = None) -> tuple[str, dict[str, object]] | None:
+    """``None`` when the meld is valid, else ``(code, params)`` for its template in ``MELD_MESSAGES``:
+    ``cards`` (the meld's codes) and, for a declared joker that does not fit, its ``identity``."""
     cards = as_cards(meld) if not _all_cards(meld) else list(meld)
     if classify(cards, rules) is not None:
         return None
-    code = _problem_code(cards, ace_mode_of(rules))
-    return code, english(MELD_MESSAGES[code], {"cards": [c.code for c in cards]})
+    mode = ace_mode_of(rules)
+    code = _problem_code(cards, mode)
+    params: dict[str, object] = {"cards": [c.code for c in cards]}
+    if code == "joker_not_fitting":
+        params["identity"] = value_code(*_misfit_joker(cards, mode).declared)
+    return code, params
+
+
+def meld_problem(meld: Iterable[str | Card], rules: object = None) -> tuple[str, str] | None:
+    """``None`` when the meld is valid, else ``(code, sentence)`` explaining why not."""
+    refusal = meld_refusal(meld, rules)
+    if refusal is None:
+        return None
+    code, params = refusal
+    return code, english(MELD_MESSAGES[code], params)
+
+
+def _misfit_joker(cards: list[Card], mode: str) -> Card:
+    """The declared joker whose card keeps the meld from being valid: the first that, alone made bare,
+    makes it valid (else the first declared joker)."""
+    declared = [k for k, c in enumerate(cards) if c.is_joker and c.declared is not None]
+    for k in declared:
+        loose = list(cards)
+        loose[k] = cards[k].undeclared()
+        if classify(loose, mode) is not None:
+            return cards[k]
+    return cards[declared[0]]
 
 
 def validate_meld(cards: Iterable[str | Card], rules: object = None) -> str | None:

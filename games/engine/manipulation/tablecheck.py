@@ -11,7 +11,7 @@ from typing import Any
 from ..cards import Card, make_deck, value_code
 from ..errors import IllegalMove, InvalidAction
 from ..text import MELD_MESSAGES
-from .melds import completions, meld_points, meld_problem, sort_meld
+from .melds import completions, meld_points, meld_problem, meld_refusal, sort_meld
 from .state import ManipulationState, card_ref, codes, illegal
 
 
@@ -153,9 +153,9 @@ def _meld_report(
         "params": None,
         "joker_options": [],
     }
-    problem = meld_problem(eff, rules)
+    problem = meld_refusal(eff, rules)
     if problem is not None:
-        err = IllegalMove("invalid_meld", MELD_MESSAGES[problem[0]], {"cards": codes(eff)})
+        err = IllegalMove("invalid_meld", MELD_MESSAGES[problem[0]], problem[1])
         rep.update(valid=False, code=problem[0], reason=err.message, template=err.template, params=err.params)
         return rep, tuple(eff), err
     bare = [k for k, c in enumerate(eff) if c.effective is None]

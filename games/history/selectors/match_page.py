@@ -15,7 +15,7 @@ from games.board import words
 from games.engine import shuffle
 from games.engine.gin import GinMatch
 from games.engine.manipulation import manipulation_end_bonuses
-from games.history import display
+from games.history import display, ratings
 from games.history.charts import COLOURS, SHAPES, cumulative_chart, marker_svg
 from games.history.models import RatedMatch
 from games.models import Match, MatchStatus, Round, RoundScore, Seat
@@ -33,7 +33,7 @@ class SeatRow:
     is_winner: bool
     shape: str
     colour: str
-    rating_change: float | None = None
+    rating_change: int | None = None  # in shown points (games.history.ratings.shown)
 
     @property
     def marker(self):
@@ -102,6 +102,7 @@ def round_table(seats: list[SeatRow], rounds: list[Round], match: Match) -> list
                 "kind": rnd.result_kind,
                 "kind_text": words.result_text(rnd.result_kind),
                 "knocker": seat_name(seats, rnd.knocker),
+                "ended_as": ended_as(rnd.result_kind),
                 "winners": [seat_name(seats, w) for w in winners],
                 "cells": cells,
                 "extra": _extra_outcome(rnd.outcome),
@@ -114,6 +115,16 @@ def round_table(seats: list[SeatRow], rounds: list[Round], match: Match) -> list
             }
         )
     return out
+
+
+def ended_as(result_kind: str) -> str:
+    """How the player who ended a round ended it: ``"went_out"`` (Manipulation: the last card of the hand
+    laid), ``"gin"`` (Gin: every card in melds, big gin too) or ``"knock"`` (a knock, whoever won it)."""
+    if result_kind == "went_out":
+        return "went_out"
+    if result_kind in ("gin", "big_gin"):
+        return "gin"
+    return "knock"
 
 
 def _extra_outcome(outcome: Any) -> list[tuple[str, str]]:
@@ -241,7 +252,7 @@ def match_detail(*, match: Match) -> dict[str, Any]:
         for change in rated.changes:
             i = change.get("seat")
             if isinstance(i, int) and 0 <= i < len(seats) and not seats[i].is_bot:
-                seats[i].rating_change = change["after"][2] - change["before"][2]
+                seats[i].rating_change = ratings.shown(change["after"][2]) - ratings.shown(change["before"][2])
     return {
         "match": match,
         "finished": match.status == MatchStatus.FINISHED,

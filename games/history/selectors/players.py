@@ -18,6 +18,7 @@ from games.variants import spec_for
 def _rank_row(row: PlayerRating) -> dict[str, Any]:
     return {
         "ordinal": row.ordinal,
+        "shown": ratings.shown(row.ordinal),
         "mu": row.mu,
         "sigma": row.sigma,
         "matches": row.matches,
@@ -92,7 +93,8 @@ def _count_rounds(counts: _Counts, round_info: dict[int, dict[str, Any]], underc
     for info in round_info.values():
         me, v = counts.of(info["match_id"])
         mine = info["knocker"] == me
-        v["knocks"] += int(mine and info["result_kind"] in ("knock", "went_out", "gin", "big_gin", "undercut"))
+        # going out ends a round without a knock (RULES B.6); a Gin hand's gin is knocked
+        v["knocks"] += int(mine and info["result_kind"] in ("knock", "gin", "big_gin", "undercut", "tie"))
         v["going_outs"] += int(mine and info["result_kind"] == "went_out")
         v["gins"] += int(mine and info["result_kind"] in ("gin", "big_gin"))
         v["undercuts_suffered"] += int(info["id"] in undercut_in or (mine and info["result_kind"] == "undercut"))

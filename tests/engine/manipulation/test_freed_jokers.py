@@ -71,6 +71,12 @@ def test_without_the_natural_card_a_table_joker_keeps_its_identity():
     s = make_state(["3C.0 3D.0 KS.0", "KC.0"], table=["TH.0 JH.0 JK=QH.0 KH.0"], stock="2S.0")
     rep = game.check_table(s, 0, [["TH.0", "JH.0", "KH.0"], ["3C.0", "3D.0", "JK=QH.0"]])
     assert rep["melds"][1]["code"] == "joker_not_fitting"
+    # the refusal says the rule (B.3.2, B.3.3): the joker's card, and what frees it
+    assert rep["melds"][1]["params"]["identity"] == "QH"
+    assert rep["melds"][1]["reason"] == (
+        "3♣ 3♦ Joker (Q♥): this joker stands for Q♥ and keeps it, so it can go only where Q♥ fits,"
+        " until a natural Q♥ takes its place."
+    )
     assert "jokers" not in rep["melds"][1] or not rep["melds"][1]["jokers"]
     with pytest.raises(IllegalMove):
         game.apply(s, 0, meld("TH.0 JH.0 KH.0", "3C.0 3D.0 JK=QH.0"))

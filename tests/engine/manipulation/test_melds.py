@@ -64,7 +64,11 @@ REASONS = [
     ("7S 7H 8D", "7♠ 7♥ 8♦: a group must be one rank."),
     ("5S 7S 8S", "5♠ 7♠ 8♠: the ranks of a sequence must be consecutive."),
     ("KS AS 2S", "K♠ A♠ 2♠: an ace cannot be in the middle of a sequence (K-A-2 is not allowed)."),
-    ("5S JK=9H 7S", "5♠ Joker (9♥) 7♠: the joker's declared card does not fit this meld."),
+    (
+        "5S JK=9H 7S",
+        "5♠ Joker (9♥) 7♠: this joker stands for 9♥ and keeps it, so it can go only where 9♥ fits,"
+        " until a natural 9♥ takes its place.",
+    ),
     ("5S 5S 6S", "5♠ 5♠ 6♠: a sequence cannot hold two cards of the same rank."),
 ]
 

@@ -1,6 +1,7 @@
 """Practice hints: offered and answered only to a player of a practice table where every other seat is
 a bot, at their own step; refused (403 / 409 with a code, nothing changed) everywhere else; bounded
-(a position too large gets "no hint" at once); never telling more than the player sees.  Practice
+(a position too large gets "no hint" at once, one past the search budget the best play found, "not
+proven best"); never telling more than the player sees.  Practice
 tables are not rated."""
 
 from __future__ import annotations
@@ -80,9 +81,31 @@ def test_a_gin_hint(client, alice, settings, sent):
     assert 'data-hint="gin"' in html and ("Discard" in html or "Knock" in html or "Gin" in html)
 
 
-def test_a_position_too_large_gets_no_hint_at_once(client, alice, settings, sent):
+def test_a_hint_past_its_search_budget_shows_the_best_play_found_not_proven_best(client, alice, settings, sent):
+    """Issue 25.14: a position the budget cannot search fully is answered with the best play found by
+    then, labelled "not proven best" (it was "no hint")."""
+    from tests.engine.manipulation.helpers import make_state
+    from tests.engine.test_analysis import BIG_HAND, BIG_TABLE
+
     settings.RUMMYHUB_FIXED_SEED = "8"
-    settings.RUMMYHUB_HINT_MAX_STATES = 1
+    settings.RUMMYHUB_HINT_MAX_STATES = 1_500
+    match = practice_table(alice, seats=3)
+    to_my_meld_step(match, alice)
+    match.refresh_from_db()
+    big = make_state([BIG_HAND, "2C.1", "KS.1"], table=BIG_TABLE, stock="3C.0 5S.0 7S.0")
+    state = spec_for("manipulation").load(match.state["round"])
+    big = big.__class__(**{**{f: getattr(big, f) for f in big.__dataclass_fields__}, "rules": state.rules})
+    Match.objects.filter(pk=match.pk).update(state={**match.state, "round": spec_for("manipulation").dump(big)})
+    client.force_login(alice)
+    html = hint(client, match).content.decode()
+    assert 'data-hint="manipulation"' in html and 'data-proven="false"' in html
+    assert "Best play found" in html and "not proven best" in html and "No hint" not in html
+    assert 'class="analysis-moves"' in html
+
+
+def test_a_position_too_large_gets_no_hint_at_once(client, alice, settings, sent, monkeypatch):
+    settings.RUMMYHUB_FIXED_SEED = "8"
+    monkeypatch.setattr("games.analysis.hints.MAX_HAND", 3)  # beyond it a position is not searched at all
     match = practice_table(alice)
     to_my_meld_step(match, alice)
     client.force_login(alice)

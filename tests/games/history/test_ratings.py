@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.core.management import call_command
 
@@ -99,13 +101,23 @@ def test_player_page_counts_matches_rounds_and_knocks(client, alice, settings):
     seats = Seat.objects.filter(user=alice, match__status=MatchStatus.FINISHED)
     assert v["played"] == 2 and v["won"] == seats.filter(is_winner=True).count()
     rounds = Round.objects.filter(match__in=matches)
-    assert v["knocks"] == rounds.filter(knocker=0, result_kind__in=["knock", "went_out"]).count()
+    # going out is not a knock (RULES B.6: the round ends another way; issue 25.9)
+    assert v["knocks"] == rounds.filter(knocker=0, result_kind="knock").count()
     assert v["going_outs"] == rounds.filter(knocker=0, result_kind="went_out").count()
     mine = list(RoundScore.objects.filter(round__match__in=matches, seat=0).values_list("score", flat=True))
     assert v["average"] == round(sum(mine) / len(mine), 1)
     assert v["rating"] is not None and v["rating"]["provisional"]
     assert [r["id"] for r in stats["recent"]] == sorted((m.pk for m in matches), reverse=True)
     assert "Statistics" in html and "Average round score" in html and f"/matches/{matches[0].pk}/" in html
+
+
+def test_going_out_is_not_counted_as_a_knock(client, alice, settings):
+    match = play_match(alice, settings=settings, seed="7", seats=3, bots=2)
+    rounds = list(Round.objects.filter(match=match).order_by("number"))
+    Round.objects.filter(pk=rounds[0].pk).update(knocker=0, result_kind="went_out", winners=[0])
+    Round.objects.filter(pk__in=[r.pk for r in rounds[1:]]).update(knocker=1, result_kind="knock", winners=[1])
+    [v] = player_stats(player=alice, viewer=alice)["variants"]
+    assert (v["knocks"], v["going_outs"]) == (0, 1)
 
 
 def test_undercuts_are_counted_for_both_sides(alice, bob, settings, client):
@@ -150,3 +162,36 @@ def test_match_page_shows_rating_changes(client, alice, bob, settings):
     winner = next(s for s in seats if s.is_winner)
     assert winner.rating_change > 0
     assert Match.objects.get(pk=match.pk).rated.changes
+
+
+def shown_ratings(html: str) -> list[str]:
+    return [re.sub(r"\s+", " ", t).strip() for t in re.findall(r'<span class="rating"[^>]*>(.*?)</span>', html, re.S)]
+
+
+def test_a_first_rating_is_shown_around_the_starting_value_everywhere(client, alice, bob, settings):
+    """Issue 25.9: a first rating read "-0.6† (provisional)".  Every player starts at the same whole
+    number; a rating is shown as a whole number near it, "provisional" said in words, the same on the
+    leaderboard, the player page and (as its change) the match page."""
+    assert ratings.shown(ratings.ordinal(ratings.DEFAULT_MU, ratings.DEFAULT_SIGMA)) == ratings.SHOWN_START
+    match = play_match(alice, settings=settings, seed="5", seats=2, bots=0, others=[bob])
+    rating_update_for_match(match=match)
+    board = shown_ratings(client.get("/leaderboard/").content.decode())
+    assert len(board) == 2
+    for text in board:
+        assert re.fullmatch(r"\d+ \(provisional\)", text), text
+        assert abs(int(text.split()[0]) - ratings.SHOWN_START) < 100
+    assert "†" not in client.get("/leaderboard/").content.decode()
+    for user in (alice, bob):
+        row = PlayerRating.objects.get(user=user)
+        expected = f"{ratings.shown(row.ordinal)} (provisional)"
+        assert expected in board
+        assert shown_ratings(client.get(f"/players/{user.username}/").content.decode()) == [expected]
+    page = client.get(f"/matches/{match.pk}/")
+    for seat in page.context["seats"]:
+        row = PlayerRating.objects.get(user__username=seat.username)
+        assert seat.rating_change == ratings.shown(row.ordinal) - ratings.SHOWN_START
+    # once sure, the word goes
+    PlayerRating.objects.filter(user=alice).update(sigma=3.0)
+    assert shown_ratings(client.get("/players/alice/").content.decode()) == [
+        str(ratings.shown(PlayerRating.objects.get(user=alice).ordinal))
+    ]

@@ -220,3 +220,29 @@ def test_htmx_history_restore_gets_the_whole_page(client, alice, settings):
     for url in ("/history/?mine=on", f"/matches/{match.pk}/", f"/matches/{match.pk}/replay/?step=3", "/leaderboard/"):
         assert "<html" in client.get(url, **restore).content.decode()
         assert "<html" not in client.get(url, **HX).content.decode()
+
+
+@pytest.mark.parametrize(
+    ("kind", "sentence", "role"),
+    [
+        ("went_out", "went out", "went out"),
+        ("knock", "knocked", "knocker"),
+        ("gin", "went gin", "went gin"),
+        ("undercut", "knocked", "knocker"),
+    ],
+)
+def test_the_player_who_ended_a_round_is_named_by_how_it_ended(client, alice, settings, kind, sentence, role):
+    """A round won by going out does not call its winner "knocker" (issue 25.9); a Gin hand won by gin
+    says gin."""
+    match = play_match(alice, settings=settings, seed="7", seats=2, bots=1)
+    rnd = Round.objects.filter(match=match).order_by("number").first()
+    Round.objects.filter(pk=rnd.pk).update(result_kind=kind, knocker=0, winners=[0])
+    page = client.get(f"/matches/{match.pk}/")
+    row = page.context["rounds"][0]
+    assert row["ended_as"] == {"went_out": "went_out", "gin": "gin"}.get(kind, "knock")
+    html = page.content.decode()
+    start = html.index(f'<th scope="row">{rnd.number}</th>', html.index("rounds-table"))
+    cells = html[start : html.index("</tr>", start)]
+    assert f"{sentence}" in cells and f"· {role}" in cells
+    if role != "knocker":
+        assert "knocker" not in cells and "knocked" not in cells

@@ -10,7 +10,7 @@ from typing import Any
 from ...cards import Card, as_cards
 from ...errors import InvalidAction
 from ..melds import ace_mode_of, classify, sort_meld
-from .dp import Problem
+from .dp import Problem, SearchBudgetExceeded
 from .forward import BEAM, Forward
 from .freed import freed_meld_sets
 
@@ -21,7 +21,9 @@ class Play:
 
     ``table``: the complete new arrangement as codes (jokers ``"JK=7S"``);
     ``played``: codes of the hand cards laid; ``points``: their value (jokers 25);
-    ``table_cards`` / ``played_cards``: the same as :class:`Card` objects (deck indices kept).
+    ``table_cards`` / ``played_cards``: the same as :class:`Card` objects (deck indices kept);
+    ``proven``: False when the search budget ran out first (``best_effort``): the best play found by
+    then, which may not be the best there is.
     """
 
     table: list[list[str]]
@@ -29,6 +31,7 @@ class Play:
     points: int
     table_cards: list[list[Card]] = field(default_factory=list)
     played_cards: list[Card] = field(default_factory=list)
+    proven: bool = True
 
     @property
     def cards(self) -> int:
@@ -79,6 +82,7 @@ def best_play(
     objective: str = "points",
     rules: Any = None,
     max_states: int | None = None,
+    best_effort: bool = False,
 ) -> Play:
     """The best legal new table for a meld step (exact; see the package docstring).
 
@@ -86,7 +90,9 @@ def best_play(
     ``hand``: codes/ids/Cards.  An empty play (``played == []``, the table
     unchanged) when nothing can be laid.  ``max_states`` bounds the search (the
     total over joker cases); beyond it :class:`SearchBudgetExceeded` is raised —
-    for callers that prefer a quick answer (bots) to an exact one.
+    for callers that prefer a quick answer (bots) to an exact one — or, with
+    ``best_effort``, the best play found by then is returned with ``proven``
+    False (a practice hint).
     """
     if objective not in ("points", "cards"):
         raise InvalidAction(f"Unknown objective {objective!r}.", code="bad_objective")
@@ -94,7 +100,7 @@ def best_play(
     if sum(c.is_joker for m in melds for c in m) + sum(c.is_joker for c in hand_cards) > 8:
         raise InvalidAction("At most 8 jokers can be searched.", code="bad_table")  # the DP packs counts in 4 bits
     step = _Step(melds, hand_cards, objective, rules)
-    best = _search(step.cases(), max_states)
+    best, proven = _search(step.cases(), max_states, best_effort)
     joker_value = step.joker_value
     if best is None:
         return Play(
@@ -103,6 +109,7 @@ def best_play(
             points=0,
             table_cards=[list(m) for m in melds],
             played_cards=[],
+            proven=proven,
         )
     new_melds, played = best
     new_melds = [sort_meld(m, step.ace_mode) for m in new_melds]
@@ -118,17 +125,29 @@ def best_play(
         points=sum(c.points(joker_value) for c in played_sorted),
         table_cards=new_melds,
         played_cards=played_sorted,
+        proven=proven,
     )
 
 
-def _search(prepared: list[tuple], max_states: int | None) -> tuple[list[list[Card]], list[Card]] | None:
+# With ``best_effort``: how many times ``max_states`` a narrow pass may use before any play is found (its
+# states are those of BEAM parents a rank, but their children are counted: a few thousand for a hand of
+# 25 cards on a table of 80, some 18,000 at most in the positions measured; about a second).
+FIRST_PASS_ALLOWANCE = 20
+
+
+def _search(
+    prepared: list[tuple], max_states: int | None, best_effort: bool = False
+) -> tuple[tuple[list[list[Card]], list[Card]] | None, bool]:
     """The best play over the prepared joker cases: best bound first (ties: more freed jokers first); a
     case whose bound cannot beat the best found so far ends the search, and the best found so far is the
-    floor below which a case's search drops its states (:mod:`.forward`)."""
+    floor below which a case's search drops its states (:mod:`.forward`).  Also whether it is proven
+    best: with ``best_effort`` a search past ``max_states`` stops there with the best play found by then
+    (a case's narrow pass included) instead of raising :class:`SearchBudgetExceeded`."""
     prepared.sort(key=lambda item: (-item[0], item[1]))
     best_val: float = 0.0
     spent = 0
     best = None
+    proven = True
     shared_half: dict = {}  # pairs of suit option lists, shared by the cases of this step
     shared_comps: dict = {}
     for bound, _i, args, const, pre_melds, extra_played in prepared:
@@ -138,21 +157,31 @@ def _search(prepared: list[tuple], max_states: int | None) -> tuple[list[list[Ca
         prob.shared_half, prob.shared_comps = shared_half, shared_comps
         fw = Forward(prob)
         if max_states is not None:
-            fw.budget = max_states - spent
+            # with best_effort, until a play is found a narrow pass may use FIRST_PASS_ALLOWANCE times the
+            # budget: a hint has a play to show for all but the largest positions
+            allowance = FIRST_PASS_ALLOWANCE if best_effort and best is None else 1
+            fw.budget = max_states * allowance - spent
         floor = best_val - const
-        found, proven = fw.run(floor, BEAM)  # a narrow pass first: a floor for the exact one
-        if not proven and (found is None or found[0] + const < bound):
-            exact, _ = fw.run(floor if found is None else found[0], None)
-            found = exact or found
+        found = None
+        try:
+            found, complete = fw.run(floor, BEAM)  # a narrow pass first: a floor for the exact one
+            if max_states is not None:
+                fw.budget = max_states - spent
+            if not complete and (found is None or found[0] + const < bound):
+                exact, _ = fw.run(floor if found is None else found[0], None)
+                found = exact or found
+        except SearchBudgetExceeded:
+            if not best_effort:
+                raise
+            proven = False
         spent += fw.states
-        if found is None:
-            continue
-        val = found[0] + const
-        if val > best_val:
-            best_val = val
+        if found is not None and found[0] + const > best_val:
+            best_val = found[0] + const
             melds_out, used_opt = prob.rebuild(prob.path_of(found[1], fw.canonical))
             best = (pre_melds + melds_out, used_opt + extra_played)
-    return best
+        if not proven:
+            break
+    return best, proven
 
 
 def _by_key(cards: Iterable[Card]) -> tuple[dict[Key, list[Card]], list[Card]]:
