@@ -19,12 +19,13 @@ from tests.live import session_cookie_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-# The dialog and every one of its buttons wholly on screen and not covered; the player's own action
-# bar (Ready, Rematch) not covered by it either.
+# The dialog and every one of its buttons wholly on screen and not covered (once scrolled to, inside
+# the dialog); the player's own action bar (Ready, Rematch) and the page not covered by it either.
 UNCOVERED = """(sel) => {
   const out = [];
   document.querySelectorAll(sel).forEach(el => {
     if (!el.getClientRects().length) return;
+    if (el.closest('#results')) el.scrollIntoView({block: 'nearest'});  // the dialog scrolls inside itself
     const r = el.getBoundingClientRect();
     if (r.top < -0.5 || r.left < -0.5 || r.bottom > innerHeight + 0.5 || r.right > innerWidth + 0.5) {
       out.push((el.textContent || el.id).trim().slice(0, 30) + " outside the screen"); return; }
@@ -56,8 +57,9 @@ def check_dialog(page, artifacts, name: str) -> None:
     dialog = page.get_by_role("dialog")
     expect(dialog).to_be_visible()
     expect(page.locator("#results-title")).to_be_focused()
-    problems = page.evaluate(UNCOVERED, "#results-title, #results .results-buttons > :is(button, a), #actions button")
     shot(page, name, artifacts)
+    problems = page.evaluate(UNCOVERED, "#results-title, #actions button, #results .results-buttons > :is(button, a)")
+    assert page.evaluate("document.scrollingElement.scrollTop") == 0
     assert not problems, problems
 
 
