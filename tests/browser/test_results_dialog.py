@@ -12,7 +12,9 @@ import pytest
 from playwright.sync_api import expect
 
 from games import services
+from games.engine import bots as engine_bots
 from games.models import Match, MatchStatus
+from games.variants import spec_for
 from tests.browser.test_gin_journey import seed_for
 from tests.browser.test_table_fits import SCREENS, current, my_turns, open_table, past, press
 from tests.live import session_cookie_for
@@ -216,4 +218,52 @@ def test_a_newcomer_advising_in_box_gin_sees_all_three_and_the_result(
     expect(page.get_by_role("dialog")).to_be_visible()
     expect(page.locator("#results-title")).to_be_focused()
     shot(page, f"gin-advisor-result-{screen}", artifacts)
+    context.close()
+
+
+@pytest.mark.parametrize("screen", ["laptop", "phone"])
+def test_the_match_dialog_right_to_left(browser, live_daphne, artifacts, make_user, screen, settings):
+    """Persian (right to left): the dialog reads from the right, its close button at the inline end,
+    nothing off the screen; the waiting table's link stays a left-to-right address."""
+    alice = make_user("alice")
+    match = services.match_create(host=alice, variant="gin", seats_count=2, bots=1, options={"game_target": 10})
+    services.match_start(match_id=match.pk, user=alice)
+    for _ in range(2000):
+        services.run_until_human(match_id=match.pk)
+        match.refresh_from_db()
+        if match.status == MatchStatus.FINISHED:
+            break
+        if match.status == MatchStatus.BETWEEN_ROUNDS:
+            services.round_ready(match_id=match.pk, user=alice)
+            continue
+        state = spec_for(match.variant).load(match.state["round"])
+        action = engine_bots.choose_action(state, 0, policy="basic")
+        services.turn_submit(match_id=match.pk, user=alice, action=action, expected_version=match.version)
+    assert match.status == MatchStatus.FINISHED
+    waiting = services.match_create(host=alice, variant="manipulation", seats_count=3)
+    context = browser.new_context(**SCREENS[screen])
+    host = live_daphne.url.split("//", 1)[1].split(":")[0]
+    context.add_cookies(
+        [
+            {"name": settings.LANGUAGE_COOKIE_NAME, "value": "fa", "domain": host, "path": "/"},
+            {"name": "sessionid", "value": session_cookie_for(alice), "url": live_daphne.url},
+        ]
+    )
+    page = context.new_page()
+    page.goto(f"{live_daphne.url}/tables/{match.pk}/")
+    expect(page.locator("html")).to_have_attribute("dir", "rtl")
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_be_visible()
+    expect(page.locator("#results-title")).to_be_focused()
+    title, close = page.locator("#results-title").bounding_box(), page.locator("#results .results-close").bounding_box()
+    assert close["x"] + close["width"] <= title["x"] + 1  # the close button is left of the title: the inline end
+    assert page.evaluate("document.scrollingElement.scrollWidth <= innerWidth")
+    shot(page, f"match-rtl-{screen}", artifacts)
+    page.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
+
+    page.goto(f"{live_daphne.url}/tables/{waiting.pk}/")
+    expect(page.locator("#invite-url")).to_have_attribute("dir", "ltr")
+    assert page.evaluate("document.scrollingElement.scrollWidth <= innerWidth")
+    shot(page, f"invite-rtl-{screen}", artifacts)
     context.close()
