@@ -116,3 +116,30 @@ def test_no_dialog_while_a_round_is_played(client, alice):
     services.match_start(match_id=match.pk, user=alice)
     match = Match.objects.get(pk=match.pk)
     assert 'role="dialog"' not in dialog(client, alice, match)
+
+
+def test_every_open_table_with_a_free_seat_shows_its_link(client, alice, bob):
+    """Issue 25 point 4: the link (a private table's with its invite) and its copy button."""
+    public = services.match_create(host=alice, variant="manipulation", seats_count=3)
+    private = services.match_create(host=alice, variant="manipulation", seats_count=2, is_private=True)
+    client.force_login(alice)
+    page = client.get(reverse("games:table", args=[public.pk])).content.decode()
+    assert f'data-invite-path="/tables/{public.pk}/"' in page and "Copy the link" in page
+    page = client.get(reverse("games:table", args=[private.pk])).content.decode()
+    assert f'data-invite-path="/tables/{private.pk}/?invite={private.invite_token}"' in page
+    client.force_login(bob)  # a visitor of the public table may pass its link on too
+    page = client.get(reverse("games:table", args=[public.pk])).content.decode()
+    assert "Copy the link" in page
+    services.seat_join(match_id=private.pk, user=bob, invite_token=private.invite_token)
+    client.force_login(alice)
+    page = client.get(reverse("games:table", args=[private.pk])).content.decode()
+    assert "Copy the link" not in page  # the table is full: nobody to invite
+
+
+def test_a_turn_timer_says_whose_turn_ends(client, alice):
+    match = services.match_create(host=alice, variant="manipulation", seats_count=2, bots=1, turn_timer=30)
+    services.match_start(match_id=match.pk, user=alice)
+    services.run_until_human(match_id=match.pk)
+    client.force_login(alice)
+    page = client.get(reverse("games:table", args=[match.pk])).content.decode()
+    assert "<bdi>alice</bdi>’s turn ends in" in page
