@@ -9,11 +9,12 @@ what the advisor may do, and the hand's result.  Pictures go to artifacts/result
 from __future__ import annotations
 
 import pytest
+from django.utils import timezone
 from playwright.sync_api import expect
 
 from games import services
 from games.engine import bots as engine_bots
-from games.models import Match, MatchStatus
+from games.models import Match, MatchStatus, Seat
 from games.variants import spec_for
 from tests.browser.test_gin_journey import seed_for
 from tests.browser.test_table_fits import SCREENS, current, my_turns, open_table, past, press
@@ -189,9 +190,11 @@ def test_the_link_is_selected_when_the_clipboard_refuses(browser, live_daphne, m
 def test_a_newcomer_advising_in_box_gin_sees_all_three_and_the_result(
     browser, live_daphne, artifacts, make_user, screen
 ):
-    alice = make_user("alice")
-    match = services.match_create(host=alice, variant="gin_box", seats_count=3, bots=2)
-    Match.objects.filter(pk=match.pk).update(seed=seed_for(captain=1, advisor=0))
+    alice, bob = make_user("alice"), make_user("bob")
+    # Bob is the captain (the hand waits for him while Alice looks), then his seat is played for him.
+    match = services.match_create(host=alice, variant="gin_box", seats_count=3, bots=1)
+    services.seat_join(match_id=match.pk, user=bob, index=2)
+    Match.objects.filter(pk=match.pk).update(seed=seed_for(captain=2, advisor=0))
     services.match_start(match_id=match.pk, user=alice)
     context, page = open_table(browser, live_daphne, alice, screen, match.pk)
     expect(page.locator("#seats .seat-me")).to_have_attribute("data-role", "advisor")
@@ -213,7 +216,9 @@ def test_a_newcomer_advising_in_box_gin_sees_all_three_and_the_result(
     # What the advisor may do, said to them.
     expect(page.locator("#gin-advisor-note")).to_contain_text("advisor")
     shot(page, f"gin-advisor-{screen}", artifacts)
-    # The hand is played by the others; its result is shown to the advisor too.
+    # The hand is played by the others (Bob's seat by the server now); its result is shown to the advisor too.
+    Seat.objects.filter(match=match, user=bob).update(autopilot=True)
+    Match.objects.filter(pk=match.pk).update(deadline=timezone.now())  # due now: the server's clock plays
     expect(page.locator("#gin-end .gin-result")).to_be_visible(timeout=60000)
     expect(page.get_by_role("dialog")).to_be_visible()
     expect(page.locator("#results-title")).to_be_focused()
@@ -237,8 +242,13 @@ def test_the_match_dialog_right_to_left(browser, live_daphne, artifacts, make_us
             services.round_ready(match_id=match.pk, user=alice)
             continue
         state = spec_for(match.variant).load(match.state["round"])
+        if state.seat_to_act != 0:
+            continue  # the live server's clock is moving the bot meanwhile
         action = engine_bots.choose_action(state, 0, policy="basic")
-        services.turn_submit(match_id=match.pk, user=alice, action=action, expected_version=match.version)
+        try:
+            services.turn_submit(match_id=match.pk, user=alice, action=action, expected_version=match.version)
+        except services.ActionRefused:
+            continue  # the clock moved first: this was a stale board
     assert match.status == MatchStatus.FINISHED
     waiting = services.match_create(host=alice, variant="manipulation", seats_count=3)
     context = browser.new_context(**SCREENS[screen])
