@@ -220,6 +220,10 @@ def test_a_newcomer_advising_in_box_gin_sees_all_three_and_the_result(
     Seat.objects.filter(match=match, user=bob).update(autopilot=True)
     Match.objects.filter(pk=match.pk).update(deadline=timezone.now())  # due now: the server's clock plays
     expect(page.locator("#gin-end .gin-result")).to_be_visible(timeout=60000)
+    # The three seats still whole on screen with their new badges (autopilot, not ready).
+    width = page.viewport_size["width"]
+    rights = page.locator("#seats .seat").evaluate_all("els => els.map(e => e.getBoundingClientRect().right)")
+    assert len(rights) == 3 and max(rights) <= width, rights
     expect(page.get_by_role("dialog")).to_be_visible()
     expect(page.locator("#results-title")).to_be_focused()
     shot(page, f"gin-advisor-result-{screen}", artifacts)
