@@ -396,6 +396,8 @@ def gin_context(*, match, view: dict[str, Any], me, state, seats, rounds) -> dic
             "role": role,
             "role_label": words.role_label(role),
             "is_advisor": role == "advisor" and three,
+            # The advisor's note (RULES C.2.4, C.9): what they may do this hand, and that they play the next.
+            "advisor_may_advise": bool((view.get("rules") or {}).get("advisor_can_advise")),
             "roles": roles,
             **_hands(view, seats, my_index, order, suggested=latest["card"] if latest and role == "captain" else None),
             "prompt": _gin_prompt(view, my_turn, actions, playing, names),

@@ -23,7 +23,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
 from games import practice, store
-from games.board import faces, words
+from games.board import faces, results, words
 from games.board.data import LOG_LENGTH, BoardData, LogEvent
 from games.board.gin import gin_context
 from games.board.manipulation import manipulation_context
@@ -225,6 +225,8 @@ def _build_public(data: BoardData) -> tuple[dict[str, Any], dict[str, Any]]:
     # by the periodic full collection (plumbing.gctune).
     ctx["round_results"] = SimpleLazyObject(partial(_round_results, data.rounds, seats, data.match))
     ctx["scores_key"] = f"{len(data.rounds)}:{'|'.join(s.display_name for s in seats)}"
+    # The result dialog's summary (games.board.results): between rounds and at the end only.
+    ctx["outcome"] = SimpleLazyObject(partial(results.outcome, match, seats, ctx["round_results"]))
     if match.status == MatchStatus.FINISHED:
         ctx["final"] = sorted(seat_infos, key=lambda s: -(s.final_total or 0))
         ctx["rematch"] = data.rematch

@@ -136,11 +136,13 @@
   // ---- after a frame (or a whole board from a form): put the page back together -------------
   document.addEventListener("htmx:wsAfterMessage", function (event) {
     var message = event.detail.message || "";
-    if (message.indexOf('id="socket-error"') !== -1) { endBusy(); return; }
+    if (message.indexOf('id="socket-error"') !== -1) { endBusy(); if (draftInFlight) draftAnswered(); return; }
     if (!VERSION.test(message)) return;
     endBusy();
     settle(before, !REPLY.test(message));
     before = null;
+    // The draft's answer (or, long after it went, whatever board came: it was asked for again).
+    if (draftInFlight && (REPLY.test(message) || Date.now() - draftInFlight.since > 6000)) draftAnswered();
   });
 
   // A form answered over HTTP replaced the whole board (a new #board-meta that no frame brought):
@@ -176,6 +178,7 @@
     b.classList.toggle("board-my-turn", m.dataset.myTurn === "true");
     markMySeat(m.dataset.mySeat);
     showNewResults();
+    fillInvite();
     trimLog();
     if (seatShown !== null && seatShown !== m.dataset.mySeat) refreshSide();
     seatShown = m.dataset.mySeat;
@@ -221,17 +224,94 @@
   document.addEventListener("click", function (event) {
     var t = event.target.closest("[data-toggle]");
     if (!t || !page()) return;
+    if (t.dataset.toggle === "results-hidden") { setResults(page().classList.contains("results-hidden")); return; }
     page().classList.toggle(t.dataset.toggle);
-    if (t.dataset.toggle === "results-hidden") {
-      var r = document.getElementById("results");
-      hiddenResults = r ? r.dataset.resultsKey : null;
-    }
   });
+
+  // ---- the result dialog of a round and of the match (#results, role=dialog) -------------------
+  // It opens by itself when a round or the match ends (the focus goes to its title, and comes back
+  // where it was when it is closed); Escape or "Show the table" closes it, "Show the results" opens it
+  // again. Its buttons press the real ones of the player's own action bar (#actions: Ready, Rematch).
   var hiddenResults = null; // the results put aside; new results (the next round's) show again
+  var shownResults = null; // the results the focus was last moved into
+  var focusBefore = null; // where the focus was before the dialog took it
+  function resultsOpen() {
+    var r = document.getElementById("results");
+    return !!(r && r.getAttribute("role") === "dialog" && page() && !page().classList.contains("results-hidden"));
+  }
+  function focusResults() {
+    var title = document.getElementById("results-title");
+    if (!title) return;
+    var active = document.activeElement;
+    if (active && active !== document.body && !active.closest("#results")) focusBefore = keyOf(active);
+    title.focus({ preventScroll: false });
+  }
+  function setResults(show) {
+    var p = page();
+    var r = document.getElementById("results");
+    if (!p) return;
+    p.classList.toggle("results-hidden", !show);
+    hiddenResults = show ? null : (r ? r.dataset.resultsKey : null);
+    if (show) { focusResults(); return; }
+    var back = (focusBefore && document.querySelector(focusBefore)) || document.querySelector(".results-open");
+    focusBefore = null;
+    if (back && back.getClientRects().length) back.focus();
+  }
   function showNewResults() {
     var r = document.getElementById("results");
-    if (page() && r && r.dataset.resultsKey !== hiddenResults) page().classList.remove("results-hidden");
+    if (!page() || !r) return;
+    if (r.dataset.resultsKey !== hiddenResults) page().classList.remove("results-hidden");
+    if (!resultsOpen()) { shownResults = null; return; }
+    if (shownResults === r.dataset.resultsKey) return;
+    shownResults = r.dataset.resultsKey;
+    var banner = document.getElementById("turn-banner");
+    if (banner) banner.hidden = true; // a last "Your turn" is over: the round is
+    focusResults();
   }
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "Escape" || !resultsOpen()) return;
+    // Escape closes the dialog from anywhere on the board but a field being typed in.
+    if (event.target.closest && event.target.closest("input, textarea, select, .table-side")) return;
+    event.preventDefault();
+    setResults(false);
+  });
+  document.addEventListener("click", function (event) {
+    var b = event.target.closest("[data-results-do]");
+    if (!b) return;
+    var real = document.querySelector('#actions [data-action="' + b.dataset.resultsDo + '"]');
+    if (!real) return;
+    if (real.form) real.form.requestSubmit(real); else real.click();
+  });
+
+  // ---- the link to the table: shown whole, copied to the clipboard (or selected to be copied) ----
+  function fillInvite() {
+    document.querySelectorAll("[data-invite-path]").forEach(function (input) {
+      input.value = location.origin + input.dataset.invitePath;
+    });
+  }
+  document.addEventListener("click", function (event) {
+    var b = event.target.closest("[data-copy-link]");
+    if (!b) return;
+    var box = b.closest(".invite-link");
+    var input = box && box.querySelector("[data-invite-path]");
+    var status = box && box.querySelector(".invite-status");
+    if (!input) return;
+    fillInvite();
+    function selected() {
+      input.focus();
+      input.select();
+      if (status) status.textContent = b.dataset.selectText || "";
+    }
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(input.value).then(function () {
+        if (status) status.textContent = b.dataset.copiedText || "";
+      }, selected);
+    } else {
+      var done = false;
+      try { input.select(); done = document.execCommand && document.execCommand("copy"); } catch (e) { done = false; }
+      if (done && status) status.textContent = b.dataset.copiedText || ""; else selected();
+    }
+  });
 
   // New log lines come at the top; the page keeps as many as the server's log holds.
   function trimLog() {
@@ -407,6 +487,11 @@
       t.style.setProperty("--fraction", Math.min(1, left / total).toFixed(3));
       t.classList.toggle("timer-low", left <= 10);
     });
+    // A countdown said in a sentence (the result dialog's "The next round starts in 28 s ...").
+    document.querySelectorAll(".countdown[data-deadline-ms][data-text]").forEach(function (c) {
+      var left = Math.max(0, (Number(c.dataset.deadlineMs) - (Date.now() + clockOffset)) / 1000);
+      c.textContent = c.dataset.text.replace("%s", String(Math.ceil(left)));
+    });
   }
   setInterval(tick, 500);
 
@@ -447,9 +532,33 @@
       if (key !== "csrfmiddlewaretoken") fields[key] = String(value);
     });
     event.preventDefault();
+    if (draftInFlight) { queued.push({ kind: kind, fields: fields }); return; }
+    sendCommand(kind, fields);
+  });
+
+  // A command sent while the page's own draft (an arrangement of the melds, a knock layout) is still
+  // on its way would name the version before that draft and be refused as stale: it waits for the
+  // draft's answer and goes with the version the draft made. Only the first command waiting takes that
+  // version (a second click on a move names the same old version and is still refused as stale).
+  var draftInFlight = null; // {base: the version the draft was sent from, since: when}
+  var queued = [];
+  function sendCommand(kind, fields) {
+    if (kind === "draft") draftInFlight = { base: fields.version, since: Date.now() };
     send({ type: "command", kind: kind, fields: fields });
     markBusy();
-  });
+  }
+  function draftAnswered() {
+    draftInFlight = null;
+    var waiting = queued;
+    queued = [];
+    var m = meta();
+    var now = m ? m.dataset.version : null;
+    waiting.forEach(function (c, i) {
+      if (draftInFlight) { queued.push(c); return; } // a queued draft is in flight again: the rest wait for it
+      if (i === 0 && now !== null && c.fields.version !== undefined) c.fields.version = now;
+      sendCommand(c.kind, c.fields);
+    });
+  }
 
   // What cards.js and the boards' scripts (loaded after this one) share with the page: the CSRF
   // header, asking the socket for the board again, and holding pushes back during a drag.

@@ -52,7 +52,7 @@ def test_new_player_plays_a_round_against_two_bots(page, live_daphne, artifacts)
         except PlaywrightTimeout:
             continue  # the board moved on (a bot played, or the round ended) before the click landed
     expect(page.locator(".round-end")).to_be_visible(timeout=20_000)
-    expect(page.locator(".round-end h2")).to_contain_text("Round 1 is over")
+    expect(page.locator("#results .results-why")).to_contain_text("Round 1 is over")
     expect(page.locator(".round-end tbody tr")).to_have_count(3)
     page.screenshot(path=str(artifacts / "table-a-3-round-scores.png"), full_page=True)
     match = Match.objects.latest("pk")

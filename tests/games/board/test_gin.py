@@ -664,3 +664,38 @@ def test_each_seat_is_listed_once_with_its_role(client, make_user, variant, seat
             assert role in row
         advisor_row = re.search(rf'<li id="seat-{state.advisor}".*?</li>', page, re.S).group(0)
         assert "advises the captain" in advisor_row and "0 cards" not in advisor_row
+
+
+def test_the_advisor_is_told_what_they_may_do_and_that_they_play_next(client, make_user):
+    """Issue 25 point 5: a newcomer drawn as the advisor (RULES C.2.1) reads what the advisor does
+    (C.2.4: sees the captain's cards, suggests, the captain decides) and that they play the next hand
+    (C.9); the captain and the box see no such note."""
+    match, (alice, bob, carol) = start_box_table(make_user, captain=0, humans=3)
+    state = round_state(match)
+    pages = {}
+    for user in (alice, bob, carol):
+        client.force_login(user)
+        pages[Seat.objects.get(match=match, user=user).index] = client.get(
+            reverse("games:table", args=[match.pk])
+        ).content.decode()
+    advisor = pages[state.advisor]
+    assert 'id="gin-advisor-note"' in advisor
+    assert "You are the advisor this hand." in advisor and "suggest moves to them" in advisor
+    assert "you play the next one as the captain" in advisor
+    assert 'id="gin-advisor-note"' not in pages[state.dealer] and 'id="gin-advisor-note"' not in pages[state.nondealer]
+
+
+def test_an_advisor_without_advice_is_told_so(client, make_user):
+    alice = make_user("alice")
+    match = services.match_create(
+        host=alice, variant="gin_box", seats_count=3, bots=2, options={"advisor_can_advise": False}
+    )
+    Match.objects.filter(pk=match.pk).update(seed=seed_where_captain(1))
+    services.match_start(match_id=match.pk, user=alice)
+    match.refresh_from_db()
+    if round_state(match).advisor != 0:
+        pytest.skip("the seed made alice the box")  # pragma: no cover
+    client.force_login(alice)
+    page = client.get(reverse("games:table", args=[match.pk])).content.decode()
+    assert "At this table the advisor gives no suggestions." in page
+    assert "Suggest discarding" not in page
