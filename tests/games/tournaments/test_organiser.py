@@ -12,10 +12,12 @@
 from __future__ import annotations
 
 import pytest
+from django import forms
 from django.urls import reverse
 
 from games.models import Match, Round, RoundScore, Seat
 from games.tournaments import selectors, services
+from games.tournaments.admin import TournamentForm
 from games.tournaments.consumers import TournamentConsumer
 from games.tournaments.models import Entry, Tournament, TournamentSeat
 from tests.games.tournaments.test_services import make_tournament, play_out
@@ -40,6 +42,37 @@ def fast(settings):
     settings.RUMMYHUB_BOT_DELAY = 0
     settings.RUMMYHUB_FIXED_SEED = "11"
     return settings
+
+
+def admin_add_data(**fields) -> dict[str, str]:
+    """The admin's add form as a browser posts it: every field at its initial value, then ``fields``."""
+    form = TournamentForm()
+    data: dict[str, str] = {
+        "variant": "manipulation",
+        "format": "swiss",
+        "table_size": "4",
+        "rounds_count": "3",
+        "turn_timer": "0",
+        "starts_at_0": "",
+        "starts_at_1": "",
+        "entries-TOTAL_FORMS": "0",
+        "entries-INITIAL_FORMS": "0",
+        "entries-MIN_NUM_FORMS": "0",
+        "entries-MAX_NUM_FORMS": "1000",
+    }
+    for name in (*TournamentForm.RULE_FIELDS, *TournamentForm.POINT_FIELDS):
+        value = form[name].value()
+        if isinstance(form.fields[name], forms.BooleanField):
+            if value:
+                data[name] = "on"
+        else:
+            data[name] = "" if value is None else str(value)
+    for name, value in fields.items():
+        if value is None:
+            data.pop(name, None)
+        else:
+            data[name] = value
+    return data
 
 
 def seat_and_publish(t: Tournament, staff):
