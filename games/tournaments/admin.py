@@ -22,7 +22,7 @@ from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
-from django.utils.text import format_lazy
+from django.utils.text import capfirst, format_lazy
 from django.utils.translation import gettext, ngettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -57,7 +57,7 @@ class TournamentForm(forms.ModelForm):
     username; the JSON the model keeps is built from them.  Once the first round is published the
     rules are read-only (``TournamentAdmin.get_readonly_fields``) and these fields are left out."""
 
-    variant = forms.ChoiceField(label=_("variant"), choices=Variant.choices)
+    variant = forms.ChoiceField(label=capfirst(_("variant")), choices=Variant.choices)
     usernames = forms.CharField(
         label=_("Entrants (usernames)"),
         required=False,
@@ -392,9 +392,10 @@ class TournamentAdmin(admin.ModelAdmin):
         names = form.cleaned_data.get("usernames") or []
         if names:
             added, _unknown = services.entries_import(tournament_id=form.instance.pk, by=request.user, usernames=names)
-            messages.success(
-                request, ngettext("%(n)d entrant added.", "%(n)d entrants added.", len(added)) % {"n": len(added)}
-            )
+            if change:  # a new tournament's message counts every entrant (response_add)
+                messages.success(
+                    request, ngettext("%(n)d entrant added.", "%(n)d entrants added.", len(added)) % {"n": len(added)}
+                )
 
     def save_formset(self, request, form, formset, change):
         if formset.model is not Entry:
@@ -583,7 +584,18 @@ class TournamentAdmin(admin.ModelAdmin):
     @staff_action
     def publish_view(self, request, round_id: int):
         rnd = services.round_publish(round_id=round_id, by=request.user)
-        messages.success(request, gettext("Round %(n)d published: the tables are open.") % {"n": rnd.number})
+        tables = rnd.tables.filter(is_bye=False).count()
+        messages.success(
+            request,
+            ngettext(
+                "Round %(n)d published: %(tables)d table is open. Its players find it on the tournament page "
+                "and in the lobby; the links to watch it are below.",
+                "Round %(n)d published: %(tables)d tables are open. Their players find them on the tournament "
+                "page and in the lobby; the links to watch them are below.",
+                tables,
+            )
+            % {"n": rnd.number, "tables": tables},
+        )
         return redirect(self._run_url(rnd.tournament_id))
 
     @staff_action

@@ -8,6 +8,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -33,24 +35,25 @@ def test_an_organiser_creates_a_swiss_of_eight_by_username_and_seats_round_1(pag
     # The settings, as the lobby offers a table's: no JSON anywhere on the page.
     expect(page.locator("#id_options")).to_have_count(0)
     expect(page.locator("#id_placement_points")).to_have_count(0)
-    page.get_by_label("Name").fill("Club Swiss")
-    page.get_by_label("Format").select_option(label="Swiss")
-    page.get_by_label("Seats per table").fill("4")
-    page.get_by_label("Number of rounds").fill("3")
+    page.get_by_label("Name:", exact=True).fill("Club Swiss")
+    page.get_by_label("Format:", exact=True).select_option(label="Swiss")
+    page.get_by_label("Seats per table:", exact=True).fill("4")
+    page.get_by_label("Number of rounds:", exact=True).fill("3")
     page.get_by_text("House rules: Manipulation Rummy").click()
-    page.get_by_label("Game ends at (points)").fill("30")
+    rules = page.get_by_role("group", name="House rules: Manipulation Rummy")
+    rules.get_by_label("Game ends at (points):", exact=True).fill("30")
     expect(page.get_by_label("Tables of 4")).to_have_value("4 2 1 0")
 
     # Six by typing their usernames (one of them misspelt first: a clear refusal, nothing saved) ...
-    entrants = page.get_by_label("Entrants (usernames)")
+    entrants = page.get_by_label("Entrants (usernames):", exact=True)
     entrants.fill("alice\nbob, carol\ndave\nerin\nfrnk")
     page.get_by_role("button", name="Save", exact=True).click()
     expect(page.locator(".errorlist")).to_contain_text("No player has the username frnk")
     assert not Tournament.objects.exists()
-    page.get_by_label("Entrants (usernames)").fill("alice\nbob, carol\ndave\nerin\nfrank")
+    page.get_by_label("Entrants (usernames):", exact=True).fill("alice\nbob, carol\ndave\nerin\nfrank")
     # ... and two found by the first letters of their name in the entrants list.
     for k, name in enumerate(("grace", "heidi")):
-        page.get_by_role("link", name="Add another entrant").click()
+        page.get_by_role("button", name=re.compile("Add another entrant", re.I)).click()
         page.locator(f"#entries-{k} .select2-selection").click()
         page.locator(".select2-search__field").fill(name[:3])
         page.locator(".select2-results__option", has_text=name).click()
@@ -90,7 +93,8 @@ def test_the_add_form_on_a_phone(browser, live_daphne, make_user):
     page.get_by_label("Password").fill("correct-horse-battery")
     page.get_by_role("button", name="Log in").tap()
     page.get_by_text("House rules: Manipulation Rummy").tap()
-    expect(page.get_by_label("Game ends at (points)")).to_be_visible()
+    rules = page.get_by_role("group", name="House rules: Manipulation Rummy")
+    expect(rules.get_by_label("Game ends at (points):", exact=True)).to_be_visible()
     page.screenshot(path=f"{SHOTS}/add-form-390.png", full_page=True)
     context.close()
 
