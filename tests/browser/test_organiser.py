@@ -4,6 +4,7 @@
   autocomplete), with a house rule chosen from the lobby's fields, and seats and publishes round 1 from
   the change page's next step: no JSON, no ids.
 * The lobby's "Practice table" help reads as a sentence under its checkbox, not in a one-word column.
+* A finished duplicate table's open board shows its seed once staff close the round (no reload).
 """
 
 from __future__ import annotations
@@ -13,8 +14,11 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from games.tournaments import services
 from games.tournaments.models import Entry, Tournament
+from rummyhub import realtime
 from tests.browser.conftest import login
+from tests.games.tournaments.test_services import play_out
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -117,4 +121,52 @@ def test_the_practice_help_reads_under_its_checkbox(browser, live_daphne, make_u
     assert help_box["height"] < 6 * 20, help_box
     field.scroll_into_view_if_needed()
     page.screenshot(path=f"{SHOTS}/lobby-practice-{size[0]}.png")
+    context.close()
+
+
+def test_an_open_duplicate_board_shows_the_seed_when_the_round_is_closed(
+    page, browser, live_daphne, make_user, monkeypatch
+):
+    """Alice's finished table says its seed is held; staff close the round in the admin; her open board
+    shows the seed over its socket, without a reload."""
+    # Set up in this process (nobody listens yet; the sync Playwright loop here forbids async_to_sync).
+    monkeypatch.setattr(realtime, "send_now", lambda group, message: None)
+    staff = make_user("staff", is_staff=True, is_superuser=True)
+    for name in NAMES[:4]:
+        make_user(name)
+    t = services.tournament_save(
+        tournament=Tournament(
+            name="Held Cup",
+            variant="gin",
+            options={"game_target": 10},
+            format="swiss",
+            table_size=2,
+            rounds_count=1,
+            duplicate=True,
+        ),
+        by=staff,
+        created=True,
+    )
+    services.entries_import(tournament_id=t.pk, by=staff, usernames=NAMES[:4])
+    rnd = services.round_publish(round_id=services.round_seat(tournament_id=t.pk, by=staff).pk, by=staff)
+    for table in rnd.tables.exclude(match=None):
+        play_out(table.match_id)
+    mine = rnd.tables.get(seats__entry__user__username="alice").match_id
+
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    player = context.new_page()
+    login(player, live_daphne.url, "alice")
+    player.goto(f"{live_daphne.url}/tables/{mine}/")
+    expect(player.locator("[data-seed-held]")).to_be_visible()
+
+    page.goto(f"{live_daphne.url}/admin/login/?next=/admin/games/tournament/{t.pk}/run/")
+    page.get_by_label("Username").fill("staff")
+    page.get_by_label("Password").fill("correct-horse-battery")
+    page.get_by_role("button", name="Log in").click()
+    page.get_by_role("button", name="Close round").click()
+    expect(page.locator(".messagelist")).to_contain_text("Round 1 closed.")
+
+    expect(player.locator("[data-seed-held]")).to_have_count(0)
+    expect(player.locator("[data-seed]")).to_be_visible()
+    player.screenshot(path=f"{SHOTS}/board-seed-revealed-1280.png")
     context.close()
