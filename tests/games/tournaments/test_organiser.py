@@ -15,6 +15,7 @@ import pytest
 from django import forms
 from django.urls import reverse
 
+from games.history.models import PlayerRating
 from games.models import Match, Round, RoundScore, Seat
 from games.tournaments import selectors, services
 from games.tournaments.admin import TournamentForm
@@ -218,3 +219,73 @@ def test_tournament_lines_name_the_variant_by_its_label(client, staff, players, 
         assert "· manipulation" not in html and ">manipulation<" not in html, where
     assert "Gin Rummy (two players)" in pages["list"] and "Gin Rummy (two players)" in pages["admin list"]
     assert str(t.variant_label) == "Manipulation Rummy" and str(g.variant_label) == "Gin Rummy (two players)"
+
+
+# ----------------------------------------------------------------- the admin: add by username, next step
+
+
+def test_the_add_form_takes_usernames_and_the_change_page_leads_to_round_1(client, staff, players, fast):
+    client.force_login(staff)
+    url = reverse("admin:games_tournament_add")
+    refused = client.post(url, admin_add_data(name="Club", usernames="alice\nzed, yolanda"))
+    assert refused.status_code == 200 and not Tournament.objects.exists()
+    assert (
+        "No player has these usernames: zed, yolanda. Check the spelling, or remove them." in refused.content.decode()
+    )
+    page = client.get(url).content.decode()
+    assert 'name="options"' not in page and 'name="placement_points"' not in page and "[4, 2, 1, 0]" not in page
+    assert 'name="opt_game_target"' in page and 'name="gin_gin_bonus"' in page and 'value="4 2 1 0"' in page
+
+    response = client.post(
+        url,
+        admin_add_data(
+            name="Club", usernames="alice\nBOB, carol\n\ndave\nerin, frank\ngrace\nheidi", opt_game_target="30"
+        ),
+        follow=True,
+    )
+    t = Tournament.objects.get(name="Club")
+    assert response.redirect_chain[-1][0] == reverse("admin:games_tournament_change", args=[t.pk])
+    html = response.content.decode()
+    assert "was created with 8 entrants." in html and "8 entrants. Next: seat round 1." in html
+    assert t.options == {"game_target": 30} and t.placement_points == {
+        "2": [4, 0],
+        "3": [4, 2, 0],
+        "4": [4, 2, 1, 0],
+        "5": [4, 3, 2, 1, 0],
+    }
+    assert Entry.objects.filter(tournament=t).count() == 8
+    seat = reverse("admin:games_tournament_seat", args=[t.pk])
+    assert f'action="{seat}"' in html and "Seat round 1" in html
+
+    client.post(seat)
+    change = client.get(reverse("admin:games_tournament_change", args=[t.pk])).content.decode()
+    assert "Round 1 is seated as a preview" in change and "Publish round 1" in change
+    rnd = t.rounds.get()
+    published = client.post(reverse("admin:games_tournament_publish", args=[rnd.pk]), follow=True).content.decode()
+    assert "Round 1 published: 2 tables are open." in published
+    assert published.count("live table") == 2
+    change = client.get(reverse("admin:games_tournament_change", args=[t.pk])).content.decode()
+    assert "Round 1 is in play: 0 of 2 tables have a result." in change
+    assert "Game ends at (points): 30" in change  # the rules, in words, read-only now
+    assert 'name="opt_game_target"' not in change
+
+
+def test_an_entrant_added_in_the_list_is_seeded_by_rating_and_audited(client, staff, players, fast):
+    PlayerRating.objects.create(user=players[0], variant="manipulation", mu=25, sigma=4, ordinal=12.34)
+    t = make_tournament(staff)
+    client.force_login(staff)
+    data = admin_add_data(
+        name=t.name,
+        opt_game_target="30",
+        **{
+            "entries-TOTAL_FORMS": "1",
+            "entries-0-user": str(players[0].pk),
+            "entries-0-seed": "0",
+            "entries-0-tournament": str(t.pk),
+        },
+    )
+    response = client.post(reverse("admin:games_tournament_change", args=[t.pk]), data)
+    assert response.status_code == 302, response.content.decode()[:3000]
+    entry = Entry.objects.get(tournament=t, user=players[0])
+    assert entry.seed == 123 and entry.rating == pytest.approx(12.34)
+    assert t.audit.filter(action="entrants_imported").exists()
