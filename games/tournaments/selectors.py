@@ -216,7 +216,7 @@ def describe_reasons(reasons: list[dict], seats=()) -> str:
             parts.append(_("duplicate: seats in standing order"))
         elif code in ("bracket", "bracket_walkover"):
             tables = r.get("tables", [])
-            parts.append(_("winners of tables %(tables)s") % {"tables": lists.items(tables)})
+            parts.append(_("advancing from tables %(tables)s") % {"tables": lists.items(tables)})
         else:
             parts.append(str(code))
     return lists.clauses(parts)
