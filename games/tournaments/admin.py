@@ -168,6 +168,11 @@ class TournamentForm(forms.ModelForm):
                     continue
                 if values is not None:
                     points[str(n)] = values
+            if not points and not self.errors:
+                self.add_error(
+                    f"points_{data.get('table_size') or 4}" if data.get("table_size") in POINT_SIZES else None,
+                    gettext("Give the placement points of at least the chosen table size."),
+                )
             if not self.errors:
                 self.instance.placement_points = points
                 try:

@@ -232,6 +232,9 @@ def test_the_add_form_takes_usernames_and_the_change_page_leads_to_round_1(clien
     assert (
         "No player has these usernames: zed, yolanda. Check the spelling, or remove them." in refused.content.decode()
     )
+    no_points = client.post(url, admin_add_data(name="Club", points_2="", points_3="", points_4="", points_5=""))
+    assert "Give the placement points of at least the chosen table size." in no_points.content.decode()
+    assert not Tournament.objects.exists()
     page = client.get(url).content.decode()
     assert 'name="options"' not in page and 'name="placement_points"' not in page and "[4, 2, 1, 0]" not in page
     assert 'name="opt_game_target"' in page and 'name="gin_gin_bonus"' in page and 'value="4 2 1 0"' in page
