@@ -316,33 +316,63 @@ class TableCreateForm(forms.Form):
 
     def rule_options(self) -> dict[str, Any]:
         """The options that differ from the defaults (the engine fills in the rest)."""
-        if self.is_gin:
-            return self._gin_rule_options()
-        defaults = manip.ManipulationRules().for_players(self.cleaned_data["seats"]).to_dict()
-        out = {}
-        for name, value in self.cleaned_data.items():
-            if not name.startswith(self.OPTION_PREFIX):
-                continue
-            key = name[len(self.OPTION_PREFIX) :]
-            if value is None:
-                continue
-            if value != defaults.get(key):
-                out[key] = value
-        return out
+        return rule_options_of(self.cleaned_data, self.cleaned_data["variant"], self.cleaned_data["seats"])
 
-    def _gin_rule_options(self) -> dict[str, Any]:
-        variant = self.cleaned_data["variant"]
-        values: dict[str, Any] = {}
-        for key, (_label, _help, variants) in GIN_OPTION_LABELS.items():
-            value = self.cleaned_data.get(f"{self.GIN_PREFIX}{key}")
-            if variants is not None and variant not in variants:
-                continue
+
+# The house rules as fields, shared by the lobby's table form and the tournament admin's form (one source).
+
+
+def rule_option_fields() -> dict[str, forms.Field]:
+    """Every house rule as a field: Manipulation's (``opt_<key>``) and Gin's (``gin_<key>``), as the lobby offers them."""
+    return {
+        **_option_fields(TableCreateForm.OPTION_PREFIX),
+        **_gin_fields(TableCreateForm.GIN_PREFIX),
+    }
+
+
+def rule_options_of(data: dict[str, Any], variant: str, seats: int) -> dict[str, Any]:
+    """The options (by key) that differ from the variant's defaults at a table of ``seats``, from the
+    cleaned values of :func:`rule_option_fields` (the engine fills in the rest)."""
+    if variant in GIN_VARIANTS:
+        return _gin_rule_options(data, variant)
+    prefix = TableCreateForm.OPTION_PREFIX
+    defaults = manip.ManipulationRules().for_players(seats).to_dict()
+    out = {}
+    for name, value in data.items():
+        if not name.startswith(prefix):
+            continue
+        key = name[len(prefix) :]
+        if value is None:
+            continue
+        if value != defaults.get(key):
+            out[key] = value
+    return out
+
+
+def rule_option_initial(variant: str, options: dict[str, Any]) -> dict[str, Any]:
+    """The fields' values showing stored ``options`` (the reverse of :func:`rule_options_of`)."""
+    if variant in GIN_VARIANTS:
+        out = {}
+        for key, value in (options or {}).items():
             if key == "end_bonuses":
-                value = {"on": True, "off": False}.get(value)
-            if value is None or value == "":
-                continue
-            values[key] = value
-        defaults = gin_defaults(variant)
-        if values.get("oklahoma"):
-            defaults = {**gin.GinRules(variant="hollywood", oklahoma=True).to_dict(), "oklahoma": False}
-        return {k: v for k, v in values.items() if v != defaults.get(k)}
+                value = "on" if value else "off"
+            out[f"{TableCreateForm.GIN_PREFIX}{key}"] = value
+        return out
+    return {f"{TableCreateForm.OPTION_PREFIX}{key}": value for key, value in (options or {}).items()}
+
+
+def _gin_rule_options(data: dict[str, Any], variant: str) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    for key, (_label, _help, variants) in GIN_OPTION_LABELS.items():
+        value = data.get(f"{TableCreateForm.GIN_PREFIX}{key}")
+        if variants is not None and variant not in variants:
+            continue
+        if key == "end_bonuses":
+            value = {"on": True, "off": False}.get(value)
+        if value is None or value == "":
+            continue
+        values[key] = value
+    defaults = gin_defaults(variant)
+    if values.get("oklahoma"):
+        defaults = {**gin.GinRules(variant="hollywood", oklahoma=True).to_dict(), "oklahoma": False}
+    return {k: v for k, v in values.items() if v != defaults.get(k)}

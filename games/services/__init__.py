@@ -62,6 +62,7 @@ from games.services.rounds import (  # noqa: F401
     round_ready,
 )
 from games.services.tables import (  # noqa: F401
+    deals_reveal,
     match_abandon,
     match_create,
     match_create_seated,

@@ -293,3 +293,16 @@ def match_abandon(*, match_id: int, by) -> Match:
         _lobby_changed(match)
     log.warning("match %s abandoned by %s", match.pk, by.get_username())
     return match
+
+
+def deals_reveal(*, deal_set_id: int) -> list[int]:
+    """A duplicate round's shared deals are revealed (its tournament round closed): every table dealt
+    from the set shows its seeds, and its open boards show them at once (a new version each, pushed
+    after commit).  The ids of the matches changed."""
+    changed = []
+    for match_id in Match.objects.filter(deal_set_id=deal_set_id, deals_held=True).values_list("pk", flat=True):
+        with writing(match_id) as write:
+            write.match.deals_held = False
+            write.save("deals_held")
+            changed.append(match_id)
+    return changed

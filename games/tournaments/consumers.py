@@ -1,6 +1,7 @@
-"""The tournament page's socket: pushes the re-rendered standings, entrants and rounds (and a duplicate
-tournament's deals) on "tournament.changed" — each only when it changed since this socket's last push, so
-that a part the page has opened (a round's deals) stays as it is."""
+"""The tournament page's socket: pushes the re-rendered status line, standings, entrants and rounds (and a
+duplicate tournament's deals) and the viewer's own "Your tournament tables" on "tournament.changed" — each
+only when it changed since this socket's last push, so that a part the page has opened (a round's deals)
+stays as it is."""
 
 from __future__ import annotations
 
@@ -45,15 +46,13 @@ class TournamentConsumer(AsyncWebsocketConsumer):
             return ""
         user = self.scope.get("user")
         context = {**selectors.tournament_page(tournament, user), "user": user, "oob": True}
-        names = (
-            ("standings", "entrants", "rounds", "deals")
-            if tournament.duplicate
-            else ("standings", "entrants", "rounds")
-        )
+        names = ["status", "standings", "entrants", "rounds", *(["deals"] if tournament.duplicate else [])]
+        templates = [f"games/tournaments/detail.html#{name}" for name in names]
+        templates.append("games/tournaments/notice.html#tournament-tables-notice")  # this viewer's own tables
         changed = []
         with override_scope_language(self.scope):
-            for name in names:
-                html = render_to_string(f"games/tournaments/detail.html#{name}", context)
+            for name in templates:
+                html = render_to_string(name, context)
                 if self.sent.get(name) != html:
                     self.sent[name] = html
                     changed.append(html)

@@ -97,6 +97,16 @@ class Tournament(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @property
+    def variant_label(self) -> str:
+        """The variant's name in the reader's language ("Manipulation Rummy"), as the lobby names it."""
+        from games.models import Variant  # games.models imports this module (one app's models)
+
+        try:
+            return Variant(self.variant).label
+        except ValueError:
+            return self.variant
+
 
 class Entry(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")

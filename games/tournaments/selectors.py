@@ -90,14 +90,35 @@ def previous_tables(tournament: Tournament) -> list[dict[str, Any]]:
 
 
 def round_winners(tournament: Tournament, number: int) -> list[int | None]:
-    """The entry placed first at each table of round ``number``, in table order (ties: the better seed)."""
+    """Who advances from each table of round ``number`` (an elimination bracket), in table order.
+
+    A duplicate tournament measures a table by its deals compared across the round (the standings'
+    matchpoints, and the difference from the field average when it is scored): the player with the
+    most of the round's matchpoints advances, whatever the luck of the match; equal matchpoints (a lone
+    table, or a tie) go to the placement.  Otherwise the table's placement (the match's winner).  Then
+    the better seed.  A forfeit never advances.
+    """
     rnd = TournamentRound.objects.filter(tournament=tournament, number=number).first()
     if rnd is None:
         return []
+    scored: dict[int, tuple] = {}
+    if tournament.duplicate:
+        done = next((c for c in deals.closed_rounds(tournament) if c.round.pk == rnd.pk), None)
+        if done is not None:
+            by_difference = tournament.duplicate_average
+            scored = {e: (-t.matchpoints, -t.difference if by_difference else 0) for e, t in done.scores.totals.items()}
     winners: list[int | None] = []
     for table in rnd.tables.prefetch_related("seats__entry").order_by("number"):
         seats = [s for s in table.seats.all() if s.placement is not None and not s.forfeit]
-        seats.sort(key=lambda s: (s.placement, -s.entry.seed, s.entry.registered_at, s.entry_id))
+        seats.sort(
+            key=lambda s: (
+                *scored.get(s.entry_id, (0, 0)),
+                s.placement,
+                -s.entry.seed,
+                s.entry.registered_at,
+                s.entry_id,
+            )
+        )
         winners.append(seats[0].entry_id if seats else None)
     return winners
 
@@ -195,7 +216,7 @@ def describe_reasons(reasons: list[dict], seats=()) -> str:
             parts.append(_("duplicate: seats in standing order"))
         elif code in ("bracket", "bracket_walkover"):
             tables = r.get("tables", [])
-            parts.append(_("winners of tables %(tables)s") % {"tables": lists.items(tables)})
+            parts.append(_("advancing from tables %(tables)s") % {"tables": lists.items(tables)})
         else:
             parts.append(str(code))
     return lists.clauses(parts)

@@ -13,6 +13,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -200,6 +201,18 @@ def entry_withdraw(*, tournament_id: int, user, by=None, reason: str = "") -> En
         return entry
 
 
+def known_usernames(names: list[str]) -> dict[str, str]:
+    """Which of ``names`` are players: {the name casefolded: the username as stored} (case does not matter)."""
+    wanted = {n.strip().casefold() for n in names if n.strip()}
+    if not wanted:
+        return {}
+    query = Q()
+    for name in wanted:
+        query |= Q(username__iexact=name)
+    found = get_user_model().objects.filter(query).values_list("username", flat=True)
+    return {u.casefold(): u for u in found if u.casefold() in wanted}
+
+
 def entries_import(*, tournament_id: int, by, usernames: list[str]) -> tuple[list[str], list[str]]:
     """Staff add entrants by username: (added, unknown)."""
     names = list(dict.fromkeys(n.strip() for n in usernames if n.strip()))
@@ -253,7 +266,11 @@ def round_seat(*, tournament_id: int, by) -> TournamentRound:
         if not [t for t in tables if not t.is_bye]:
             raise ActionRefused("too_few", _("At least two active entrants are needed to seat a round."))
         rnd = TournamentRound.objects.create(tournament=tournament, number=number, status=RoundStatus.DRAFT)
-        _store_tables(rnd, sorted(tables, key=lambda t: t.is_bye))
+        # A bracket's table numbers are its positions (the winners of tables 1 and 2 meet next): its
+        # byes keep their place.  Other formats list the byes last.
+        if tournament.format != TournamentFormat.ELIMINATION:
+            tables = sorted(tables, key=lambda t: t.is_bye)
+        _store_tables(rnd, tables)
         _audit(tournament, by, "round_seated", round=number, tables=len(tables))
         return rnd
 
@@ -522,9 +539,10 @@ def table_override(*, table_id: int, by, places: list[int], reason: str) -> Tour
 
 
 def _reveal_deals(deal_set_id: int) -> None:
-    """Every table of a duplicate round has finished: its seeds (and its tables' deals) may be shown."""
+    """Every table of a duplicate round has finished: its seeds (and its tables' deals) may be shown,
+    and each table's open boards show them at once (a new version of the table, pushed after commit)."""
     DealSet.objects.filter(pk=deal_set_id).update(revealed_at=timezone.now())
-    Match.objects.filter(deal_set_id=deal_set_id).update(deals_held=False)
+    game_services.deals_reveal(deal_set_id=deal_set_id)
 
 
 def round_close(*, round_id: int, by) -> TournamentRound:

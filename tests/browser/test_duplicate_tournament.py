@@ -64,7 +64,8 @@ def test_staff_run_a_duplicate_tournament_and_the_page_compares_each_deal(
     page.get_by_label("Password").fill("correct-horse-battery")
     page.get_by_role("button", name="Log in").click()
     page.locator("#id_name").fill("Duplicate Cup")
-    page.locator("#id_options").fill('{"game_target": 1}')
+    page.get_by_text("House rules: Manipulation Rummy").click()  # the lobby's fields, not JSON
+    page.locator("#id_opt_game_target").fill("1")
     page.locator("#id_table_size").fill("4")
     page.locator("#id_rounds_count").fill("2")
     # The difference from the average alone is refused, with the reason.

@@ -21,7 +21,8 @@ def test_staff_runs_a_round_and_a_player_finds_their_table(page, browser, live_d
     page.get_by_label("Password").fill("correct-horse-battery")
     page.get_by_role("button", name="Log in").click()
     page.locator("#id_name").fill("Browser Cup")
-    page.locator("#id_options").fill('{"game_target": 30}')
+    page.get_by_text("House rules: Manipulation Rummy").click()  # the lobby's fields, not JSON
+    page.locator("#id_opt_game_target").fill("30")
     page.locator("#id_table_size").fill("2")
     page.locator("#id_rounds_count").fill("2")
     page.locator("#id_registration_open").check()
@@ -59,6 +60,7 @@ def test_staff_runs_a_round_and_a_player_finds_their_table(page, browser, live_d
     expect(player.locator("#standings")).to_contain_text("alice")
     expect(player.locator("#rounds")).to_contain_text("Table 1")
     player.screenshot(path=str(artifacts / "tournament-public-page.png"), full_page=True)
+    table_href = player.locator("#tournament-tables-notice a").first.get_attribute("href")
 
     # Staff override the table; the player's standings update over the socket, without a reload.
     page.get_by_label("Placements in seat order").fill("2 1 3")
@@ -68,7 +70,9 @@ def test_staff_runs_a_round_and_a_player_finds_their_table(page, browser, live_d
     expect(player.locator("#standings tbody tr").first).to_contain_text("bob")
     expect(player.locator("#standings tbody tr").first).to_contain_text("4")
     player.screenshot(path=str(artifacts / "tournament-public-live-update.png"), full_page=True)
-    player.locator("#tournament-tables-notice a").first.click()
+    # The table is settled: "Your tournament tables" leaves the page over the socket too (issue 25).
+    expect(player.locator("#tournament-tables-notice")).to_have_count(0)
+    player.goto(live_daphne.url + table_href)
     expect(player).to_have_url(re.compile(r"/tables/\d+/$"))
     player.screenshot(path=str(artifacts / "tournament-player-table.png"), full_page=True)
     context.close()

@@ -24,6 +24,7 @@ from games.tournaments.consumers import TournamentConsumer
 from games.tournaments.models import RoundStatus, Tournament, TournamentSeat, TournamentTable
 from games.variants import spec_for
 from games.verify import OK, UNREVEALED, verify_record
+from tests.games.tournaments.test_organiser import admin_add_data
 from tests.games.tournaments.test_services import make_tournament, play_out
 from tests.seeds import seed_leaks
 
@@ -286,18 +287,7 @@ def test_the_next_round_is_seated_in_lanes_by_matchpoints(staff, make_user, fres
     ],
 )
 def test_the_admin_form_refuses_duplicate_settings_that_do_not_fit(fields, error):
-    data = {
-        "name": "Dup",
-        "variant": "manipulation",
-        "options": "{}",
-        "format": "swiss",
-        "table_size": "4",
-        "rounds_count": "3",
-        "placement_points": '{"4": [4, 2, 1, 0]}',
-        "turn_timer": "0",
-        **fields,
-    }
-    form = TournamentForm(data=data)
+    form = TournamentForm(data=admin_add_data(name="Dup", **fields))
     assert not form.is_valid()
     assert error in str(form.errors)
 

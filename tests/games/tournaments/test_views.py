@@ -21,6 +21,7 @@ from games.tournaments.models import (
     TournamentSeat,
     TournamentStatus,
 )
+from tests.games.tournaments.test_organiser import admin_add_data
 
 pytestmark = pytest.mark.django_db
 
@@ -120,37 +121,36 @@ def test_player_sees_their_table_notice(client, tournament, players, staff, sett
 
 
 def _add_form(**overrides):
-    data = {
+    """The add form as a browser posts it: every field's initial value, then these."""
+    fields = {
         "name": "Autumn Open",
-        "variant": "manipulation",
-        "options": '{"game_target": 30}',
-        "format": "swiss",
-        "table_size": "4",
-        "rounds_count": "3",
-        "placement_points": '{"4": [4, 2, 1, 0], "3": [4, 2, 0]}',
-        "turn_timer": "0",
+        "opt_game_target": "30",
+        "points_4": "4 2 1 0",
+        "points_3": "4 2 0",
+        "points_2": "",
+        "points_5": "",
         "registration_open": "on",
-        "starts_at_0": "",
-        "starts_at_1": "",
-        "entries-TOTAL_FORMS": "0",
-        "entries-INITIAL_FORMS": "0",
-        "entries-MIN_NUM_FORMS": "0",
-        "entries-MAX_NUM_FORMS": "1000",
     }
-    return {**data, **overrides}
+    return admin_add_data(**{**fields, **overrides})
 
 
 def test_admin_create_validates_options_with_the_engine(staff_client):
     url = reverse("admin:games_tournament_add")
-    response = staff_client.post(url, _add_form(options='{"hand_size": 99}'))
-    assert response.status_code == 200 and "hand_size" in response.content.decode()
+    response = staff_client.post(url, _add_form(opt_hand_size="99"))
+    assert response.status_code == 200 and "Ensure this value is less than or equal to" in response.content.decode()
     assert not Tournament.objects.exists()
+    response = staff_client.post(url, _add_form(points_4="4 2 1"))
+    assert "A table of 4 seats needs 4 numbers, one per place." in response.content.decode()
+    response = staff_client.post(url, _add_form(points_4="1 2 3 4"))
+    assert "A better placement cannot score fewer points." in response.content.decode()
     response = staff_client.post(url, _add_form(table_size="7"))
     assert "This game is for 2, 3, 4, 5 players." in response.content.decode()
     response = staff_client.post(url, _add_form())
     assert response.status_code == 302
     t = Tournament.objects.get(name="Autumn Open")
     assert t.options == {"game_target": 30} and t.registration_open
+    assert t.placement_points == {"3": [4, 2, 0], "4": [4, 2, 1, 0]}
+    assert response.url == reverse("admin:games_tournament_change", args=[t.pk])  # where the next step is
     assert TournamentAudit.objects.filter(tournament=t, action="created").exists()
 
 
