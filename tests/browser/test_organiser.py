@@ -18,7 +18,7 @@ from playwright.sync_api import expect
 from games.models import Match, MatchStatus
 from games.tournaments import services
 from games.tournaments.models import Entry, Tournament
-from rummyhub import realtime
+from plumbing import realtime
 from tests.browser.conftest import login
 from tests.games.tournaments.test_services import play_out
 

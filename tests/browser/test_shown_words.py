@@ -17,7 +17,7 @@ from games import services
 from games.history.services import rating_update_for_match
 from games.models import Match, Round
 from games.variants import spec_for
-from rummyhub import realtime
+from plumbing import realtime
 from tests.browser.conftest import login
 from tests.browser.test_table_fits import SCREENS
 from tests.engine.manipulation.helpers import make_state
