@@ -112,6 +112,9 @@ def _meld_rows(
         report = reports[i] if i < len(reports) else {}
         ids = [Card.from_code(ref).id if ref else "" for ref in meld]  # "" = face down
         marked = [marks[cid] for cid in ids if cid in marks]
+        whole = marks.get(_meld_key(ids))  # a meld the move changed by taking cards out of it
+        if whole is not None:
+            marked.append(whole)
         mark = max(marked, key=lambda m: m.seq) if marked else None
         melds.append(
             {
@@ -150,9 +153,14 @@ class Mark:
     seq: int
 
 
+def _meld_key(ids: Sequence[str]) -> str:
+    return "meld:" + " ".join(sorted(ids))
+
+
 def last_moves(events: Sequence[LogEvent]) -> dict[str, Mark]:
-    """The cards each player's last turn of this round laid or moved, by card id (public: the table
-    before and after each meld step, as the engine described it).  A later turn's mark wins."""
+    """The cards each player's last turn of this round laid or moved, by card id, and the melds it
+    changed, by :func:`_meld_key` (public: the table before and after each meld step, as the engine
+    described it).  A later turn's mark wins."""
     start = max((i + 1 for i, e in enumerate(events) if e.summary.get("code") == "deal"), default=0)
     turns: dict[int, list[LogEvent]] = {}  # seat -> its last run of events
     previous = None
@@ -170,6 +178,8 @@ def last_moves(events: Sequence[LogEvent]) -> dict[str, Mark]:
         for kind in ("laid", "moved"):
             for ref in e.summary.get(kind) or ():
                 marks[Card.from_code(ref).id] = Mark(kind, e.seat, e.seq)
+        for meld in e.summary.get("melds") or ():
+            marks[_meld_key([Card.from_code(ref).id for ref in meld])] = Mark("changed", e.seat, e.seq)
     return marks
 
 
