@@ -99,9 +99,10 @@
   // get smaller, as a card app's table does (table.css: #melds[data-fit]); the new-meld zone is docked
   // at the end, always in view.
   var FIT_LEVELS = 4;
+  var dragging = false; // the cards keep their size while a card is dragged (its target must not move)
   function fit() {
     var el = document.getElementById("melds");
-    if (!el || !el.isConnected) return;
+    if (!el || !el.isConnected || dragging) return;
     var before = el.dataset.fit;
     delete el.dataset.fit;
     for (var level = 1; level <= FIT_LEVELS && el.scrollHeight > el.clientHeight + 1; level++) el.dataset.fit = String(level);
@@ -145,12 +146,52 @@
     showMarks();
   }
   document.addEventListener("click", function (event) {
-    if (event.target.closest("#actions [data-action]")) moved();
+    var button = event.target.closest("#actions [data-action]");
+    if (button && button.dataset.action !== "hint") moved();
   }, true);
   document.addEventListener("rummy:move", moved);
 
+  // ---- a practice hint -------------------------------------------------------------------------
+  // Its panel lies over the log (on a phone, over the melds under the players bar), never over the
+  // players bar, the hand or the buttons; the cards it names are marked on the table and in the hand
+  // (table.css: shown while the panel is open).
+  function showHint() {
+    var box = document.getElementById("hint-box");
+    var panel = box && box.querySelector(".hint-panel");
+    document.querySelectorAll(".card.hint-named").forEach(function (c) { c.classList.remove("hint-named"); });
+    if (!panel) return;
+    (panel.dataset.hintCards || "").split(" ").forEach(function (id) {
+      if (!id) return;
+      document.querySelectorAll("#melds .card[data-id], #hand .card[data-id]").forEach(function (c) {
+        if (c.dataset.id === id) c.classList.add("hint-named");
+      });
+    });
+    placeHint(box);
+  }
+  function placeHint(box) {
+    var main = box.parentElement.getBoundingClientRect();
+    var rtl = document.documentElement.dir === "rtl";
+    var log = document.getElementById("log");
+    var over = log && log.getClientRects().length && getComputedStyle(log).position !== "fixed" ? log.getBoundingClientRect() : null;
+    var top, bottom, end, width;
+    if (over) {
+      top = over.top; bottom = over.bottom; width = over.width;
+      end = rtl ? over.left - main.left : main.right - over.right;
+    } else {
+      var seats = document.getElementById("seats");
+      var hand = document.getElementById("hand-area");
+      top = seats ? seats.getBoundingClientRect().bottom + 4 : main.top;
+      bottom = hand && hand.getClientRects().length ? hand.getBoundingClientRect().top - 4 : main.bottom;
+      end = 8; width = main.width - 16;
+    }
+    box.style.insetBlockStart = Math.max(0, top - main.top) + "px";
+    box.style.insetInlineEnd = Math.max(0, end) + "px";
+    box.style.maxInlineSize = Math.max(160, width) + "px";
+    box.style.maxBlockSize = Math.max(80, bottom - top) + "px";
+  }
+
   // After every swap, at once (before the page is painted: no mark flashes on and off).
-  function arranged() { showMarks(); fit(); }
+  function arranged() { showMarks(); fit(); showHint(); }
   ["htmx:afterSwap", "htmx:oobAfterSwap", "htmx:wsAfterMessage", "htmx:load"].forEach(function (name) {
     document.addEventListener(name, arranged);
   });
@@ -170,8 +211,12 @@
         group: group,
         draggable: ".card[data-ref]",
         emptyInsertThreshold: 0,
-        onStart: clearStays,
+        // No scrolling of the melds under a passing card: the meld under the finger stays the one
+        // aimed at (a meld out of view is scrolled to first, or picked cards are tapped onto it).
+        scroll: false,
+        onStart: function () { dragging = true; clearStays(); },
         onEnd: function (evt) {
+          dragging = false;
           var to = landing(evt);
           if (onTable(evt.item) && to !== evt.from && droppedOnHand(evt)) sayStays([evt.item]);
           if (to === null) {
