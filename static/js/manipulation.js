@@ -87,6 +87,15 @@
     return null;
   }
 
+  // While a card is dragged the hand keeps its height (a card taken out of it may leave it a row
+  // shorter): the melds above it, and the meld the card is aimed at, stay where they are.
+  function holdHand(on) {
+    ["hand-area", "hand"].forEach(function (id) {
+      var el = document.getElementById(id);
+      if (el) el.style.minHeight = on ? el.offsetHeight + "px" : "";
+    });
+  }
+
   // The dragged card back where it was.
   function putBack(evt) {
     var item = evt.item;
@@ -214,10 +223,11 @@
         // No scrolling of the melds under a passing card: the meld under the finger stays the one
         // aimed at (a meld out of view is scrolled to first, or picked cards are tapped onto it).
         scroll: false,
-        onStart: function () { dragging = true; clearStays(); },
+        onStart: function () { dragging = true; holdHand(true); clearStays(); },
         onEnd: function (evt) {
           dragging = false;
-          var to = landing(evt);
+          var to = landing(evt); // where it was let go, as the page looked then
+          holdHand(false);
           if (onTable(evt.item) && to !== evt.from && droppedOnHand(evt)) sayStays([evt.item]);
           if (to === null) {
             // Let go between the melds, off the table, or a table card over the hand: it goes back.
