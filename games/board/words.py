@@ -205,8 +205,14 @@ def _meld_sentence(summary: dict[str, Any], name: str) -> str:
 
 
 def _cards(refs: list[str]) -> str:
-    """Cards in a sentence, "4♠ 5♠ 6♠": one run, isolated (a right-to-left sentence keeps its order)."""
-    return bidi.isolate(" ".join(faces.card_text(r) for r in refs)) if refs else ""
+    """Cards in a sentence, "4♠ 5♠ 6♠" (a joker as what it stands for, "★=7♠"): one run, isolated (a
+    right-to-left sentence keeps its order)."""
+    return bidi.isolate(" ".join(_card(r) for r in refs)) if refs else ""
+
+
+def _card(ref: str) -> str:
+    face = faces.card_face(ref)
+    return f"{face['rank']}={face['as']}" if face.get("as") else faces.card_text(ref)
 
 
 def _old_meld_sentence(summary: dict[str, Any], name: str, n: int) -> str:

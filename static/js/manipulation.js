@@ -201,7 +201,8 @@
 
   // After every swap, at once (before the page is painted: no mark flashes on and off).
   function arranged() { showMarks(); fit(); showHint(); }
-  ["htmx:afterSwap", "htmx:oobAfterSwap", "htmx:wsAfterMessage", "htmx:load"].forEach(function (name) {
+  // (A socket frame swaps its fragments out of band, then says htmx:wsAfterMessage once, in the same task.)
+  ["htmx:afterSwap", "htmx:wsAfterMessage"].forEach(function (name) {
     document.addEventListener(name, arranged);
   });
   document.addEventListener("DOMContentLoaded", arranged);

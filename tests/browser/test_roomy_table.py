@@ -14,6 +14,8 @@ Pictures go to artifacts/roomy-*.png.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -329,4 +331,39 @@ def test_a_long_name_is_cut_with_an_ellipsis(browser, live_daphne, artifacts, ma
         page.locator(".seat-me").hover()
         assert page.locator(".seat-me .name-cut").evaluate("el => el.scrollWidth <= el.clientWidth + 1")
     assert page.evaluate(PROBLEMS, {"hand": "#hand", "buttons": "#actions button"})["problems"] == []
+    context.close()
+
+
+@pytest.mark.parametrize("screen", ["laptop", "phone"])
+def test_a_practice_hint_leaves_the_players_bar_in_view_and_marks_the_cards_it_names(
+    browser, live_daphne, artifacts, make_user, monkeypatch, screen
+):
+    """Issue 25 point 10."""
+    from games import services
+
+    alice = make_user("alice")
+    match = services.match_create(host=alice, variant="manipulation", seats_count=3, bots=2, practice=True)
+    services.match_start(match_id=match.pk, user=alice)
+    me = seat_of(match, alice)
+    hands = dict(HANDS)
+    hands[me], hands[1] = HANDS[1], HANDS[me]  # the hint's player holds 4♠ 5♠ 6♠
+    place(match, to_act=me, table=["2S.0 2H.0 2D.0", "KS.0 KH.0 KD.0", "8H.1 9H.1 TH.1"], hands=hands)
+    context, page = open_table(browser, live_daphne, alice, screen, match.pk)
+    page.locator('[data-action="hint"]').click()
+    panel = page.locator("#hint-box .hint-panel")
+    expect(panel).to_be_visible(timeout=20000)
+    page.wait_for_timeout(200)
+    page.screenshot(path=str(artifacts / f"roomy-{screen}-8-hint.png"))
+    named = panel.get_attribute("data-hint-cards").split()
+    assert named, "the hint names no card"
+    for card_id in named:
+        card = page.locator(f'#hand .card[data-id="{card_id}"], #melds .card[data-id="{card_id}"]').first
+        expect(card).to_have_class(re.compile(r"\bhint-named\b"))
+        assert card.locator(".card-face").evaluate("el => getComputedStyle(el).outlineStyle") == "solid"
+    seats = page.locator("#seats").bounding_box()
+    box = panel.bounding_box()
+    assert box["y"] >= seats["y"] + seats["height"] - 0.5, (box, seats)
+    assert page.evaluate(PROBLEMS, {"hand": "#hand", "buttons": "#actions button"})["problems"] == []
+    panel.get_by_role("button", name="Close the hint").click()
+    expect(page.locator("#hint-box .hint-panel")).to_have_count(0)
     context.close()
