@@ -161,7 +161,7 @@
   document.addEventListener("rummy:move", moved);
 
   // ---- a practice hint -------------------------------------------------------------------------
-  // Its panel lies over the log (on a phone, over the melds under the players bar), never over the
+  // Its panel lies over the log (on a phone, over the lower part of the melds), never over the
   // players bar, the hand or the buttons; the cards it names are marked on the table and in the hand
   // (table.css: shown while the panel is open).
   function showHint() {
@@ -191,6 +191,7 @@
       var hand = document.getElementById("hand-area");
       top = seats ? seats.getBoundingClientRect().bottom + 4 : main.top;
       bottom = hand && hand.getClientRects().length ? hand.getBoundingClientRect().top - 4 : main.bottom;
+      top = Math.max(top, bottom - Math.max(160, (bottom - top) * 0.6)); // the first melds stay in view above it
       end = 8; width = main.width - 16;
     }
     box.style.insetBlockStart = Math.max(0, top - main.top) + "px";

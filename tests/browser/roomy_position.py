@@ -57,8 +57,9 @@ def place(match: Match, *, to_act: int, table=TWENTY, hands=HANDS) -> Match:
     )
     match.state = {**match.state, "round": manip.to_dict(state)}
     match.draft = None
+    match.deadline = None  # no automatic step due (a bot's, or a turn played for someone away)
     match.version += 1
-    match.save(update_fields=["state", "draft", "version"])
+    match.save(update_fields=["state", "draft", "deadline", "version"])
     return match
 
 

@@ -15,6 +15,7 @@ Pictures go to artifacts/roomy-*.png.
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 from playwright.sync_api import expect
@@ -42,6 +43,10 @@ SHOWN = """(sel) => {
     return {i, inside, hits};
   }).filter(m => !m.inside || !m.hits);
 }"""
+
+
+def page_wait(seconds: float) -> None:
+    time.sleep(seconds)
 
 
 def seat_of(match, user) -> int:
@@ -345,6 +350,10 @@ def test_a_practice_hint_leaves_the_players_bar_in_view_and_marks_the_cards_it_n
     match = services.match_create(host=alice, variant="manipulation", seats_count=3, bots=2, practice=True)
     services.match_start(match_id=match.pk, user=alice)
     me = seat_of(match, alice)
+    for _ in range(200):  # the live server's clock plays the bots up to Alice's turn
+        if Match.objects.get(pk=match.pk).state["round"]["seat_to_act"] == me:
+            break
+        page_wait(0.05)
     hands = dict(HANDS)
     hands[me], hands[1] = HANDS[1], HANDS[me]  # the hint's player holds 4♠ 5♠ 6♠
     place(match, to_act=me, table=["2S.0 2H.0 2D.0", "KS.0 KH.0 KD.0", "8H.1 9H.1 TH.1"], hands=hands)
