@@ -19,6 +19,7 @@ from typing import Any
 from games.engine import bots as engine_bots
 from games.engine import gin
 from games.engine import manipulation as manip
+from games.engine.analysis.diff import table_diff
 from games.engine.errors import InvalidAction
 from games.engine.gin import GinMatch
 from games.engine.scoring import MatchTally
@@ -218,12 +219,20 @@ class ManipulationSpec(GameSpec):
             after_table = {frozenset(manip.card_ref(c) for c in m) for m in after.table}
             played = len(before.hands[seat]) - len(after.hands[seat])
             changed = len(before_table - after_table)
+            diff = table_diff(before.table, after.table)  # public: the table before and after the step
+            touched = {to for to, _cards in diff.laid} | {n for a, b, _cards in diff.moves for n in (a, b)}
             return {
                 "code": "meld",
                 "cards": played,
                 "rearranged": changed,
                 "new_melds": max(0, len(after.table) - len(before.table)),
                 "went_out": bool(after.went_out),
+                # What the step did, card by card (the log says it, the board marks it until the
+                # viewer's next move): the cards laid from the hand, the table cards moved to another
+                # meld, and every meld they changed as it lies now.
+                "laid": [r for _to, cards in diff.laid for r in cards],
+                "moved": [r for _a, _b, cards in diff.moves for r in cards],
+                "melds": [list(cards) for n, cards, _new in diff.melds if n in touched],
             }
         if kind == "knock":
             return {"code": "knock"}

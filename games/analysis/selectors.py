@@ -161,6 +161,8 @@ def diff_view(diff: dict[str, Any]) -> dict[str, Any]:
         ],
         "laid": [{"to": m["to"], "new": m["to"] in new, "cards": cards_text(m["cards"])} for m in diff["laid"]],
         "gone": diff["gone"],
+        # The cards the steps name, by id: a practice hint marks them on the table and in the hand.
+        "named": [faces.card_face(r)["id"] for m in (*diff["moves"], *diff["laid"]) for r in m["cards"]],
         "melds": [
             {"n": m["n"], "new": m["new"], "cards": [faces.card_face(r) for r in m["cards"]]} for m in diff["melds"]
         ],

@@ -65,6 +65,7 @@ def card_html(
     pressable: bool = False,
     picture: bool = False,
     on_table: bool = False,
+    mark: Any = None,
 ) -> SafeString:
     """The one markup of a card: its ``<li class="card ...">`` for a ``cards-row`` list.
 
@@ -76,7 +77,9 @@ def card_html(
     number), ``suggested`` (by the advisor), ``laid`` (laid off) and ``added`` (by a replay's step)
     mark it; ``on_table`` a Manipulation card that lay on the table when the step began
     (``data-on-table``: the page never lets it go back to a hand, RULES B.5.2 M2).  A ``picture`` is only shown (a round's result, a replay, the draw for roles): an
-    image with no ids, never taken for a card in play.  Kept once per language.
+    image with no ids, never taken for a card in play.  ``mark`` (a Manipulation card a player's last
+    move laid or moved: ``kind``, ``seat``, ``seq``) marks it until the viewer's next move (js/manipulation.js).
+    Kept once per language.
     """
     key = (
         ref,
@@ -89,6 +92,7 @@ def card_html(
         bool(pressable),
         bool(picture),
         bool(on_table),
+        (mark.kind, mark.seat, mark.seq) if mark else None,
         get_language(),
     )
     html = _CARD_HTML.get(key)
@@ -104,6 +108,7 @@ def card_html(
             pressable=pressable,
             picture=picture,
             on_table=on_table,
+            mark=mark,
         )
         if len(_CARD_HTML) < _CARD_HTML_MAX:
             _CARD_HTML[key] = html
@@ -122,6 +127,7 @@ def card_html_for(
     pressable: bool = False,
     picture: bool = False,
     on_table: bool = False,
+    mark: Any = None,
 ) -> SafeString:
     """:func:`card_html` from a face already made (:func:`card_face`, or a stored value shown as text)."""
     hidden = face.get("hidden", False)
@@ -147,6 +153,9 @@ def card_html_for(
         attrs += f' data-source="{escape(source)}"'
     if on_table and not hidden and not picture:
         attrs += ' data-on-table="true"'
+    if mark is not None:
+        classes.append(f"card-{escape(mark.kind)}")
+        attrs += f' data-mark="{escape(mark.kind)}" data-mark-seat="{int(mark.seat)}" data-mark-seq="{int(mark.seq)}"'
     aria_label = escape(" — ".join(name))
     if hidden:
         inner = f'<span class="card-face" role="img" aria-label="{aria_label}"></span>'

@@ -365,7 +365,7 @@ def _bonuses(tally: dict[str, Any], seats) -> list[dict[str, Any]]:
     return out
 
 
-def gin_context(*, match, view: dict[str, Any], me, state, seats, rounds) -> dict[str, Any]:
+def gin_context(*, match, view: dict[str, Any], me, state, seats, rounds, **_parts) -> dict[str, Any]:
     """One viewer's Gin board; ``rounds``: the match's finished rounds (``board.data.BoardData.rounds``)."""
     names = _names(seats)
     my_index = me.index if me else None

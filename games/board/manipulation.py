@@ -3,6 +3,8 @@ face down), the hand in the viewer's order, what the viewer may do and the promp
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -11,13 +13,14 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from games.board import bidi, faces, words
-from games.engine.cards import Card
+from games.board.data import LogEvent
+from games.engine.cards import Card, hand_points
 from games.messages import refusal_text
 from games.models import Match, MatchStatus, Seat
 
 
 def manipulation_context(
-    *, match: Match, view: dict, me: Seat | None, state, seats: list[Seat], **_parts
+    *, match: Match, view: dict, me: Seat | None, state, seats: list[Seat], events: Sequence[LogEvent] = (), **_parts
 ) -> dict[str, Any]:
     """The Manipulation board's own part: the melds (the viewer's draft, or another's face down),
     the hand in the viewer's order, what the viewer may do and the prompt."""
@@ -30,7 +33,9 @@ def manipulation_context(
     return {
         # Worked out only if shown: the melds are this viewer's own only while it is their turn (else
         # the public board's are shown: board.fragments).
-        "melds": SimpleLazyObject(partial(_meld_rows, table_refs, reports, drafting, view["table"])),
+        "melds": SimpleLazyObject(
+            partial(_meld_rows, table_refs, reports, drafting, view["table"], last_moves(events), _names(seats))
+        ),
         "hand": mark_safe("".join(html for _id, html in hand_cards)),  # each card escaped
         "hand_cards": hand_cards,  # (id, markup): a socket sends the cards a move adds or takes (board.fragments)
         "my_turn": my_turn,
@@ -49,7 +54,10 @@ def manipulation_context(
         "stock_count": view.get("stock_count"),
         "phase": view.get("phase"),
         "draws": view.get("draws_this_turn", 0),
-        "hand_points": view.get("hand_points"),
+        # The hand as it is now: while a move is built, without the cards it lays.
+        "hand_points": hand_points((Card.from_code(c) for c in hand_ids), state.rules.joker_value)
+        if drafting
+        else view.get("hand_points"),
         "knock_limit": state.rules.knock_limit,
     }
 
@@ -86,19 +94,40 @@ def _as_lying(refs: list[str], report: dict) -> list[str]:
 
 
 def _meld_rows(
-    table_refs: list[list[str]], reports: list[dict], drafting: bool, table: list[list[str]]
+    table_refs: list[list[str]],
+    reports: list[dict],
+    drafting: bool,
+    table: list[list[str]],
+    marks: dict[str, Mark] | None = None,
+    names: dict[int, str] | None = None,
 ) -> list[dict[str, Any]]:
     """The melds shown: ``table_refs`` (a draft's or the table's), ``table`` the melds lying on the
-    table when the step began (its cards never go back to a hand)."""
+    table when the step began (its cards never go back to a hand); ``marks``: each player's last move
+    (:func:`last_moves`), by card id.  While drafting, the last meld is the one being built when it
+    holds only cards of the hand (the board shows it beside the new-meld zone)."""
     on_table = {Card.from_code(r).id for m in table for r in m}
+    marks = marks or {}
     melds = []
     for i, meld in enumerate(table_refs):
         report = reports[i] if i < len(reports) else {}
+        ids = [Card.from_code(ref).id if ref else "" for ref in meld]  # "" = face down
+        marked = [marks[cid] for cid in ids if cid in marks]
+        whole = marks.get(_meld_key(ids))  # a meld the move changed by taking cards out of it
+        if whole is not None:
+            marked.append(whole)
+        mark = max(marked, key=lambda m: m.seq) if marked else None
         melds.append(
             {
                 "index": i,
-                "ids": [Card.from_code(ref).id if ref else "" for ref in meld],  # "" = face down
-                "cards_html": faces.cards_html(meld, on_table),
+                "ids": ids,
+                "cards_html": mark_safe(
+                    "".join(
+                        faces.card_html(
+                            ref, pressable=True, on_table=bool(ref) and ids[k] in on_table, mark=marks.get(ids[k])
+                        )
+                        for k, ref in enumerate(meld)
+                    )
+                ),
                 "valid": report.get("valid", True),
                 "reason": refusal_text(report, "manipulation") if drafting and report.get("reason") else None,
                 "joker_options": [faces.joker_option(code) for code in report.get("joker_options", [])]
@@ -106,9 +135,56 @@ def _meld_rows(
                 else [],
                 "needs_joker": drafting and report.get("code") == "joker_identity_needed",
                 "kind": report.get("kind"),
+                "building": drafting and i == len(table_refs) - 1 and not on_table & set(ids),
+                "mark": {"seq": mark.seq, "seat": mark.seat, "name": (names or {}).get(mark.seat, "")}
+                if mark
+                else None,
             }
         )
     return melds
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """A card's part in a player's last move: ``kind`` "laid" (from the hand) or "moved" (from another meld)."""
+
+    kind: str
+    seat: int
+    seq: int
+
+
+def _meld_key(ids: Sequence[str]) -> str:
+    return "meld:" + " ".join(sorted(ids))
+
+
+def last_moves(events: Sequence[LogEvent]) -> dict[str, Mark]:
+    """The cards each player's last turn of this round laid or moved, by card id, and the melds it
+    changed, by :func:`_meld_key` (public: the table before and after each meld step, as the engine
+    described it).  A later turn's mark wins."""
+    start = max((i + 1 for i, e in enumerate(events) if e.summary.get("code") == "deal"), default=0)
+    turns: dict[int, list[LogEvent]] = {}  # seat -> its last run of events
+    previous = None
+    for e in events[start:]:
+        if e.seat is None:
+            previous = None
+            continue
+        if e.seat != previous:
+            turns[e.seat] = []
+        turns[e.seat].append(e)
+        previous = e.seat
+    marks: dict[str, Mark] = {}
+    steps = sorted((e for run in turns.values() for e in run if e.summary.get("code") == "meld"), key=lambda e: e.seq)
+    for e in steps:
+        for kind in ("laid", "moved"):
+            for ref in e.summary.get(kind) or ():
+                marks[Card.from_code(ref).id] = Mark(kind, e.seat, e.seq)
+        for meld in e.summary.get("melds") or ():
+            marks[_meld_key([Card.from_code(ref).id for ref in meld])] = Mark("changed", e.seat, e.seq)
+    return marks
+
+
+def _names(seats: list[Seat]) -> dict[int, str]:
+    return {s.index: s.display_name for s in seats}
 
 
 def _manipulation_prompt(

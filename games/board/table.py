@@ -159,7 +159,11 @@ def table_context(data: BoardData, user) -> dict[str, Any]:
         ctx["log_lines"] = log_lines = _log_lines(match, data.events, seats, me.index)
         ctx["log"] = mark_safe("".join(log_lines))  # every line was built by format_html
     if view is not None:
-        ctx.update(GAME_PARTS[spec.family](match=match, view=view, me=me, state=state, seats=seats, rounds=data.rounds))
+        ctx.update(
+            GAME_PARTS[spec.family](
+                match=match, view=view, me=me, state=state, seats=seats, rounds=data.rounds, events=data.events
+            )
+        )
     return ctx
 
 
@@ -232,7 +236,9 @@ def _build_public(data: BoardData) -> tuple[dict[str, Any], dict[str, Any]]:
         ctx["rematch"] = data.rematch
     game = {}
     if view is not None:
-        game = GAME_PARTS[spec.family](match=match, view=view, me=None, state=state, seats=seats, rounds=data.rounds)
+        game = GAME_PARTS[spec.family](
+            match=match, view=view, me=None, state=state, seats=seats, rounds=data.rounds, events=data.events
+        )
     return ctx, game
 
 

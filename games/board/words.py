@@ -153,21 +153,83 @@ def event_sentence(summary: dict[str, Any] | None, name: str, action: dict[str, 
 
 
 def _meld_sentence(summary: dict[str, Any], name: str) -> str:
-    """A meld step in whole sentences: the cards laid (and going out), then the melds rearranged."""
+    """A meld step in one sentence: the cards laid from the hand, the table cards moved, and the melds
+    they changed as they lie now (and going out).  A step stored before the cards were recorded says
+    how many were laid."""
     n = summary.get("cards", 0)
+    if "laid" not in summary:
+        return _old_meld_sentence(summary, name, n)
+    melds = summary.get("melds") or []
+    k = len(melds)
+    values = {
+        "name": name,
+        "laid": _cards(summary.get("laid") or []),
+        "moved": _cards(summary.get("moved") or []),
+        "n": k,
+        "melds": lists.items(_cards(meld) for meld in melds),
+    }
+    moved, out = bool(summary.get("moved")), bool(summary.get("went_out"))
+    if moved and out:
+        # Translators: Manipulation Rummy, one meld step: the cards laid from the hand, the table cards moved
+        # to other melds, and the melds changed as they lie now (cards like "4♠ 5♠ 6♠", melds separated by commas).
+        text = ngettext(
+            "%(name)s laid %(laid)s, moved %(moved)s and went out, changing %(n)d meld: %(melds)s.",
+            "%(name)s laid %(laid)s, moved %(moved)s and went out, changing %(n)d melds: %(melds)s.",
+            k,
+        )
+    elif moved and values["laid"]:
+        text = ngettext(
+            "%(name)s laid %(laid)s and moved %(moved)s, changing %(n)d meld: %(melds)s.",
+            "%(name)s laid %(laid)s and moved %(moved)s, changing %(n)d melds: %(melds)s.",
+            k,
+        )
+    elif moved:
+        text = ngettext(
+            "%(name)s moved %(moved)s, changing %(n)d meld: %(melds)s.",
+            "%(name)s moved %(moved)s, changing %(n)d melds: %(melds)s.",
+            k,
+        )
+    elif out:
+        # Translators: Manipulation Rummy: the player laid their last cards on the table and so ended the round.
+        text = ngettext(
+            "%(name)s laid %(laid)s in %(n)d meld and went out: %(melds)s.",
+            "%(name)s laid %(laid)s in %(n)d melds and went out: %(melds)s.",
+            k,
+        )
+    else:
+        # Translators: Manipulation Rummy, one meld step: the cards laid from the hand and the melds they are in now.
+        text = ngettext(
+            "%(name)s laid %(laid)s in %(n)d meld: %(melds)s.", "%(name)s laid %(laid)s in %(n)d melds: %(melds)s.", k
+        )
+    return text % values
+
+
+def _cards(refs: list[str]) -> str:
+    """Cards in a sentence, "4♠ 5♠ 6♠" (a joker as what it stands for, "★=7♠"): one run, isolated (a
+    right-to-left sentence keeps its order)."""
+    return bidi.isolate(" ".join(_card(r) for r in refs)) if refs else ""
+
+
+def _card(ref: str) -> str:
+    face = faces.card_face(ref)
+    return f"{face['rank']}={face['as']}" if face.get("as") else faces.card_text(ref)
+
+
+def _old_meld_sentence(summary: dict[str, Any], name: str, n: int) -> str:
     if summary.get("went_out"):
         # Translators: Manipulation Rummy: the player laid their last cards on the table and so ended the round.
         text = ngettext("%(name)s melded %(n)d card and went out!", "%(name)s melded %(n)d cards and went out!", n)
+    elif summary.get("rearranged"):
+        # Translators: "melded": laid cards on the table in melds, Manipulation Rummy; other melds were changed too.
+        text = ngettext(
+            "%(name)s melded %(n)d card and rearranged the table.",
+            "%(name)s melded %(n)d cards and rearranged the table.",
+            n,
+        )
     else:
         # Translators: "melded": laid cards on the table in melds (groups or sequences), Manipulation Rummy.
         text = ngettext("%(name)s melded %(n)d card.", "%(name)s melded %(n)d cards.", n)
-    text %= {"name": name, "n": n}
-    k = summary.get("rearranged")
-    if k:
-        text += " " + ngettext(
-            "%(k)d meld on the table was rearranged.", "%(k)d melds on the table were rearranged.", k
-        ) % {"k": k}
-    return text
+    return text % {"name": name, "n": n}
 
 
 def round_end_sentence(number: int, kind: str) -> str:

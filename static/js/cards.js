@@ -28,6 +28,7 @@
   // A draft: the Manipulation table's melds (card refs) or a Gin knock layout, checked by the server.
   function sendDraft(draft) {
     draftSent = true;
+    document.dispatchEvent(new CustomEvent("rummy:move")); // a move of the viewer's own (manipulation.js)
     post(page().dataset.draftUrl, { table: JSON.stringify(draft), version: board().dataset.version });
   }
 

@@ -73,7 +73,7 @@ def test_history_match_page_replay(page, live_daphne, artifacts, make_user, sett
     index = replay_index(match)
     total = sum(1 + n for _r, n in index)
 
-    meld_step = next(s for s in range(total) if "melded" in replay_step(match=match, step=s)["text"])
+    meld_step = next(s for s in range(total) if " laid " in replay_step(match=match, step=s)["text"])
     page.goto(f"{live_daphne.url}/matches/{match.pk}/replay/?step={meld_step}")
     expect(page.locator(".replay-table .card.added").first).to_be_visible()
     page.screenshot(path=str(artifacts / "history-replay-meld.png"), full_page=True)

@@ -75,7 +75,7 @@ def table_in_db(match):
 
 def expect_melded(page, match, joker_ref):
     page.locator('button[data-action="meld"]').click()
-    expect(page.locator(".log-list")).to_contain_text("melded")
+    expect(page.locator(".log-list")).to_contain_text(" laid ")
     assert any(joker_ref in m for m in table_in_db(match))
 
 
@@ -141,7 +141,7 @@ def test_a_reclaimed_joker_is_declared_again_by_keyboard(browser, live_daphne, m
     expect(page.locator("#melds .meld-invalid")).to_have_count(0)
     page.screenshot(path=str(artifacts / "manipulation-reclaim-2-keyboard.png"))
     page.locator('button[data-action="meld"]').press("Enter")
-    expect(page.locator(".log-list")).to_contain_text("melded")
+    expect(page.locator(".log-list")).to_contain_text(" laid ")
     assert any("JK=3S.0" in m for m in table_in_db(match))
     context.close()
 

@@ -113,7 +113,7 @@ def test_two_players_see_a_meld_built_live(browser, live_daphne, artifacts, make
     expect(mover.locator("#" + meld_button.get_attribute("aria-describedby"))).to_contain_text("at least 3 cards")
     expect(mover.locator("#table-board")).to_have_attribute("data-version", version)
     expect(other.locator("#table-board .board-error")).to_have_count(0)
-    expect(other.locator(".log-list")).not_to_contain_text("melded")
+    expect(other.locator(".log-list")).not_to_contain_text(" laid ")
 
     # Reset restores the table.
     mover.locator('button[data-action="reset"]').click()
@@ -132,7 +132,7 @@ def test_two_players_see_a_meld_built_live(browser, live_daphne, artifacts, make
     mover.locator('button[data-action="meld"]').click()
     for card_id in meld:
         expect(other.locator(f'#melds .card[data-id="{card_id}"]')).to_have_count(1)
-    expect(other.locator(".log-list")).to_contain_text(f"{mover_name} melded 3 cards")
+    expect(other.locator(".log-list")).to_contain_text(f"{mover_name} laid ")
     expect(mover.locator("#hand .card")).to_have_count(8)
     other.screenshot(path=str(artifacts / "table-b-4-other-sees-meld.png"), full_page=True)
     assert posts == []
@@ -156,7 +156,7 @@ def test_keyboard_only_meld(browser, live_daphne, artifacts, make_user, settings
     page.locator('#melds .meld-box[data-target-meld="new"]').press("Enter")  # the new-meld zone takes the picks
     expect(page.locator('#melds .meld[data-meld="0"] .card')).to_have_count(3)
     page.locator('button[data-action="meld"]').press("Enter")
-    expect(page.locator(".log-list")).to_contain_text("melded 3 cards")
+    expect(page.locator(".log-list")).to_contain_text(" in 1 meld: ")
     page.screenshot(path=str(artifacts / "table-c-keyboard-meld.png"), full_page=True)
 
     # Sorting by rank (a button of a two-button form, sent over the socket) reorders the hand.

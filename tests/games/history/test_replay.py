@@ -82,7 +82,7 @@ def test_replay_marks_what_a_meld_changed(client, matches):
         total = sum(1 + n for _r, n in index)
         for step in range(total):
             r = replay_step(match=match, step=step)
-            if "melded" not in r["text"]:
+            if " laid " not in r["text"]:
                 assert not any(c["added"] for m in r["melds"] for c in m["cards"])
                 continue
             added = [c for m in r["melds"] for c in m["cards"] if c["added"]]
