@@ -19,14 +19,7 @@ from django.utils.translation import pgettext_lazy
 
 from games.engine.shuffle import CURRENT as CURRENT_SHUFFLE
 from games.engine.shuffle import new_seed as new_deal_seed
-
-
-class Variant(models.TextChoices):
-    MANIPULATION = "manipulation", _("Manipulation Rummy")
-    GIN_BOX = "gin_box", _("Three-player Gin (box, captain, advisor)")
-    GIN = "gin", _("Gin Rummy (two players)")
-    OKLAHOMA = "oklahoma", _("Oklahoma Gin")
-    HOLLYWOOD = "hollywood", _("Hollywood Gin")
+from games.variant_names import Variant
 
 
 class MatchStatus(models.TextChoices):

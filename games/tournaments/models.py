@@ -15,6 +15,8 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from games.variant_names import Variant
+
 __all__ = [
     "Entry",
     "Tournament",
@@ -100,8 +102,6 @@ class Tournament(models.Model):
     @property
     def variant_label(self) -> str:
         """The variant's name in the reader's language ("Manipulation Rummy"), as the lobby names it."""
-        from games.models import Variant  # games.models imports this module (one app's models)
-
         try:
             return Variant(self.variant).label
         except ValueError:
