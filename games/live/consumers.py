@@ -58,7 +58,15 @@ class TableConsumer(AsyncWebsocketConsumer):
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+        try:
+            await handler(message)
+        except BaseException:
+            # Any failure ends this socket's application, and Channels then calls no disconnect: a
+            # send to a page that closed meanwhile ("Attempt to send on a closed protocol", while a
+            # group push was on its way) would leave its presence row to the heartbeat for ever.
+            # (A normal close ends with StopConsumer, after disconnect has left already.)
+            await asyncio.shield(self._leave())
+            raise
 
     async def connect(self):
         self.user = self.scope.get("user")
