@@ -172,6 +172,15 @@ def latest(match_id: int) -> BoardData | None:
     return entry[1] if entry is not None else None
 
 
+def stale(match_id: int) -> None:
+    """Seat fields changed without a new version (an online dot): the kept entry no longer serves a
+    push, but stays the base of the next load (which then reads only what can have changed)."""
+    with _lock:
+        entry = _entries.get(match_id)
+        if entry is not None:
+            _entries[match_id] = (entry[0] - TTL, entry[1])
+
+
 def forget(match_id: int) -> None:
     with _lock:
         _entries.pop(match_id, None)

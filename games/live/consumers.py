@@ -22,8 +22,7 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext, gettext_noop
 
 from games import commands, selectors, services
-from games.board import fragments
-from games.live import boardcache, gate
+from games.live import boardcache, boardviews, gate
 from games.live.heartbeats import heartbeats
 from games.models import ChatMessage, new_connection_token
 from rummyhub import inputs
@@ -71,10 +70,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def connect(self):
         self.user = self.scope.get("user")
         self.match_id = self.scope["url_route"]["kwargs"]["match_id"]
-        self.sent_version = -1
-        self.sent: dict[str, str] = {}  # fragment id -> the markup this socket's page shows for it
-        self.sent_parts: dict = {}  # fragment id -> its parts (fragments.Parts), when it has some
-        self.last_board = None  # this socket's last board (fragments.Board.kept): its unchanged parts are reused
+        self.shown = boardviews.Shown()  # what this socket's page shows: the one diff state
         if self.user is None or not self.user.is_authenticated:
             await self.close(code=4401)
             return
@@ -104,11 +100,14 @@ class TableConsumer(AsyncWebsocketConsumer):
                 # all the same, and the next heartbeat finds its row missing and opens it then.
                 log.warning("table %s: a socket's presence row put off to the next heartbeat", self.match_id)
             heartbeats.add(self.token, self.match_id, self.user)
+            if self.seat_index is not None:
+                # This seat may just have come online: a version loaded before shows it away.
+                boardcache.stale(self.match_id)
             # The page was rendered at version ?v=N: push a board only if the table moved on since;
             # otherwise just the online dots, which may have changed between the page and the socket.
-            self.sent_version = _query_version(self.scope)
+            self.shown.version = _query_version(self.scope)
             await self.push_board()
-            if self.sent_version == _query_version(self.scope):
+            if self.shown.version == _query_version(self.scope):
                 await self.send(text_data=await database_sync_to_async(self._render_dots, thread_sensitive=False)())
         except BaseException:
             # Connect failed half-way: Channels calls no disconnect for it, so leave no row behind.
@@ -145,7 +144,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             if not self._command_allowed():
                 await self.send_error("too_fast", gettext_noop("Too many moves at once: wait a moment and try again."))
                 return
-            self.sent, self.sent_parts = {}, {}  # asked for the whole board (a drag held pushes back): send it all
+            self.shown.forget()  # asked for the whole board (a drag held pushes back): send it all
             try:
                 await self.push_board(force=True)
             except Exception:  # a fault, not the frame's: say so and keep the socket open (no 1011)
@@ -154,7 +153,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         elif kind == "shown":
             # The page replaced its whole board (a form's answer over HTTP): what this socket sent
             # is no longer what it shows, so the next push sends every fragment.
-            self.sent, self.sent_parts = {}, {}
+            self.shown.forget()
         elif kind == "command" and isinstance(message.get("fields"), dict):
             await self.run_command(str(message.get("kind")), message["fields"])
         else:
@@ -236,12 +235,12 @@ class TableConsumer(AsyncWebsocketConsumer):
     # ----- group messages --------------------------------------------------
     async def table_changed(self, event):
         version = event.get("version", 0)
-        if version > self.sent_version:
+        if self.shown.is_new(version):
             await self.push_board(version=version)
 
     async def table_presence(self, event):
         """A seat's first socket opened, or its last one closed or lapsed: just its online dot changes."""
-        boardcache.forget(self.match_id)  # a later push of this version must show the new dot
+        boardcache.stale(self.match_id)  # a later push of this version must show the new dot
         if event.get("seat") == self.seat_index:
             return  # while this socket is open, this viewer's own dot is "online" anyway
         with override_scope_language(self.scope):
@@ -264,7 +263,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def push_board(
         self, force: bool = False, version: int = -1, error: Exception | None = None, reply: bool = False
     ):
-        """Render and send this viewer's board: at ``version`` or later, or (``force``) as it is now.
+        """Send this viewer's board: at ``version`` or later, or (``force``) as it is now.
 
         A forced board or a ``reply`` answers this socket (a resync, a command, its refusal): the page
         shows it even when its version is not newer than the board it has.
@@ -272,69 +271,42 @@ class TableConsumer(AsyncWebsocketConsumer):
         data = None if force else boardcache.peek(self.match_id, min_version=version, created_at=self.match_created)
         if data is not None:
             # The version is loaded already (this process made the move, or another socket's push
-            # loaded it): rendering it is CPU only, done here rather than through the thread pool.
-            changed, board, version = self._render_data(data, error, reply)
+            # loaded it): its views are CPU only (and usually drawn already), done here rather than
+            # through the thread pool.
+            view = self._view(data, error)
         else:
             # Loading reads the database: on the thread pool, in parallel, not on the one
             # thread-sensitive executor that every write of this process queues on.
-            changed, board, version = await database_sync_to_async(self._render, thread_sensitive=False)(
-                version, force, error, force or reply
-            )
-        if board is None:
+            view = await database_sync_to_async(self._load_view, thread_sensitive=False)(version, force, error)
+        if view is None:
             return
-        if not (force or reply) and version <= self.sent_version:
-            if not self.sent and version == self.sent_version:
+        answer = force or reply
+        if not answer and not self.shown.is_new(view.version):
+            if not self.shown.fragments and view.version == self.shown.version:
                 # The page was rendered at this version (a socket just opened): it shows these
                 # fragments, so the next push sends only what changes from them.
-                self._commit_frame(changed, board)
+                self.shown.adopt(view)
             return
-        self.sent_version = version
-        await self.send(text_data=self._commit_frame(changed, board))
+        self.seat_index = view.my_index  # a seat taken or left since the socket opened
+        # An answer says its refusal (or that there is none) each time, even when the page shows the same.
+        always = ("board-error",) if answer else ()
+        with override_scope_language(self.scope):
+            frame = self.shown.frame(view, reply=answer, always=always)
+        await self.send(text_data=frame)
 
-    def _render(self, min_version: int, fresh: bool, error: Exception | None = None, reply: bool = False):
+    def _load_view(self, min_version: int, fresh: bool, error: Exception | None = None):
         # The sockets of one table in this process share one load of the version's data.
         data = boardcache.board_data_for(
             self.match_id, min_version=min_version, fresh=fresh, created_at=self.match_created
         )
-        if data is None:
-            return None, None, -1
-        return self._render_data(data, error, reply)
+        return None if data is None else self._view(data, error)
 
-    def _render_data(self, data, error: Exception | None, reply: bool):
-        """This viewer's frame from loaded data: no database access (it also runs on the event loop).
-
-        The frame holds ``#board-meta`` and what changed of the other fragments since this socket's
-        last frame (``fragments.delta``: a fragment, or just its changed parts); a public fragment is
-        the same string object for every socket of the version, so the comparison is usually an
-        identity check.
-        """
+    def _view(self, data, error: Exception | None) -> boardviews.View:
+        """This viewer's view of the loaded version: no database access (it also runs on the event loop)."""
         with override_scope_language(self.scope):
-            board = fragments.board_for(
-                data,
-                self.user,
-                reply=reply,
-                error=commands.error_context(error, data.match.variant) if error is not None else None,
-                previous=self.last_board,
-            )
-        self.last_board = board.kept()
-        always = ("board-meta", "board-error") if reply else ("board-meta",)  # a refusal is said each time
-        changed = []
-        for name, html in board.fragments.items():
-            piece = (
-                html
-                if name in always
-                else fragments.delta(html, board.parts.get(name), self.sent.get(name), self.sent_parts.get(name))
-            )
-            if piece:
-                changed.append(piece)
-        return changed, board, data.version
-
-    def _commit_frame(self, changed: list[str], board) -> str:
-        """The frame to send; from now on this socket's page shows these fragments."""
-        self.sent.update(board.fragments)
-        self.sent_parts.update(board.parts)
-        self.seat_index = board.ctx["my_index"]  # a seat taken or left since the socket opened
-        return "".join(changed)
+            if error is not None:
+                return boardviews.answer_of(data, self.user, commands.error_context(error, data.match.variant))
+            return boardviews.view_of(data, self.user)
 
     def _render_dots(self) -> str:
         with override_scope_language(self.scope):
