@@ -30,6 +30,7 @@ from collections import OrderedDict
 from games import selectors, store
 from games.board.data import LOG_LENGTH, BoardData, LogEvent
 from games.models import Match
+from games.versions import committed
 
 TTL = 2.0  # seconds an entry serves later pushes of the same version
 KEEP = 120.0  # seconds an entry nobody loaded or used is kept (as the base of the next incremental load)
@@ -99,6 +100,13 @@ def load(match: Match) -> BoardData:
     data = selectors.board_data(match, previous=latest(match.pk))
     remember(data)
     return data
+
+
+def on_committed(news: committed.Committed) -> None:
+    """A version committed in this process (``games.versions.committed``): keep its board data when the
+    write held the whole of it (:func:`successor`); anything else is loaded by the next push."""
+    if news.events and news.seats is not None and news.state is not None:
+        successor(news.match, seats=news.seats, state=news.state, events=news.events)
 
 
 def successor(match: Match, *, seats: list, state, events: list) -> None:
@@ -184,3 +192,6 @@ def stale(match_id: int) -> None:
 def forget(match_id: int) -> None:
     with _lock:
         _entries.pop(match_id, None)
+
+
+committed.listen(on_committed)

@@ -22,9 +22,10 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext, gettext_noop
 
 from games import commands, selectors, services
-from games.live import boardcache, boardviews, gate
+from games.live import boardcache, boardviews
 from games.live.heartbeats import heartbeats
 from games.models import ChatMessage, new_connection_token
+from games.versions import gate
 from rummyhub import inputs
 from rummyhub.realtime import LOBBY_GROUP, override_scope_language, table_group
 
