@@ -10,8 +10,8 @@ from django.db import OperationalError, connection
 from django.utils.translation import gettext as _
 
 from games import store
-from games.versions import gate
 from games.services.errors import ActionRefused, StaleVersion, TableBusy
+from games.versions import gate
 from rummyhub import inputs
 
 log = logging.getLogger(__name__)

@@ -18,7 +18,6 @@ from django.utils.translation import gettext as _
 
 from games import store
 from games.engine import shuffle
-from games.versions import committed, gate
 from games.models import (
     DISCONNECT_GRACE,
     READY_TIMEOUT,
@@ -31,6 +30,7 @@ from games.models import (
 from games.services.errors import ActionRefused, StaleVersion
 from games.services.retry import MIN_LOCK_WAIT
 from games.variants import spec_for
+from games.versions import committed, gate
 from rummyhub import inputs, realtime
 
 

@@ -20,10 +20,10 @@ from django.db import OperationalError, connection, transaction
 from django.urls import reverse
 
 from games import services
-from games.versions import gate
 from games.models import Event, Match
 from games.services import write
 from games.variants import spec_for
+from games.versions import gate
 from tests.realtime.frames import receive_board
 from tests.realtime.test_table_commands import command, current, open_table, seat_to_act
 
