@@ -11,12 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.conf import settings
 from django.http import Http404
 from django.template.loader import render_to_string
 from django.utils.translation import gettext, gettext_noop
@@ -25,24 +23,22 @@ from games import commands, selectors, services
 from games.live import boardcache, boardviews
 from games.live.heartbeats import heartbeats
 from games.models import ChatMessage, new_connection_token
-from games.versions import gate
 from rummyhub import inputs
-from rummyhub.realtime import LOBBY_GROUP, override_scope_language, table_group
+from rummyhub.realtime import LOBBY_GROUP, override_scope_language, scope_language, table_group
 
 log = logging.getLogger(__name__)
 
 FRAME_DEPTH = 2  # {"type": "command", "fields": {name: text}}: the fields' JSON is read by games.commands
-MAX_FRAME = 32 * 1024  # {"type": "resync"}, or a command: a draft of 106 cards is ~2 KB
-COMMAND_BURST = 20  # commands a socket may send at once (a fast drag session sends a few per second) ...
-COMMAND_RATE = 5.0  # ... refilled at this many per second; beyond that a command is refused unrun
 
 
 def _query_version(scope) -> int:
+    """The version the page was rendered at (``?v=N``), or -1."""
     query = scope.get("query_string", b"").decode("latin-1")
     for part in query.split("&"):
         key, _, value = part.partition("=")
-        if key == "v" and value.isdigit():
-            return int(value)
+        if key == "v":
+            version = commands.parse_version(value)
+            return -1 if version is None else version
     return -1
 
 
@@ -72,6 +68,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.user = self.scope.get("user")
         self.match_id = self.scope["url_route"]["kwargs"]["match_id"]
         self.shown = boardviews.Shown()  # what this socket's page shows: the one diff state
+        self.rate = commands.Rate()  # its commands and resyncs
         if self.user is None or not self.user.is_authenticated:
             await self.close(code=4401)
             return
@@ -135,14 +132,14 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def receive(self, text_data=None, bytes_data=None):
         try:  # the input layer: size, depth, characters, before anything else reads the frame
-            message = inputs.parse_json(text_data, max_depth=FRAME_DEPTH, max_length=MAX_FRAME)
+            message = inputs.parse_json(text_data, max_depth=FRAME_DEPTH, max_length=commands.MAX_COMMAND)
         except inputs.BadInput:
             await self.send_error("bad_frame", gettext_noop("Messages on this socket are small JSON requests."))
             return
         kind = message.get("type") if isinstance(message, dict) else None
         if kind == "resync":
             # A forced board is a fresh load from the database: a flood of them is refused like commands.
-            if not self._command_allowed():
+            if not self.rate.take():
                 await self.send_error("too_fast", gettext_noop("Too many moves at once: wait a moment and try again."))
                 return
             self.shown.forget()  # asked for the whole board (a drag held pushes back): send it all
@@ -160,38 +157,27 @@ class TableConsumer(AsyncWebsocketConsumer):
         else:
             await self.send_error("bad_frame", gettext_noop("Unknown request; moves are sent with the page's buttons."))
 
-    def _command_allowed(self) -> bool:
-        """A token bucket per socket: a flood of commands must not make every seat re-render."""
-        now = time.monotonic()
-        tokens = getattr(self, "_tokens", COMMAND_BURST)
-        tokens = min(COMMAND_BURST, tokens + (now - getattr(self, "_tokens_at", now)) * COMMAND_RATE)
-        self._tokens_at = now
-        if tokens < 1:
-            self._tokens = tokens
-            return False
-        self._tokens = tokens - 1
-        return True
-
     async def run_command(self, kind: str, fields: dict):
-        """A move sent over the socket: the same checks and services as the page's forms.
+        """A move sent over the socket: the one edge of every move (``commands.carry_out_async``);
+        this only turns its outcome into a frame.
 
         Success needs no answer of its own beyond this viewer's fresh board (the group
         push brings everyone else theirs); a refusal shows its reason on this viewer's
         board only and changes nothing.
         """
-        if not self._command_allowed():
-            await self.send_error("too_fast", gettext_noop("Too many moves at once: wait a moment and try again."))
-            return
         try:
-            # The move waits for its table's turn in this process here, on the event loop: it takes
-            # one of the threads every socket of the process shares only once it has the table.
-            async with gate.held_async(
-                self.match_id, timeout=settings.RUMMYHUB_LOCK_TIMEOUT, budget=settings.RUMMYHUB_LOCK_BUDGET
-            ):
-                error, moved_to = await database_sync_to_async(self._run_command, thread_sensitive=False)(kind, fields)
-        except gate.Busy:
-            with override_scope_language(self.scope):
-                error, moved_to = services.TableBusy(), None
+            outcome = await commands.carry_out_async(
+                kind,
+                fields,
+                match_id=self.match_id,
+                user=self.user,
+                invite=(self.scope.get("session") or {}).get(f"invite-{self.match_id}"),
+                language=scope_language(self.scope),
+                rate=self.rate,
+            )
+        except Http404:
+            await self.close(code=4404)  # this viewer may no longer see the table
+            return
         except Exception:
             # Not a refusal: a fault (the database gone, a bug). The transaction rolled back, so
             # nothing changed; say so on this viewer's board and keep the socket open.
@@ -201,31 +187,19 @@ class TableConsumer(AsyncWebsocketConsumer):
                 gettext_noop("The server could not carry out that move, and nothing changed. Try again."),
             )
             return
-        if moved_to is not None:
+        if outcome.moved_to is not None:
             # The command made a new version: this reply shares that version's one load with
             # the group push to the other sockets here.
-            await self.push_board(version=moved_to, reply=True)
-        elif getattr(error, "code", None) == "server_busy":
+            await self.push_board(version=outcome.moved_to, reply=True)
+        elif outcome.code == "too_fast":
+            await self.send_error("too_fast", gettext_noop("Too many moves at once: wait a moment and try again."))
+        elif outcome.code == "server_busy":
             # No database connection came in time: a board could not be loaded either.
             await self.send_error("server_busy", gettext_noop("The server is busy; try again in a moment."))
         else:
             # A refusal, or a change without a new version (the player's own hand order, a Gin
             # knock layout): this viewer's board as it is now.
-            await self.push_board(force=True, error=error)
-
-    def _run_command(self, kind: str, fields: dict) -> tuple[Exception | None, int | None]:
-        """(the refusal, or None; the version the command made, when it made one)."""
-        with override_scope_language(self.scope):
-            try:
-                service, kwargs = commands.command_for(kind, fields)
-                result = services.with_retry(service, match_id=self.match_id, user=self.user, **kwargs)
-            except commands.REFUSALS as exc:
-                return exc, None
-        expected = str(kwargs.get("expected_version") or "")
-        version = getattr(result, "version", None)
-        if version is not None and expected.isdigit() and version > int(expected):
-            return None, version
-        return None, None
+            await self.push_board(force=True, error=outcome.refusal)
 
     async def send_error(self, code: str, message: str):
         """``message`` is marked with gettext_noop; it is translated here, in the viewer's language."""
