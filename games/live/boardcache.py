@@ -26,6 +26,10 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from django.db import connection, transaction
 
 from games import selectors, store
 from games.board.data import LOG_LENGTH, BoardData, LogEvent
@@ -80,15 +84,35 @@ def board_data_for(match_id: int, *, min_version: int = -1, fresh: bool = False,
         pending.wait(timeout=5)
         fresh = False
     try:
-        match = store.match_row(match_id)
-        if match is None:
-            forget(match_id)
-            return None
-        return load(match)
+        with one_snapshot():
+            match = store.match_row(match_id)
+            if match is None:
+                forget(match_id)
+                return None
+            return load(match)
     finally:
         with _lock:
             _loading.pop(match_id, None)
         pending.set()
+
+
+@contextmanager
+def one_snapshot() -> Iterator[None]:
+    """The reads of one load see one committed state of the database: the match row, its seats and
+    its log of one version (a move committing between two of them is not seen by the second).
+
+    On PostgreSQL a read-only REPEATABLE READ transaction.  SQLite's transactions here take the
+    write lock at once (``transaction_mode`` IMMEDIATE), so a load there reads outside one: its log
+    still stops at the row's version (``selectors.log_events``), and a move commits seats and row
+    together.  Inside a caller's transaction, that one's snapshot rules.
+    """
+    if connection.vendor != "postgresql" or connection.in_atomic_block:
+        yield
+        return
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        yield
 
 
 def load(match: Match) -> BoardData:

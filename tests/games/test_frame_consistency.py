@@ -7,9 +7,11 @@ has appended the events of the next version.  The moves here commit exactly ther
 from __future__ import annotations
 
 import re
+import threading
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
+from django.db import connection
 
 from games import selectors, services, store
 from games.board import fragments
@@ -62,7 +64,10 @@ def test_a_boards_log_is_its_versions_while_moves_commit_between_its_reads(make_
 
     def row_then_a_move(match_id):
         row = real_row(match_id)
-        move(match_id, players)  # commits between the row's read and the log's
+        # Another thread (its own connection) commits a move between the row's read and the log's.
+        mover = threading.Thread(target=lambda: (move(match_id, players), connection.close()))
+        mover.start()
+        mover.join()
         return row
 
     monkeypatch.setattr(store, "match_row", row_then_a_move)
