@@ -34,6 +34,7 @@ from django.utils.translation import get_language
 
 from games.board.data import BoardData
 from games.board.table import public_context, table_context
+from games.templatetags import boardparts
 
 SPECTATOR = AnonymousUser()
 PAGE = "games/table.html"
@@ -70,17 +71,14 @@ class Fragment:
     # (FRESH: draw it every time).  A viewer's next board reuses the markup of its last one
     # while they are the same (a watching player's hand does not change when another player moves).
     inputs: Callable[[dict], Any] | None = None
-    # Its parts that change on their own, each a named partial ``part-<name>`` of the same template that
-    # the fragment's partial includes (an element with its own id): rendered with the fragment, in the
-    # same pass, so a socket can send one alone (``Parts``).
+    # Its parts that change on their own (an element with its own id each): the ``{% part "<name>" %}``
+    # its partial draws (games/templatetags/boardparts.py records them in the fragment's one render),
+    # so a socket can send one alone (``Parts``).
     parts: tuple[str, ...] = ()
 
     @property
     def partial(self) -> str:
         return f"{self.template}#frag-{self.name}"
-
-    def part_partials(self) -> tuple[str, ...]:
-        return tuple(f"{self.template}#part-{part}" for part in self.parts)
 
 
 FRESH = object()  # a fragment's inputs when it must be drawn every time
@@ -245,25 +243,28 @@ _BUNDLES: dict[tuple[str, ...], Any] = {}  # by a set of fragments: a handful pe
 
 
 def _render_all(frags: tuple[Fragment, ...], ctx: dict, request=None) -> dict[str, tuple[SafeString, Parts | None]]:
-    """These fragments rendered in one pass (one template including each partial and its parts'
-    partials), by name, each with its parts (``PARTS``)."""
+    """These fragments rendered in one pass (one template including each partial), by name, each with
+    its parts: what its ``{% part %}`` partials drew in that same render (``PARTS`` for the rest)."""
     if not frags:
         return {}
-    partials = tuple(p for f in frags for p in (f.partial, *f.part_partials()))
+    partials = tuple(f.partial for f in frags)
     template = _BUNDLES.get(partials)
     if template is None:
         template = engines["django"].from_string("".join("{% include '" + p + "' %}" + _CUT for p in partials))
         _BUNDLES[partials] = template
+    ctx[boardparts.SINK] = drawn = {}
+    try:
+        pieces = template.render(ctx, request).split(_CUT)[:-1]
+    finally:
+        del ctx[boardparts.SINK]
     # Every piece was rendered by the template, escaped there.  Its runs of white space (the templates'
     # indentation) are one space, as a page shows them (the board has no preformatted text): a frame
     # is sent to every socket at every move.
-    pieces = iter(mark_safe(" ".join(html.split())) for html in template.render(ctx, request).split(_CUT)[:-1])
     out = {}
-    for frag in frags:
-        html = next(pieces)
-        # A part the fragment does not show (a seatless viewer has no controls) is left out.
-        drawn = [next(pieces) for _name in frag.parts]
-        shown = tuple((name, part) for name, part in zip(frag.parts, drawn, strict=True) if part and part in html)
+    for frag, html in zip(frags, pieces, strict=True):
+        html = mark_safe(" ".join(html.split()))
+        # A part the fragment does not show this time (a seatless viewer has no controls) is left out.
+        shown = [(name, mark_safe(" ".join(drawn[name].split()))) for name in frag.parts if drawn.get(name)]
         parts = Parts(by_id=tuple(part for _name, part in shown), names=tuple(name for name, _part in shown))
         parts_of = PARTS.get(frag.name)
         if parts_of is not None:
