@@ -224,3 +224,34 @@ async def test_a_move_that_fails_on_the_server_gets_an_error_and_the_socket_stay
     assert f'data-version="{before.version + 1}"' in frame
     for c in sockets:
         await c.disconnect()
+
+
+@pytest.mark.parametrize(
+    ("fields", "code", "status"),
+    [
+        ({"action": "draw", "version": "0"}, "stale_version", 409),
+        ({"action": "fly", "version": "{v}"}, "bad_action", 400),
+        ({"action": "draw", "version": "{v}²"}, "bad_version", 400),  # not ASCII digits, for every parser
+        ({"action": "draw", "version": "{v}", "melds": "x" * (commands.MAX_FIELD + 1)}, "too_large", 413),
+    ],
+)
+async def test_both_transports_refuse_a_move_alike(make_user, settings, client, fields, code, status):
+    """One edge per move (``commands.carry_out``): the form POST and the socket frame give one refusal."""
+    match, sockets = await open_table(make_user, settings)
+    mover = await seat_to_act(match.pk)
+    before = await current(match.pk)
+    fields = {k: v.replace("{v}", str(before.version)) for k, v in fields.items()}
+    await sockets[mover].send_to(text_data=command("act", **fields))
+    frame = await receive_board(sockets[mover])
+    assert f'data-error-code="{code}"' in frame
+
+    user = await database_sync_to_async(lambda: Seat.objects.get(match=match, index=mover).user)()
+    await database_sync_to_async(client.force_login)(user)
+    url = f"/tables/{match.pk}/act/"
+    response = await database_sync_to_async(client.post)(url, fields, HTTP_HX_REQUEST="true")
+    assert response.status_code == status == commands.STATUS.get(code, 400)
+    assert f'data-error-code="{code}"' in response.content.decode()
+    after = await current(match.pk)
+    assert (after.version, after.state) == (before.version, before.state)
+    for c in sockets:
+        await c.disconnect()
