@@ -1,27 +1,42 @@
-"""A table command's fields → the service that carries it out.
+"""The one edge of a move: a table command from either transport, carried out, as an :class:`Outcome`.
 
 The table page sends its moves as form fields, over HTTP (``/tables/<id>/act/``,
 ``/tables/<id>/draft/``: real forms, the fallback without a socket) or over the
 table's socket while it is open (``{"type": "command", "kind": "act", "fields":
-{...}}``).  Both arrive here, so both are checked the same way; the services and
-the engine validate everything else.
+{...}}``).  Both hand them to :func:`carry_out` (the socket through :func:`carry_out_async`, which
+first waits for the table's gate on the event loop): the size limit, the rate (a socket's
+:class:`Rate`), the access check, the fields → the service (:func:`command_for`), the service with
+its retries.  The transports only translate the outcome: the view into a response (its status from
+:data:`STATUS`), the consumer into a frame.  One version parser (:func:`parse_version`), one size
+limit (:data:`MAX_COMMAND`), one map of refusals (:data:`STATUS`).  The services and the engine
+validate everything else.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping
+from contextlib import nullcontext
+from dataclasses import dataclass
 from typing import Any
 
+from channels.db import database_sync_to_async
+from django.conf import settings
+from django.utils import translation
 from django.utils.translation import gettext as _
 
-from games import services
+from games import selectors, services
 from games.engine.errors import RulesError
 from games.messages import refusal_text
 from games.variants import spec_for
+from games.versions import gate
 from plumbing import inputs
 
-MAX_BODY = 64 * 1024  # a draft of 106 cards is ~2 KB; anything this large is refused
+MAX_COMMAND = 32 * 1024  # a form's body or a socket's frame: a draft of 106 cards is ~2 KB
 MAX_FIELD = 16 * 1024  # one field (a draft's table, a custom hand order)
+MAX_VERSION = 2**31 - 1
+COMMAND_BURST = 20  # commands a socket may send at once (a fast drag session sends a few per second) ...
+COMMAND_RATE = 5.0  # ... refilled at this many per second; beyond that a command is refused unrun
 
 KINDS = ("act", "draft")
 
@@ -101,3 +116,123 @@ def command_for(kind: str, fields: Mapping[str, Any]) -> tuple[Callable[..., Any
     if action is None:
         raise services.ActionRefused("bad_action", _("That is not a move of this game."))
     return services.turn_submit, {"action": action, "expected_version": version}
+
+
+def parse_version(value: Any) -> int | None:
+    """A table version as a page writes it (ASCII digits, in range), or None: the one parser of
+    versions at the edge (a command's field, the socket's ``?v=``)."""
+    try:
+        return inputs.parse_int(value, lo=0, hi=MAX_VERSION)
+    except inputs.BadInput:
+        return None
+
+
+# The refusals by code, and the HTTP status each answers with (any other: 400).  A socket sends the
+# same refusals as frames (the board with the error, or ``socket-error`` when there is no board).
+STATUS = {
+    "stale_version": 409,  # the table moved on: the board that comes with it is the current one
+    "table_busy": 409,  # like a stale version: try again
+    "too_large": 413,
+    "too_fast": 429,
+    "server_busy": 503,  # no database connection came in time: no board to answer with either
+}
+
+
+def too_large() -> services.ActionRefused:
+    return services.ActionRefused("too_large", _("That request is too large."))
+
+
+def too_fast() -> services.ActionRefused:
+    return services.ActionRefused("too_fast", _("Too many moves at once: wait a moment and try again."))
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What became of a command: the version it made (None: it made none, e.g. a hand sorted), or its refusal."""
+
+    moved_to: int | None = None
+    refusal: Exception | None = None
+
+    @property
+    def code(self) -> str:
+        return getattr(self.refusal, "code", "") if self.refusal is not None else ""
+
+    @property
+    def status(self) -> int:
+        return 200 if self.refusal is None else STATUS.get(self.code, 400)
+
+
+class Rate:
+    """A token bucket (one per socket): a flood of commands must not make every seat re-render."""
+
+    __slots__ = ("tokens", "at")
+
+    def __init__(self) -> None:
+        self.tokens, self.at = float(COMMAND_BURST), time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(COMMAND_BURST, self.tokens + (now - self.at) * COMMAND_RATE)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+def carry_out(
+    kind: str,
+    fields: Mapping[str, Any],
+    *,
+    match_id: int,
+    user,
+    invite: str | None = None,
+    size: int = 0,
+    language: str | None = None,
+) -> Outcome:
+    """Check and carry out one command (``size``: its body's or frame's length); never raises a refusal.
+
+    A player who may not see the table gets ``Http404`` (as the page would), raised.  ``language``:
+    the player's, for the refusal's message (the request's own when None).
+    """
+    with translation.override(language) if language else nullcontext():
+        if size > MAX_COMMAND:
+            return Outcome(refusal=too_large())
+        selectors.access_match_for_user(match_id=match_id, user=user, invite=invite)
+        try:
+            service, kwargs = command_for(kind, fields)
+            result = services.with_retry(service, match_id=match_id, user=user, **kwargs)
+        except REFUSALS as exc:
+            return Outcome(refusal=exc)
+    expected = parse_version(kwargs.get("expected_version"))
+    version = getattr(result, "version", None)
+    made = version is not None and expected is not None and version > expected
+    return Outcome(moved_to=version if made else None)
+
+
+async def carry_out_async(
+    kind: str,
+    fields: Mapping[str, Any],
+    *,
+    match_id: int,
+    user,
+    invite: str | None = None,
+    size: int = 0,
+    language: str | None = None,
+    rate: Rate | None = None,
+) -> Outcome:
+    """:func:`carry_out` for a socket: its :class:`Rate` first, then the table's gate, waited for on the
+    event loop (a queue of moves at one table holds none of the threads every socket shares); the
+    command then runs on a worker thread, which finds the gate held for it."""
+    with translation.override(language) if language else nullcontext():
+        if rate is not None and not rate.take():
+            return Outcome(refusal=too_fast())
+        try:
+            async with gate.held_async(
+                match_id, timeout=settings.RUMMYHUB_LOCK_TIMEOUT, budget=settings.RUMMYHUB_LOCK_BUDGET
+            ):
+                return await database_sync_to_async(carry_out, thread_sensitive=False)(
+                    kind, fields, match_id=match_id, user=user, invite=invite, size=size, language=language
+                )
+        except gate.Busy:
+            return Outcome(refusal=services.TableBusy())

@@ -83,15 +83,22 @@ LOG_FIELDS = ("seq", "seat", "summary", "by_bot")
 
 
 def log_events(match: Match, previous: BoardData | None) -> list[LogEvent]:
-    """The last LOG_LENGTH events; after ``previous`` (an older load of this match) only the new ones are read.
+    """The last LOG_LENGTH events of ``match``'s version; after ``previous`` (another load of this
+    match) only the new ones are read.
 
-    Events are append-only with increasing ``seq`` (DESIGN §4), so the older ones never change.
+    Events are append-only with increasing ``seq`` (DESIGN §4), so the older ones never change.  The
+    match row was read before this, in its own query: a move committed in between has appended
+    events of a later version.  They are left out (``seq`` up to the row's ``event_seq``, which the
+    move saves with its version), so the log is the one of the row's version, never a move ahead.
     """
+    last = match.event_seq
     if previous is not None and previous.match.created_at == match.created_at and previous.events:
-        known = list(previous.events)
-        new = store.events_after(match.pk, known[-1].seq)
-        return (known + [LogEvent(e.seq, e.seat, e.summary, e.by_bot) for e in new])[-LOG_LENGTH:]
-    rows = Event.objects.filter(match=match).order_by("-seq").values_list(*LOG_FIELDS)[:LOG_LENGTH]
+        known = [e for e in previous.events if e.seq <= last]  # ``previous`` may be a newer load
+        if known:
+            new = store.events_after(match.pk, known[-1].seq)
+            known += [LogEvent(e.seq, e.seat, e.summary, e.by_bot) for e in new if e.seq <= last]
+            return known[-LOG_LENGTH:]
+    rows = Event.objects.filter(match=match, seq__lte=last).order_by("-seq").values_list(*LOG_FIELDS)[:LOG_LENGTH]
     return [LogEvent(*row) for row in rows][::-1]
 
 

@@ -308,7 +308,7 @@ def autovacuum_is_on() -> bool:
 def vacuum_hot_tables() -> None:
     """``VACUUM`` the tables every move rewrites (PostgreSQL; outside a transaction).
 
-    For a server whose autovacuum is off (``games.live.clock`` calls it then): a table another
+    For a server whose autovacuum is off (``games.live.clockloop`` calls it then): a table another
     session is vacuuming is skipped, so several processes doing this never wait for each other.
     """
     if connection.vendor != "postgresql":

@@ -21,7 +21,6 @@ from games.models import Variant
 from games.tournaments.selectors import user_tournament_tables
 from plumbing import inputs
 
-MAX_BODY = commands.MAX_BODY
 MAX_SEAT_INDEX = 4  # five seats at most (RULES B.1.1)
 
 
@@ -191,16 +190,27 @@ def table_start(request, match_id):
 
 
 def _form_command(request, match_id, kind: str) -> HttpResponse:
-    if len(request.body) > MAX_BODY:
-        return _respond(
-            request, match_id, services.ActionRefused("too_large", _("That request is too large.")), status=413
+    """A move as a form POST: the one edge of every move (``commands.carry_out``); this only turns its
+    outcome into a response (its status from ``commands.STATUS``)."""
+    size = len(request.body)
+    fields = {} if size > commands.MAX_COMMAND else dict(request.POST.items())
+    fields.pop("csrfmiddlewaretoken", None)
+    outcome = commands.carry_out(
+        kind,
+        fields,
+        match_id=match_id,
+        user=request.user,
+        invite=request.session.get(f"invite-{match_id}"),
+        size=size,
+    )
+    if outcome.code == "server_busy":  # no database connection came: no board to render either
+        return HttpResponse(
+            outcome.refusal.message,
+            status=outcome.status,
+            content_type="text/plain; charset=utf-8",
+            headers={"Retry-After": "1"},
         )
-    fields = {key: request.POST.get(key, "") for key in request.POST if key != "csrfmiddlewaretoken"}
-    try:
-        service, kwargs = commands.command_for(kind, fields)
-    except services.ActionRefused as exc:
-        return _respond(request, match_id, exc, status=413 if exc.code == "too_large" else 400)
-    return _command(request, match_id, service, **kwargs)
+    return _respond(request, match_id, outcome.refusal, status=outcome.status if request.htmx else 200)
 
 
 @login_required

@@ -12,7 +12,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ChannelNameRouter, ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from games.analysis.consumers import AnalysisConsumer  # noqa: E402
-from games.live.clock import ClockMiddleware  # noqa: E402
+from games.live.clockloop import ClockMiddleware  # noqa: E402
 from plumbing import gctune  # noqa: E402
 from plumbing.origin import SameOriginValidator  # noqa: E402
 from plumbing.realtime import ANALYSIS_CHANNEL  # noqa: E402

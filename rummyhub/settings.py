@@ -138,7 +138,7 @@ TEMPLATES = [
 ]
 
 # ---------------------------------------------------------------- database
-# Waiting for a table (games.live.gate, services.with_retry and _locked): a move or other table command
+# Waiting for a table (games.versions.gate, services.with_retry and _locked): a move or other table command
 # waits at most RUMMYHUB_LOCK_TIMEOUT seconds for the commands of its table in this process, and
 # as long for the table's row (PostgreSQL's lock_timeout, set per transaction; SQLite's busy
 # timeout); it is run again after a wait cut short only within RUMMYHUB_LOCK_BUDGET seconds in
@@ -178,7 +178,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     #     command gives its connection back as soon as its answer is rendered).
     # So 12 = 4 + 1 + 6 + 1, the HTTP requests sharing whatever is free.  Requests may queue on
     # the pool in a burst; what must not happen is holding a connection while waiting for
-    # something else: a table's commands wait for its row one per process (games.live.gate), the
+    # something else: a table's commands wait for its row one per process (games.versions.gate), the
     # others wait without a connection.  No connection within DATABASE_POOL_TIMEOUT seconds: a
     # table command is refused "server busy" (HTTP 503, the socket's error), anything else
     # answers 500; fast, either way.  Keep processes x DATABASE_POOL_MAX below PostgreSQL's
@@ -333,7 +333,7 @@ RUMMYHUB_BOT_DELAY = float(os.environ.get("RUMMYHUB_BOT_DELAY", "1.0"))
 # Each server process runs a clock loop (bots, timers, next rounds) every this many seconds.
 RUMMYHUB_CLOCK = env_bool("RUMMYHUB_CLOCK", True)
 RUMMYHUB_CLOCK_INTERVAL = float(os.environ.get("RUMMYHUB_CLOCK_INTERVAL", "0.25"))
-# Automatic steps one process runs at once (games.live.clock.worker_count): SQLite always 1 (one writer
+# Automatic steps one process runs at once (games.live.clockloop.worker_count): SQLite always 1 (one writer
 # at a time); PostgreSQL at most half of DATABASE_POOL_MAX, the rest kept for requests and sockets.
 RUMMYHUB_CLOCK_WORKERS = env_int(
     "RUMMYHUB_CLOCK_WORKERS", 4 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" else 1
@@ -346,7 +346,7 @@ RUMMYHUB_CLOCK_TRACE = os.environ.get("RUMMYHUB_CLOCK_TRACE", "")
 RUMMYHUB_HEARTBEAT = float(os.environ.get("RUMMYHUB_HEARTBEAT", "30"))
 RUMMYHUB_PRESENCE_TIMEOUT = float(os.environ.get("RUMMYHUB_PRESENCE_TIMEOUT", "60"))
 # On a PostgreSQL whose autovacuum is off, each process vacuums the rows every move rewrites this
-# often (seconds; games.live.clock.vacuum_if_needed).
+# often (seconds; games.live.clockloop.vacuum_if_needed).
 RUMMYHUB_VACUUM_EVERY = float(os.environ.get("RUMMYHUB_VACUUM_EVERY", "30"))
 # Fixed shuffle seed for tests and demos; empty means a fresh random seed per round.
 RUMMYHUB_FIXED_SEED = os.environ.get("RUMMYHUB_FIXED_SEED", "")

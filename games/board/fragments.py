@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
@@ -34,6 +34,7 @@ from django.utils.translation import get_language
 
 from games.board.data import BoardData
 from games.board.table import public_context, table_context
+from games.templatetags import boardparts
 
 SPECTATOR = AnonymousUser()
 PAGE = "games/table.html"
@@ -70,6 +71,10 @@ class Fragment:
     # (FRESH: draw it every time).  A viewer's next board reuses the markup of its last one
     # while they are the same (a watching player's hand does not change when another player moves).
     inputs: Callable[[dict], Any] | None = None
+    # Its parts that change on their own (an element with its own id each): the ``{% part "<name>" %}``
+    # its partial draws (games/templatetags/boardparts.py records them in the fragment's one render),
+    # so a socket can send one alone (``Parts``).
+    parts: tuple[str, ...] = ()
 
     @property
     def partial(self) -> str:
@@ -97,11 +102,39 @@ def _hand_inputs(ctx) -> Any:
     )
 
 
+def _actions_inputs(ctx) -> Any:
+    """Everything the ``frag-actions`` partial (and its parts) reads: a watching seat's buttons and
+    prompt stay the same while another seat moves (a template change that reads more adds it here;
+    tests/realtime/test_views_equal_pages.py plays whole games to hold the two together)."""
+    me, rematch = ctx["me"], ctx.get("rematch")
+    return (
+        bool(ctx["view"]) and ctx["spec"].meld_drafts,
+        ctx.get("prompt"),
+        ctx.get("my_turn"),
+        ctx.get("drafting"),
+        tuple((e.get("code"), str(e.get("message"))) for e in ctx.get("draft_errors") or ()),
+        me is not None and me.ready,
+        me is not None,
+        ctx.get("can_draw"),
+        ctx.get("can_meld"),
+        ctx.get("draft_ok"),
+        ctx.get("can_knock"),
+        ctx.get("can_end_turn"),
+        ctx.get("hint_url"),
+        ctx["act_url"],
+        ctx["between_rounds"],
+        ctx["is_finished"],
+        ctx["match"].pk,
+        rematch.pk if rematch else None,
+        ctx["version"],  # each move button's form names the version it is made on
+    )
+
+
 GIN = "games/gin_board.html"
 
 COMMON_TOP = (
     Fragment("board-meta", _never),
-    Fragment("board-head", _always),
+    Fragment("board-head", _always, parts=("stock", "timer")),
     Fragment("board-error", _never, inputs=_error_inputs),
     Fragment("seats", _seats_public),
     Fragment("open-panel", _never, inputs=_open_panel_inputs),
@@ -113,14 +146,14 @@ COMMON_BOTTOM = (
 GAME_FRAGMENTS = {
     "manipulation": (
         Fragment("melds", _melds_public),
-        Fragment("hand-area", _never, inputs=_hand_inputs),
-        Fragment("actions", _never),
+        Fragment("hand-area", _never, inputs=_hand_inputs, parts=("hand-info",)),
+        Fragment("actions", _never, inputs=_actions_inputs, parts=("prompt", "controls")),
     ),
     "gin": (
         Fragment("gin-top", _always, GIN),
         Fragment("gin-board", _never, GIN),
         Fragment("gin-end", _always, GIN),
-        Fragment("actions", _never),
+        Fragment("actions", _never, inputs=_actions_inputs, parts=("prompt", "controls")),
     ),
 }
 
@@ -155,6 +188,7 @@ def board_for(
     reply: bool = False,
     request=None,
     previous: Board | None = None,
+    meta: bool = True,
 ) -> Board:
     """``user``'s board of the version ``data`` holds, as fragments (a spectator's when seatless).
 
@@ -162,12 +196,15 @@ def board_for(
     CSRF token, so they work before the page's scripts have loaded.  A socket frame has none (the
     page's scripts send the token with every request).  ``previous``: this viewer's last board in the
     same language (a socket's), whose private fragments are reused where their inputs are the same.
+    ``meta=False``: without ``#board-meta`` (a socket draws it per frame, ``games.live.boardviews``).
     """
     ctx = table_context(data, user)
     ctx["error"] = error
     ctx["reply"] = reply
     ctx["meta"] = _meta(ctx, data)
     frags = fragments_for(ctx["spec"].family)
+    if not meta:
+        frags = tuple(frag for frag in frags if frag.name != "board-meta")
     shared = [frag.public(ctx) for frag in frags]
     board = Board(ctx, {}, language=get_language())
     if previous is not None and previous.language != board.language:
@@ -186,7 +223,7 @@ def board_for(
             kept[frag.name] = previous.fragments[frag.name]
     # This viewer's own fragments in one render (one context, one pass), cut apart after.
     own = tuple(frag for frag, is_public in zip(frags, shared, strict=True) if not is_public and frag.name not in kept)
-    pieces = {**kept, **_render_all(own, ctx, request)}
+    drawn = _render_all(own, ctx, request)
     public = _public_fragments(data, frags) if any(shared) else {}
     for frag, is_public in zip(frags, shared, strict=True):
         if is_public:
@@ -194,9 +231,7 @@ def board_for(
         elif frag.name in kept:
             html, parts = kept[frag.name], previous.parts.get(frag.name)
         else:
-            html = pieces[frag.name]
-            parts_of = PARTS.get(frag.name)
-            parts = parts_of(ctx, html) if parts_of else None
+            html, parts = drawn[frag.name]
         board.fragments[frag.name] = html
         if parts is not None:
             board.parts[frag.name] = parts
@@ -207,8 +242,9 @@ _CUT = "\x1e"  # between two fragments of one render: a control character no tem
 _BUNDLES: dict[tuple[str, ...], Any] = {}  # by a set of fragments: a handful per game
 
 
-def _render_all(frags: tuple[Fragment, ...], ctx: dict, request=None) -> dict[str, SafeString]:
-    """These fragments rendered in one pass (one template including each partial), by name."""
+def _render_all(frags: tuple[Fragment, ...], ctx: dict, request=None) -> dict[str, tuple[SafeString, Parts | None]]:
+    """These fragments rendered in one pass (one template including each partial), by name, each with
+    its parts: what its ``{% part %}`` partials drew in that same render (``PARTS`` for the rest)."""
     if not frags:
         return {}
     partials = tuple(f.partial for f in frags)
@@ -216,11 +252,25 @@ def _render_all(frags: tuple[Fragment, ...], ctx: dict, request=None) -> dict[st
     if template is None:
         template = engines["django"].from_string("".join("{% include '" + p + "' %}" + _CUT for p in partials))
         _BUNDLES[partials] = template
-    pieces = template.render(ctx, request).split(_CUT)[:-1]
+    ctx[boardparts.SINK] = drawn = {}
+    try:
+        pieces = template.render(ctx, request).split(_CUT)[:-1]
+    finally:
+        del ctx[boardparts.SINK]
     # Every piece was rendered by the template, escaped there.  Its runs of white space (the templates'
     # indentation) are one space, as a page shows them (the board has no preformatted text): a frame
     # is sent to every socket at every move.
-    return {f.name: mark_safe(" ".join(html.split())) for f, html in zip(frags, pieces, strict=True)}
+    out = {}
+    for frag, html in zip(frags, pieces, strict=True):
+        html = mark_safe(" ".join(html.split()))
+        # A part the fragment does not show this time (a seatless viewer has no controls) is left out.
+        shown = [(name, mark_safe(" ".join(drawn[name].split()))) for name in frag.parts if drawn.get(name)]
+        parts = Parts(by_id=tuple(part for _name, part in shown), names=tuple(name for name, _part in shown))
+        parts_of = PARTS.get(frag.name)
+        if parts_of is not None:
+            parts = parts_of(ctx, parts)
+        out[frag.name] = (html, parts if frag.parts or parts_of else None)
+    return out
 
 
 def _public_fragments(data: BoardData, frags: tuple[Fragment, ...]) -> dict[str, tuple[SafeString, Parts | None]]:
@@ -233,11 +283,7 @@ def _public_fragments(data: BoardData, frags: tuple[Fragment, ...]) -> dict[str,
         shown = public_context(data)
         shown["meta"] = None
         public = tuple(frag for frag in frags if frag.public(shown))
-        kept = {}
-        for name, html in _render_all(public, shown).items():
-            parts_of = PARTS.get(name)
-            kept[name] = (html, parts_of(shown, html) if parts_of else None)
-        data.shared[key] = kept
+        kept = data.shared[key] = _render_all(public, shown)
     return kept
 
 
@@ -274,46 +320,25 @@ class Parts:
     rows_of: str = ""  # that list's id
     order: str = ""  # "newest_first": new rows come at the top (a log); "keyed": rows come and go anywhere
     keys: tuple[str, ...] = ()  # "keyed": each row's ``data-id``
+    names: tuple[str, ...] = ()  # the ``by_id`` parts' partials (``Fragment.parts``), when they are partials
+    keep: int = 0  # "newest_first": the rows the page keeps (it drops the oldest beyond)
 
     def shape(self) -> tuple:
-        return len(self.by_id), self.rows_of, self.order
+        return len(self.by_id), self.names, self.rows_of, self.order
 
 
-def _elements(*wanted: tuple[str, str]):
-    """Parts cut out of the rendered fragment: each ``(tag, id)`` is an element that holds no element
-    of its own tag (the ``part-*`` partials in games/table.html say so), so it ends at the first
-    closing tag after it.  A part missing from the fragment is left out."""
-
-    def parts_of(ctx, html: str) -> Parts:
-        return Parts(by_id=_cut(html, wanted))
-
-    return parts_of
-
-
-def _cut(html: str, wanted) -> tuple[str, ...]:
-    items = []
-    for tag, ident in wanted:
-        start = html.find(f'id="{ident}"')
-        if start == -1:
-            continue
-        start = html.rfind(f"<{tag}", 0, start)
-        end = html.find(f"</{tag}>", start)
-        items.append(html[start : end + len(tag) + 3])
-    return tuple(items)
-
-
-def _seat_parts(ctx, html: str) -> Parts:
+def _seat_parts(ctx, partials: Parts) -> Parts:
     return Parts(by_id=tuple(ctx["seat_rows"] or ()))  # each row is <li id="seat-N">
 
 
-def _log_parts(ctx, html: str) -> Parts:
-    return Parts(rows=tuple(ctx["log_lines"]), rows_of="log-list", order="newest_first")
+def _log_parts(ctx, partials: Parts) -> Parts:
+    return Parts(rows=tuple(ctx["log_lines"]), rows_of="log-list", order="newest_first", keep=ctx["log_length"])
 
 
-def _hand_parts(ctx, html: str) -> Parts:
+def _hand_parts(ctx, partials: Parts) -> Parts:
     cards = ctx.get("hand_cards") or ()
-    return Parts(
-        by_id=_cut(html, [("p", "hand-info")]),
+    return replace(
+        partials,
         rows=tuple(html for _key, html in cards),
         rows_of="hand",
         order="keyed",
@@ -321,10 +346,10 @@ def _hand_parts(ctx, html: str) -> Parts:
     )
 
 
-PARTS: dict[str, Callable[[dict, str], Parts]] = {
+# The parts a fragment's context lists itself (seat rows, log lines, a hand's cards), given the parts
+# its ``Fragment.parts`` partials drew.
+PARTS: dict[str, Callable[[dict, Parts], Parts]] = {
     "seats": _seat_parts,
-    "board-head": _elements(("span", "stock-count"), ("div", "board-timer")),
-    "actions": _elements(("p", "prompt"), ("div", "controls")),
     "hand-area": _hand_parts,
     "log": _log_parts,
 }
@@ -366,6 +391,10 @@ def _new_rows(parts: Parts, sent: Parts) -> str | None:
         return None
     k = new.index(old[0])
     if new[k:] != old[: len(new) - k]:
+        return None
+    if len(new) != min(k + len(old), parts.keep):
+        # The page would keep rows the list no longer has (a seat's own log, with entries for others
+        # left out, is shorter than the page keeps): send the whole list.
         return None
     return f'<ol hx-swap-oob="afterbegin:#{parts.rows_of}">' + "".join(new[:k]) + "</ol>"
 

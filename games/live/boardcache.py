@@ -26,10 +26,15 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from django.db import connection, transaction
 
 from games import selectors, store
 from games.board.data import LOG_LENGTH, BoardData, LogEvent
 from games.models import Match
+from games.versions import committed
 
 TTL = 2.0  # seconds an entry serves later pushes of the same version
 KEEP = 120.0  # seconds an entry nobody loaded or used is kept (as the base of the next incremental load)
@@ -79,15 +84,35 @@ def board_data_for(match_id: int, *, min_version: int = -1, fresh: bool = False,
         pending.wait(timeout=5)
         fresh = False
     try:
-        match = store.match_row(match_id)
-        if match is None:
-            forget(match_id)
-            return None
-        return load(match)
+        with one_snapshot():
+            match = store.match_row(match_id)
+            if match is None:
+                forget(match_id)
+                return None
+            return load(match)
     finally:
         with _lock:
             _loading.pop(match_id, None)
         pending.set()
+
+
+@contextmanager
+def one_snapshot() -> Iterator[None]:
+    """The reads of one load see one committed state of the database: the match row, its seats and
+    its log of one version (a move committing between two of them is not seen by the second).
+
+    On PostgreSQL a read-only REPEATABLE READ transaction.  SQLite's transactions here take the
+    write lock at once (``transaction_mode`` IMMEDIATE), so a load there reads outside one: its log
+    still stops at the row's version (``selectors.log_events``), and a move commits seats and row
+    together.  Inside a caller's transaction, that one's snapshot rules.
+    """
+    if connection.vendor != "postgresql" or connection.in_atomic_block:
+        yield
+        return
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        yield
 
 
 def load(match: Match) -> BoardData:
@@ -99,6 +124,13 @@ def load(match: Match) -> BoardData:
     data = selectors.board_data(match, previous=latest(match.pk))
     remember(data)
     return data
+
+
+def on_committed(news: committed.Committed) -> None:
+    """A version committed in this process (``games.versions.committed``): keep its board data when the
+    write held the whole of it (:func:`successor`); anything else is loaded by the next push."""
+    if news.events and news.seats is not None and news.state is not None:
+        successor(news.match, seats=news.seats, state=news.state, events=news.events)
 
 
 def successor(match: Match, *, seats: list, state, events: list) -> None:
@@ -172,6 +204,18 @@ def latest(match_id: int) -> BoardData | None:
     return entry[1] if entry is not None else None
 
 
+def stale(match_id: int) -> None:
+    """Seat fields changed without a new version (an online dot): the kept entry no longer serves a
+    push, but stays the base of the next load (which then reads only what can have changed)."""
+    with _lock:
+        entry = _entries.get(match_id)
+        if entry is not None:
+            _entries[match_id] = (entry[0] - TTL, entry[1])
+
+
 def forget(match_id: int) -> None:
     with _lock:
         _entries.pop(match_id, None)
+
+
+committed.listen(on_committed)

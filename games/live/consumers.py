@@ -11,38 +11,34 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.conf import settings
 from django.http import Http404
 from django.template.loader import render_to_string
 from django.utils.translation import gettext, gettext_noop
 
 from games import commands, selectors, services
-from games.board import fragments
-from games.live import boardcache, gate
+from games.live import boardcache, boardviews
 from games.live.heartbeats import heartbeats
 from games.models import ChatMessage, new_connection_token
 from plumbing import inputs
-from plumbing.realtime import LOBBY_GROUP, override_scope_language, table_group
+from plumbing.realtime import LOBBY_GROUP, override_scope_language, scope_language, table_group
 
 log = logging.getLogger(__name__)
 
 FRAME_DEPTH = 2  # {"type": "command", "fields": {name: text}}: the fields' JSON is read by games.commands
-MAX_FRAME = 32 * 1024  # {"type": "resync"}, or a command: a draft of 106 cards is ~2 KB
-COMMAND_BURST = 20  # commands a socket may send at once (a fast drag session sends a few per second) ...
-COMMAND_RATE = 5.0  # ... refilled at this many per second; beyond that a command is refused unrun
 
 
 def _query_version(scope) -> int:
+    """The version the page was rendered at (``?v=N``), or -1."""
     query = scope.get("query_string", b"").decode("latin-1")
     for part in query.split("&"):
         key, _, value = part.partition("=")
-        if key == "v" and value.isdigit():
-            return int(value)
+        if key == "v":
+            version = commands.parse_version(value)
+            return -1 if version is None else version
     return -1
 
 
@@ -58,15 +54,21 @@ class TableConsumer(AsyncWebsocketConsumer):
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+        try:
+            await handler(message)
+        except BaseException:
+            # Any failure ends this socket's application, and Channels then calls no disconnect: a
+            # send to a page that closed meanwhile ("Attempt to send on a closed protocol", while a
+            # group push was on its way) would leave its presence row to the heartbeat for ever.
+            # (A normal close ends with StopConsumer, after disconnect has left already.)
+            await asyncio.shield(self._leave())
+            raise
 
     async def connect(self):
         self.user = self.scope.get("user")
         self.match_id = self.scope["url_route"]["kwargs"]["match_id"]
-        self.sent_version = -1
-        self.sent: dict[str, str] = {}  # fragment id -> the markup this socket's page shows for it
-        self.sent_parts: dict = {}  # fragment id -> its parts (fragments.Parts), when it has some
-        self.last_board = None  # this socket's last board (fragments.Board.kept): its unchanged parts are reused
+        self.shown = boardviews.Shown()  # what this socket's page shows: the one diff state
+        self.rate = commands.Rate()  # its commands and resyncs
         if self.user is None or not self.user.is_authenticated:
             await self.close(code=4401)
             return
@@ -96,12 +98,19 @@ class TableConsumer(AsyncWebsocketConsumer):
                 # all the same, and the next heartbeat finds its row missing and opens it then.
                 log.warning("table %s: a socket's presence row put off to the next heartbeat", self.match_id)
             heartbeats.add(self.token, self.match_id, self.user)
+            if self.seat_index is not None:
+                # This seat may just have come online: a version loaded before shows it away.
+                boardcache.stale(self.match_id)
             # The page was rendered at version ?v=N: push a board only if the table moved on since;
             # otherwise just the online dots, which may have changed between the page and the socket.
-            self.sent_version = _query_version(self.scope)
+            self.shown.version = _query_version(self.scope)
             await self.push_board()
-            if self.sent_version == _query_version(self.scope):
+            if self.shown.version == _query_version(self.scope):
                 await self.send(text_data=await database_sync_to_async(self._render_dots, thread_sensitive=False)())
+            elif self.seat_index is not None:
+                # The board may come from a load made before this seat's row was (another socket's,
+                # at the same moment): the seat rows are everyone's, so say this viewer is here.
+                await self.send(text_data=self._own_dot())
         except BaseException:
             # Connect failed half-way: Channels calls no disconnect for it, so leave no row behind.
             await asyncio.shield(self._leave())
@@ -127,17 +136,17 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def receive(self, text_data=None, bytes_data=None):
         try:  # the input layer: size, depth, characters, before anything else reads the frame
-            message = inputs.parse_json(text_data, max_depth=FRAME_DEPTH, max_length=MAX_FRAME)
+            message = inputs.parse_json(text_data, max_depth=FRAME_DEPTH, max_length=commands.MAX_COMMAND)
         except inputs.BadInput:
             await self.send_error("bad_frame", gettext_noop("Messages on this socket are small JSON requests."))
             return
         kind = message.get("type") if isinstance(message, dict) else None
         if kind == "resync":
             # A forced board is a fresh load from the database: a flood of them is refused like commands.
-            if not self._command_allowed():
+            if not self.rate.take():
                 await self.send_error("too_fast", gettext_noop("Too many moves at once: wait a moment and try again."))
                 return
-            self.sent, self.sent_parts = {}, {}  # asked for the whole board (a drag held pushes back): send it all
+            self.shown.forget()  # asked for the whole board (a drag held pushes back): send it all
             try:
                 await self.push_board(force=True)
             except Exception:  # a fault, not the frame's: say so and keep the socket open (no 1011)
@@ -146,44 +155,33 @@ class TableConsumer(AsyncWebsocketConsumer):
         elif kind == "shown":
             # The page replaced its whole board (a form's answer over HTTP): what this socket sent
             # is no longer what it shows, so the next push sends every fragment.
-            self.sent, self.sent_parts = {}, {}
+            self.shown.forget()
         elif kind == "command" and isinstance(message.get("fields"), dict):
             await self.run_command(str(message.get("kind")), message["fields"])
         else:
             await self.send_error("bad_frame", gettext_noop("Unknown request; moves are sent with the page's buttons."))
 
-    def _command_allowed(self) -> bool:
-        """A token bucket per socket: a flood of commands must not make every seat re-render."""
-        now = time.monotonic()
-        tokens = getattr(self, "_tokens", COMMAND_BURST)
-        tokens = min(COMMAND_BURST, tokens + (now - getattr(self, "_tokens_at", now)) * COMMAND_RATE)
-        self._tokens_at = now
-        if tokens < 1:
-            self._tokens = tokens
-            return False
-        self._tokens = tokens - 1
-        return True
-
     async def run_command(self, kind: str, fields: dict):
-        """A move sent over the socket: the same checks and services as the page's forms.
+        """A move sent over the socket: the one edge of every move (``commands.carry_out_async``);
+        this only turns its outcome into a frame.
 
         Success needs no answer of its own beyond this viewer's fresh board (the group
         push brings everyone else theirs); a refusal shows its reason on this viewer's
         board only and changes nothing.
         """
-        if not self._command_allowed():
-            await self.send_error("too_fast", gettext_noop("Too many moves at once: wait a moment and try again."))
-            return
         try:
-            # The move waits for its table's turn in this process here, on the event loop: it takes
-            # one of the threads every socket of the process shares only once it has the table.
-            async with gate.held_async(
-                self.match_id, timeout=settings.RUMMYHUB_LOCK_TIMEOUT, budget=settings.RUMMYHUB_LOCK_BUDGET
-            ):
-                error, moved_to = await database_sync_to_async(self._run_command, thread_sensitive=False)(kind, fields)
-        except gate.Busy:
-            with override_scope_language(self.scope):
-                error, moved_to = services.TableBusy(), None
+            outcome = await commands.carry_out_async(
+                kind,
+                fields,
+                match_id=self.match_id,
+                user=self.user,
+                invite=(self.scope.get("session") or {}).get(f"invite-{self.match_id}"),
+                language=scope_language(self.scope),
+                rate=self.rate,
+            )
+        except Http404:
+            await self.close(code=4404)  # this viewer may no longer see the table
+            return
         except Exception:
             # Not a refusal: a fault (the database gone, a bug). The transaction rolled back, so
             # nothing changed; say so on this viewer's board and keep the socket open.
@@ -193,31 +191,19 @@ class TableConsumer(AsyncWebsocketConsumer):
                 gettext_noop("The server could not carry out that move, and nothing changed. Try again."),
             )
             return
-        if moved_to is not None:
+        if outcome.moved_to is not None:
             # The command made a new version: this reply shares that version's one load with
             # the group push to the other sockets here.
-            await self.push_board(version=moved_to, reply=True)
-        elif getattr(error, "code", None) == "server_busy":
+            await self.push_board(version=outcome.moved_to, reply=True)
+        elif outcome.code == "too_fast":
+            await self.send_error("too_fast", gettext_noop("Too many moves at once: wait a moment and try again."))
+        elif outcome.code == "server_busy":
             # No database connection came in time: a board could not be loaded either.
             await self.send_error("server_busy", gettext_noop("The server is busy; try again in a moment."))
         else:
             # A refusal, or a change without a new version (the player's own hand order, a Gin
             # knock layout): this viewer's board as it is now.
-            await self.push_board(force=True, error=error)
-
-    def _run_command(self, kind: str, fields: dict) -> tuple[Exception | None, int | None]:
-        """(the refusal, or None; the version the command made, when it made one)."""
-        with override_scope_language(self.scope):
-            try:
-                service, kwargs = commands.command_for(kind, fields)
-                result = services.with_retry(service, match_id=self.match_id, user=self.user, **kwargs)
-            except commands.REFUSALS as exc:
-                return exc, None
-        expected = str(kwargs.get("expected_version") or "")
-        version = getattr(result, "version", None)
-        if version is not None and expected.isdigit() and version > int(expected):
-            return None, version
-        return None, None
+            await self.push_board(force=True, error=outcome.refusal)
 
     async def send_error(self, code: str, message: str):
         """``message`` is marked with gettext_noop; it is translated here, in the viewer's language."""
@@ -228,12 +214,12 @@ class TableConsumer(AsyncWebsocketConsumer):
     # ----- group messages --------------------------------------------------
     async def table_changed(self, event):
         version = event.get("version", 0)
-        if version > self.sent_version:
+        if self.shown.is_new(version):
             await self.push_board(version=version)
 
     async def table_presence(self, event):
         """A seat's first socket opened, or its last one closed or lapsed: just its online dot changes."""
-        boardcache.forget(self.match_id)  # a later push of this version must show the new dot
+        boardcache.stale(self.match_id)  # a later push of this version must show the new dot
         if event.get("seat") == self.seat_index:
             return  # while this socket is open, this viewer's own dot is "online" anyway
         with override_scope_language(self.scope):
@@ -256,7 +242,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def push_board(
         self, force: bool = False, version: int = -1, error: Exception | None = None, reply: bool = False
     ):
-        """Render and send this viewer's board: at ``version`` or later, or (``force``) as it is now.
+        """Send this viewer's board: at ``version`` or later, or (``force``) as it is now.
 
         A forced board or a ``reply`` answers this socket (a resync, a command, its refusal): the page
         shows it even when its version is not newer than the board it has.
@@ -264,69 +250,48 @@ class TableConsumer(AsyncWebsocketConsumer):
         data = None if force else boardcache.peek(self.match_id, min_version=version, created_at=self.match_created)
         if data is not None:
             # The version is loaded already (this process made the move, or another socket's push
-            # loaded it): rendering it is CPU only, done here rather than through the thread pool.
-            changed, board, version = self._render_data(data, error, reply)
+            # loaded it): its views are CPU only (and usually drawn already), done here rather than
+            # through the thread pool.
+            view = self._view(data, error)
         else:
             # Loading reads the database: on the thread pool, in parallel, not on the one
             # thread-sensitive executor that every write of this process queues on.
-            changed, board, version = await database_sync_to_async(self._render, thread_sensitive=False)(
-                version, force, error, force or reply
-            )
-        if board is None:
+            view = await database_sync_to_async(self._load_view, thread_sensitive=False)(version, force, error)
+        if view is None:
             return
-        if not (force or reply) and version <= self.sent_version:
-            if not self.sent and version == self.sent_version:
+        answer = force or reply
+        if not answer and not self.shown.is_new(view.version):
+            if not self.shown.fragments and view.version == self.shown.version:
                 # The page was rendered at this version (a socket just opened): it shows these
                 # fragments, so the next push sends only what changes from them.
-                self._commit_frame(changed, board)
+                self.shown.adopt(view)
             return
-        self.sent_version = version
-        await self.send(text_data=self._commit_frame(changed, board))
+        self.seat_index = view.my_index  # a seat taken or left since the socket opened
+        # An answer says its refusal (or that there is none) each time, even when the page shows the same.
+        always = ("board-error",) if answer else ()
+        with override_scope_language(self.scope):
+            frame = self.shown.frame(view, reply=answer, always=always)
+        await self.send(text_data=frame)
 
-    def _render(self, min_version: int, fresh: bool, error: Exception | None = None, reply: bool = False):
+    def _load_view(self, min_version: int, fresh: bool, error: Exception | None = None):
         # The sockets of one table in this process share one load of the version's data.
         data = boardcache.board_data_for(
             self.match_id, min_version=min_version, fresh=fresh, created_at=self.match_created
         )
-        if data is None:
-            return None, None, -1
-        return self._render_data(data, error, reply)
+        return None if data is None else self._view(data, error)
 
-    def _render_data(self, data, error: Exception | None, reply: bool):
-        """This viewer's frame from loaded data: no database access (it also runs on the event loop).
-
-        The frame holds ``#board-meta`` and what changed of the other fragments since this socket's
-        last frame (``fragments.delta``: a fragment, or just its changed parts); a public fragment is
-        the same string object for every socket of the version, so the comparison is usually an
-        identity check.
-        """
+    def _view(self, data, error: Exception | None) -> boardviews.View:
+        """This viewer's view of the loaded version: no database access (it also runs on the event loop)."""
         with override_scope_language(self.scope):
-            board = fragments.board_for(
-                data,
-                self.user,
-                reply=reply,
-                error=commands.error_context(error, data.match.variant) if error is not None else None,
-                previous=self.last_board,
-            )
-        self.last_board = board.kept()
-        always = ("board-meta", "board-error") if reply else ("board-meta",)  # a refusal is said each time
-        changed = []
-        for name, html in board.fragments.items():
-            piece = (
-                html
-                if name in always
-                else fragments.delta(html, board.parts.get(name), self.sent.get(name), self.sent_parts.get(name))
-            )
-            if piece:
-                changed.append(piece)
-        return changed, board, data.version
+            if error is not None:
+                return boardviews.answer_of(data, self.user, commands.error_context(error, data.match.variant))
+            return boardviews.view_of(data, self.user)
 
-    def _commit_frame(self, changed: list[str], board) -> str:
-        """The frame to send; from now on this socket's page shows these fragments."""
-        self.sent.update(board.fragments)
-        self.sent_parts.update(board.parts)
-        self.seat_index = board.ctx["my_index"]  # a seat taken or left since the socket opened
-        return "".join(changed)
+    def _own_dot(self) -> str:
+        with override_scope_language(self.scope):
+            return render_to_string(
+                "games/table.html#seat-conn", {"index": self.seat_index, "online": True, "oob": True}
+            )
 
     def _render_dots(self) -> str:
         with override_scope_language(self.scope):

@@ -4,7 +4,7 @@ Each move updates its match row (a new row version and index entries: the indexe
 so the update cannot be HOT), its seats now and then, and every heartbeat the table sockets' rows.
 The default thresholds (20 % of the table dead) let a claim's index scan walk thousands of dead
 entries between two vacuums; a fixed threshold of 1,000 dead rows and no cost delay keep them
-few, and no truncation (its exclusive lock would stop every claim and move while it is held).  Other databases: nothing to do.  (A server with autovacuum off: games.live.clock vacuums.)
+few, and no truncation (its exclusive lock would stop every claim and move while it is held).  Other databases: nothing to do.  (A server with autovacuum off: games.live.clockloop vacuums.)
 """
 
 from django.db import migrations

@@ -117,7 +117,7 @@ def _claim_due(now, exclude) -> Match | None:
 def clock_step(*, now=None, exclude=(), on_claim=None) -> ClockStep | None:
     """Claim the most overdue match and do its automatic step; None when nothing is due.
 
-    Each process's clock runs this on a few threads at once (``games.live.clock``).  The step runs in a
+    Each process's clock runs this on a few threads at once (``games.live.clockloop``).  The step runs in a
     savepoint of the claiming transaction: if it raises, only the step is rolled back, and the match,
     still locked (no other clock can take it meanwhile), is put off there (:func:`_put_off`).  Any
     failure of one match ends here, logged with its id; the caller's next call takes the next match.
@@ -208,7 +208,7 @@ def tick_due(*, now=None, limit: int = 50) -> int:
     """Run the due automatic steps, each match at most once, most overdue first; how many did something.
 
     One match's failure never stops the others (:func:`clock_step`).  The server's clock runs
-    :func:`clock_step` on several threads instead (``games.live.clock``); this is the same work, one
+    :func:`clock_step` on several threads instead (``games.live.clockloop``); this is the same work, one
     step after another, for scripts and tests.
     """
     now = now or timezone.now()

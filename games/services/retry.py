@@ -10,8 +10,8 @@ from django.db import OperationalError, connection
 from django.utils.translation import gettext as _
 
 from games import store
-from games.live import gate
 from games.services.refusals import ActionRefused, StaleVersion, TableBusy
+from games.versions import gate
 from plumbing import inputs
 
 log = logging.getLogger(__name__)
@@ -59,7 +59,7 @@ def with_retry(service, /, **kwargs):
     socket both come through here) is also bounded in time, so that it is answered quickly and a
     burst at one table cannot hold the process's connections:
 
-    - it first takes the table's gate in this process (``games.live.gate``; a socket's command has
+    - it first takes the table's gate in this process (``games.versions.gate``; a socket's command has
       taken it on the event loop already): the commands behind it wait there, without a
       database connection, at most ``RUMMYHUB_LOCK_TIMEOUT`` seconds; one whose version is
       already stale is refused at once, without waiting;

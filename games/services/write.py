@@ -18,7 +18,6 @@ from django.utils.translation import gettext as _
 
 from games import store
 from games.engine import shuffle
-from games.live import boardcache, gate
 from games.models import (
     DISCONNECT_GRACE,
     READY_TIMEOUT,
@@ -31,6 +30,7 @@ from games.models import (
 from games.services.refusals import ActionRefused, StaleVersion
 from games.services.retry import MIN_LOCK_WAIT
 from games.variants import spec_for
+from games.versions import committed, gate
 from plumbing import inputs, realtime
 
 
@@ -108,10 +108,9 @@ class Write:
     match it claimed).  The seats (with who is online) and the round's engine state are read at
     most once however many steps ask for them; events are appended with :meth:`event`; the
     engine state after a move is set with :meth:`set_state`.  :meth:`save` stores the new version
-    (``_bump``) and, when it holds the whole of it (the seats read under the lock, the state,
-    the events), hands it to this process's board cache with the broadcast, so the table's
-    sockets here need not load that version again (``boardcache.successor`` takes it only for
-    a move within a round).  A seat row written directly goes through :meth:`update_seat`, or
+    (``_bump``) and publishes it after the commit with what it holds (``games.versions.committed``:
+    the seats read under the lock and the state when it has them, the events it appended); what
+    this process does with it is the live layer's business.  A seat row written directly goes through :meth:`update_seat`, or
     :meth:`seats_changed` when many are: what is held stays the truth of the new version.
     """
 
@@ -180,14 +179,21 @@ class Write:
         return event
 
     def save(self, *fields: str) -> None:
-        """Store the new version (these fields with it) and publish it once the transaction commits."""
+        """Store the new version (these fields with it) and publish it once the transaction commits
+        (``games.versions.committed``), with the seats and the state when this write holds them."""
         match = self.match
         _bump(match, *fields)
         events, self.events = self.events, []  # the next save (a second move in one step) has its own
-        if events and self._seats is not None and not self._seats_stale and self._state not in (_UNREAD, None):
-            board = {"seats": list(self._seats), "state": self._state, "events": events}
-            version = match.version
-            transaction.on_commit(lambda: match.version == version and boardcache.successor(match, **board))
+        whole = self._seats is not None and not self._seats_stale and self._state not in (_UNREAD, None)
+        news = committed.Committed(
+            match=match,
+            seats=list(self._seats) if whole else None,
+            state=self._state if whole else None,
+            events=events,
+        )
+        version = match.version
+        # A later save of this match in the same transaction made a newer version: this one is not its.
+        transaction.on_commit(lambda: match.version == version and committed.publish(news))
 
 
 @contextmanager

@@ -13,11 +13,10 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
-from games import services
+from games import commands, services
 from games.engine import bots as engine_bots
 from games.engine import gin
 from games.engine.gin import GinMatch
-from games.live import consumers
 from games.models import Match, MatchStatus
 from games.variants import spec_for
 from tests.browser.conftest import ARTIFACTS
@@ -210,7 +209,7 @@ def test_advisor_suggests_and_the_captain_sees_it(browser, live_daphne, artifact
 
 
 class Pace:
-    """The table socket refuses commands beyond ``COMMAND_RATE`` a second once its burst is spent
+    """The table socket refuses commands beyond ``commands.COMMAND_RATE`` a second once its burst is spent
     ("Too many moves at once"): this test's player, quicker than any person, keeps under that
     rate as a person would, instead of losing a move to the limit."""
 
@@ -218,7 +217,7 @@ class Pace:
         self.last = 0.0
 
     def __call__(self, page) -> None:
-        gap = 1.05 / consumers.COMMAND_RATE - (time.monotonic() - self.last)
+        gap = 1.05 / commands.COMMAND_RATE - (time.monotonic() - self.last)
         if gap > 0:
             page.wait_for_timeout(gap * 1000)
         self.last = time.monotonic()

@@ -1,6 +1,6 @@
 """A table's commands wait their turn per process, without a connection, and never for long.
 
-``games.live.gate`` (one command per table and process at the row lock), ``services.with_retry`` (the
+``games.versions.gate`` (one command per table and process at the row lock), ``services.with_retry`` (the
 wait bounded by the command's budget: refused ``table_busy``; no pooled connection: refused
 ``server_busy``), ``services.write._locked`` (PostgreSQL's lock_timeout per transaction), and how the
 page's forms and the table socket answer those refusals.  The burst itself, on PostgreSQL with
@@ -20,10 +20,10 @@ from django.db import OperationalError, connection, transaction
 from django.urls import reverse
 
 from games import services
-from games.live import gate
 from games.models import Event, Match
 from games.services import write
 from games.variants import spec_for
+from games.versions import gate
 from tests.realtime.frames import receive_board
 from tests.realtime.test_table_commands import command, current, open_table, seat_to_act
 

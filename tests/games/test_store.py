@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games import services, store
-from games.live import clock as live_clock
+from games.live import clockloop as live_clock
 from games.models import Event, Match, MatchStatus, Seat
 from games.services import write
 

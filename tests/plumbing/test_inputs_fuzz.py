@@ -17,8 +17,7 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 from django.urls import reverse
 
-from games import services
-from games.live import consumers
+from games import commands, services
 from games.models import ChatMessage, Event, Match, Seat
 from rummyhub.asgi import application
 from tests.live import session_cookie_for
@@ -229,7 +228,7 @@ FRAMES = [
 async def test_a_corpus_of_hostile_socket_frames_never_closes_the_socket_or_changes_anything(
     make_user, settings, monkeypatch
 ):
-    monkeypatch.setattr(consumers, "COMMAND_BURST", 10_000)  # the corpus, not the flood limit, is under test
+    monkeypatch.setattr(commands, "COMMAND_BURST", 10_000)  # the corpus, not the flood limit, is under test
     started, _open, mover, other, _carol = await database_sync_to_async(tables)(make_user, settings)
     frames = list(FRAMES)
     for (url, base, fuzzed), value in product(TABLE_FORMS[:4], VALUES):

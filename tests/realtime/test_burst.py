@@ -8,7 +8,7 @@ a socket) must be answered as fast, and no request of either process may wait ou
 (``PoolTimeout``), answer 500, or make a clock tick fail.
 
 The burst arrives while the row is held for half a second by a move elsewhere (here the test
-process), as a move of the other server would.  Before the per-table gate (``games.live.gate``) every
+process), as a move of the other server would.  Before the per-table gate (``games.versions.gate``) every
 waiting command held a pooled connection while it queued on the row lock, and the page's 409
 answers kept theirs until Django had logged them on the event loop's default executor, whose
 threads (the sockets' moves and board loads) were themselves waiting for a connection: a deadlock

@@ -1,6 +1,6 @@
 """A clock that keeps up: up to K steps at once per process, claimed so no two processes take the same match.
 
-``games.live.clock.Clock`` runs ``services.clock_step`` (claim the most overdue unlocked match, step it)
+``games.live.clockloop.Clock`` runs ``services.clock_step`` (claim the most overdue unlocked match, step it)
 on its own small thread pool; a slow step holds one worker, never the others.  On PostgreSQL the
 claim is ``SELECT ... FOR UPDATE SKIP LOCKED``: a second process (or worker) takes the next due
 match instead of waiting for the locked one.
@@ -19,7 +19,7 @@ from django.db import connection
 from django.utils import timezone
 
 from games import services
-from games.live import clock
+from games.live import clockloop as clock
 from games.models import Match, Seat
 from games.services import clock as service_clock
 

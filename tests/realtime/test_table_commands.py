@@ -13,8 +13,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.db import OperationalError
 
-from games import services
-from games.live import consumers
+from games import commands, services
 from games.models import Match, Seat
 from games.variants import spec_for
 from tests.live import session_cookie_for
@@ -166,7 +165,7 @@ async def test_a_flood_of_commands_is_cut_off_and_runs_at_most_the_burst(make_us
     match, sockets = await open_table(make_user, settings)
     waiting = 1 - await seat_to_act(match.pk)
     before = await current(match.pk)
-    flood = consumers.COMMAND_BURST + 10
+    flood = commands.COMMAND_BURST + 10
     for _ in range(flood):  # out of turn: each one that runs is refused by the service, none changes anything
         await sockets[waiting].send_to(text_data=command("act", action="draw", version=str(before.version)))
     boards = cut = 0
@@ -176,7 +175,7 @@ async def test_a_flood_of_commands_is_cut_off_and_runs_at_most_the_burst(make_us
             boards += 1
         elif 'data-error-code="too_fast"' in frame:
             cut += 1
-    assert cut >= 1 and boards <= consumers.COMMAND_BURST + 2 and boards + cut == flood
+    assert cut >= 1 and boards <= commands.COMMAND_BURST + 2 and boards + cut == flood
     assert (await current(match.pk)).version == before.version
     for c in sockets:
         await c.disconnect()
@@ -186,7 +185,7 @@ async def test_a_flood_of_resyncs_is_cut_off_too(make_user, settings):
     """Each resync is a fresh load from the database: a flood of them is limited like commands."""
 
     _match, sockets = await open_table(make_user, settings)
-    flood = consumers.COMMAND_BURST + 10
+    flood = commands.COMMAND_BURST + 10
     for _ in range(flood):
         await sockets[0].send_to(text_data='{"type": "resync"}')
     frames = [await sockets[0].receive_from(timeout=10) for _ in range(flood)]
@@ -223,5 +222,36 @@ async def test_a_move_that_fails_on_the_server_gets_an_error_and_the_socket_stay
     await sockets[mover].send_to(text_data=command("act", action="draw", version=str(before.version)))
     frame = await receive_board(sockets[mover])
     assert f'data-version="{before.version + 1}"' in frame
+    for c in sockets:
+        await c.disconnect()
+
+
+@pytest.mark.parametrize(
+    ("fields", "code", "status"),
+    [
+        ({"action": "draw", "version": "0"}, "stale_version", 409),
+        ({"action": "fly", "version": "{v}"}, "bad_action", 400),
+        ({"action": "draw", "version": "{v}²"}, "bad_version", 400),  # not ASCII digits, for every parser
+        ({"action": "draw", "version": "{v}", "melds": "x" * (commands.MAX_FIELD + 1)}, "too_large", 413),
+    ],
+)
+async def test_both_transports_refuse_a_move_alike(make_user, settings, client, fields, code, status):
+    """One edge per move (``commands.carry_out``): the form POST and the socket frame give one refusal."""
+    match, sockets = await open_table(make_user, settings)
+    mover = await seat_to_act(match.pk)
+    before = await current(match.pk)
+    fields = {k: v.replace("{v}", str(before.version)) for k, v in fields.items()}
+    await sockets[mover].send_to(text_data=command("act", **fields))
+    frame = await receive_board(sockets[mover])
+    assert f'data-error-code="{code}"' in frame
+
+    user = await database_sync_to_async(lambda: Seat.objects.get(match=match, index=mover).user)()
+    await database_sync_to_async(client.force_login)(user)
+    url = f"/tables/{match.pk}/act/"
+    response = await database_sync_to_async(client.post)(url, fields, HTTP_HX_REQUEST="true")
+    assert response.status_code == status == commands.STATUS.get(code, 400)
+    assert f'data-error-code="{code}"' in response.content.decode()
+    after = await current(match.pk)
+    assert (after.version, after.state) == (before.version, before.state)
     for c in sockets:
         await c.disconnect()

@@ -119,6 +119,34 @@ async def test_a_connect_failing_half_way_leaves_no_row(make_user, settings, mon
     assert not await database_sync_to_async(seat_online)(match, mover)
 
 
+async def test_a_socket_closed_while_a_presence_push_is_sent_to_it_leaves_no_row(make_user, settings, monkeypatch):
+    """Issue 25.12: A closes; B's page closes while A's offline dot is being pushed to it, so the send
+    fails ("Attempt to send on a closed protocol") before B's disconnect is ever handled.  B's socket
+    must still close its row: otherwise its heartbeat refreshes it for ever and B shows online."""
+    match, host, guest = await database_sync_to_async(setup_table)(make_user, settings)
+    a = communicator(match.pk, await database_sync_to_async(session_cookie_for)(host))
+    b = communicator(match.pk, await database_sync_to_async(session_cookie_for)(guest))
+    for c in (a, b):
+        assert (await c.connect(timeout=10))[0]
+        await c.receive_output(timeout=10)
+    real_send = consumers.TableConsumer.send
+
+    async def send(self, text_data=None, bytes_data=None, close=False):
+        if self.user.pk == guest.pk and text_data and text_data.startswith('<span id="conn-'):
+            raise RuntimeError("Attempt to send on a closed protocol")  # what daphne raises then
+        await real_send(self, text_data=text_data, bytes_data=bytes_data, close=close)
+
+    monkeypatch.setattr(consumers.TableConsumer, "send", send)
+    await a.disconnect()
+    with pytest.raises(RuntimeError, match="closed protocol"):
+        for _ in range(5):  # a board may come first (A's leaving may start a grace deadline)
+            await b.receive_output(timeout=10)  # until B's application ends on the failed send
+
+    assert await database_sync_to_async(TableConnection.objects.count)() == 0
+    assert not any(key == match.pk for key, _user in consumers.heartbeats.open.values())
+    assert not await database_sync_to_async(seat_online)(match, guest)
+
+
 async def test_a_swept_row_sends_the_offline_dot_to_the_tables_other_sockets(make_user, settings):
     settings.RUMMYHUB_PRESENCE_TIMEOUT = 5
     match, mover, other = await database_sync_to_async(setup_table)(make_user, settings)

@@ -100,8 +100,10 @@ def test_a_changed_shell_sends_the_whole_fragment_and_an_unchanged_one_nothing()
     assert fragments.delta(html, rows, None, None) == html  # nothing shown yet: all of it
 
 
-def log(*lines):
-    return fragments.Parts(rows=tuple(f"<li>{n}</li>" for n in lines), rows_of="log-list", order="newest_first")
+def log(*lines, keep=40):
+    return fragments.Parts(
+        rows=tuple(f"<li>{n}</li>" for n in lines), rows_of="log-list", order="newest_first", keep=keep
+    )
 
 
 def test_log_lines_are_added_at_the_top_and_a_log_that_does_not_continue_is_sent_whole():
@@ -112,6 +114,18 @@ def test_log_lines_are_added_at_the_top_and_a_log_that_does_not_continue_is_sent
     other = log(9, 8)
     html = shell.format("".join(other.rows))
     assert fragments.delta(html, other, shell.format("".join(old.rows)), old) == html
+    # The page keeps 3 lines: a full list drops its oldest itself.
+    full, fuller = log(3, 2, 1, keep=3), log(4, 3, 2, keep=3)
+    piece = fragments.delta(shell.format("".join(fuller.rows)), fuller, shell.format("".join(full.rows)), full)
+    assert piece == '<ol hx-swap-oob="afterbegin:#log-list"><li>4</li></ol>'
+    # A list that lost its oldest line while shorter than the page keeps (a seat's own log, entries for
+    # other seats left out) is sent whole: the page would keep the line.
+    shown, short = log(3, 2), log(4, 3)
+    html = shell.format("".join(short.rows))
+    assert fragments.delta(html, short, shell.format("".join(shown.rows)), shown) == html
+    longer = log(4, 3, 2)
+    html = shell.format("".join(longer.rows))
+    assert fragments.delta(html, longer, shell.format("".join(shown.rows)), shown).startswith("<ol hx-swap-oob")
 
 
 def hand(*keys, points=10):

@@ -1,0 +1,116 @@
+"""What one board push costs in this process: a 4-seat Manipulation table (4 players' sockets and
+``--spectators`` more), a move at a time, every socket's frame made from the version's data.
+
+Times only the frames (the data of each version is loaded before the clock starts, as the move's
+hand-off to the board cache has it), CPU time of this process per version.
+
+Run: .venv/bin/python bench/push_cost.py [--moves 300] [--spectators 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rummyhub.settings")
+_db = Path(tempfile.mkdtemp()) / "push_cost.sqlite3"
+os.environ["DATABASE_URL"] = f"sqlite:///{_db}"
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.contrib.auth import get_user_model  # noqa: E402
+from django.contrib.auth.models import AnonymousUser  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+
+from games import services  # noqa: E402
+from games.board import fragments  # noqa: E402
+from games.live import boardcache, boardviews  # noqa: E402
+from games.models import Match  # noqa: E402
+from games.variants import spec_for  # noqa: E402
+
+
+def per_socket(data, viewers, sockets):
+    """The old path: every socket builds its viewer's board and diffs it against what it sent."""
+    for user, sock in zip(viewers, sockets, strict=True):
+        board = fragments.board_for(data, user, previous=sock.get("last"))
+        sock["last"] = board.kept()
+        sent, sent_parts = sock.setdefault("sent", {}), sock.setdefault("parts", {})
+        out = []
+        for name, html in board.fragments.items():
+            piece = (
+                html
+                if name == "board-meta"
+                else fragments.delta(html, board.parts.get(name), sent.get(name), sent_parts.get(name))
+            )
+            if piece:
+                out.append(piece)
+        sent.update(board.fragments)
+        sent_parts.update(board.parts)
+
+
+def per_view(data, viewers, sockets):
+    """Each view drawn once per version (``games.live.boardviews``), each socket's frame made from it."""
+    for user, sock in zip(viewers, sockets, strict=True):
+        shown = sock.setdefault("shown", boardviews.Shown())
+        shown.frame(boardviews.view_of(data, user))
+
+
+PATHS = {"per socket": per_socket, "per view": per_view}
+
+
+def new_match(users) -> Match:
+    match = services.match_create(host=users[0], variant="manipulation", seats_count=4)
+    for i, u in enumerate(users[1:], start=1):
+        services.seat_join(match_id=match.pk, user=u, index=i)
+    services.match_start(match_id=match.pk, user=users[0])
+    boardcache.board_data_for(match.pk)
+    return Match.objects.get(pk=match.pk)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--moves", type=int, default=300)
+    parser.add_argument("--spectators", type=int, default=0)
+    args = parser.parse_args()
+    call_command("migrate", verbosity=0)
+    User = get_user_model()
+    users = [User.objects.create_user(f"p{i}", password="x") for i in range(4)]
+    match = new_match(users)
+    viewers = users + [AnonymousUser()] * args.spectators
+    spec = spec_for("manipulation")
+    sockets = {name: [{} for _ in viewers] for name in PATHS}
+    spent = dict.fromkeys(PATHS, 0.0)
+    versions = 0
+    for _ in range(args.moves):
+        now = Match.objects.get(pk=match.pk)
+        if now.status != "playing":  # the round is over: a new table (its sockets start afresh)
+            match = now = new_match(users)
+            sockets = {name: [{} for _ in viewers] for name in PATHS}
+        state = spec.load(now.state["round"])
+        legal = spec.view(state, state.seat_to_act)["legal_actions"]
+        kind = "draw" if any(a["type"] == "draw" for a in legal) else "end_turn"
+        moved = services.turn_submit(
+            match_id=match.pk, user=users[state.seat_to_act], action={"type": kind}, expected_version=now.version
+        )
+        data = boardcache.board_data_for(match.pk, min_version=moved.version)
+        versions += 1
+        for name, push in PATHS.items():  # in turn, each on its own copy of the version's shared renders
+            fresh = type(data)(data.match, data.seats, data.state, data.events, data.rounds, data.rematch)
+            t0 = time.process_time()
+            push(fresh, viewers, sockets[name])
+            spent[name] += time.process_time() - t0
+    base = next(iter(spent.values()))
+    print(f"push cost: {versions} versions, {len(viewers)} sockets (4 players, {args.spectators} spectators)")
+    for name, total in spent.items():
+        print(f"  {name:<12} {total / versions * 1000:7.2f} ms CPU per version  ({total / base:.2f} x per socket)")
+
+
+if __name__ == "__main__":
+    main()
