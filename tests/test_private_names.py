@@ -12,21 +12,6 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("games", "accounts", "plumbing", "rummyhub")
 DJANGO_PUBLIC = {"_meta", "_state"}  # underscored by Django, documented as public
 
-# The write path's helpers, still imported by the other services under their private names (to be
-# renamed with the write path's rework).  Remove a name here once it has a public one.
-WRITE_PATH_LEFT = {
-    "games.services.write._host_only",
-    "games.services.write._lobby_changed",
-    "games.services.write._must_be_open",
-    "games.services.write._own_seat",
-    "games.services.write._presence_changed",
-    "games.services.write._round_seed",
-    "games.services.write._rules",
-    "games.services.write._schedule",
-    "games.services.write._seat_of",
-    "games.services.write._seats",
-}
-
 
 def _private(name: str) -> bool:
     return name.startswith("_") and not name.startswith("__") and name not in DJANGO_PUBLIC
@@ -84,7 +69,7 @@ def test_no_module_uses_another_modules_private_name():
                 continue
             module = module_name(path)
             for line, name in private_uses(path.read_text(), module, path.name == "__init__.py"):
-                if name.rsplit(".", 1)[0] != module and name not in WRITE_PATH_LEFT:
+                if name.rsplit(".", 1)[0] != module:
                     uses.append(f"{path.relative_to(ROOT)}:{line}: {name}")
     assert uses == []
 

@@ -12,7 +12,7 @@ from games.models import (
     ChatMessage,
 )
 from games.services.refusals import ActionRefused
-from games.services.write import _seat_of, writing
+from games.services.write import seat_of, writing
 from plumbing import realtime
 
 MAX_CHAT_LENGTH = 500
@@ -33,7 +33,7 @@ def chat_post(*, match_id: int, user, text: str) -> ChatMessage:
         )
     with writing(match_id) as write:
         match = write.match
-        if _seat_of(match, user) is None:
+        if seat_of(match, user) is None:
             raise ActionRefused("not_seated", _("Only players at the table can chat."))
         count, seconds = CHAT_RATE
         recent = ChatMessage.objects.filter(

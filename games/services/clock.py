@@ -23,7 +23,7 @@ from games.models import (
     Seat,
 )
 from games.services.retry import is_transient
-from games.services.write import Write, _rules
+from games.services.write import Write, match_rules
 from games.variants import spec_for
 
 log = logging.getLogger(__name__)
@@ -78,7 +78,7 @@ def _step(write: Write, now) -> bool:
     if cleared:
         match.state = {k: v for k, v in match.state.items() if k != "clock"}
     if match.status == MatchStatus.BETWEEN_ROUNDS:
-        rounds.deal_round(write, _rules(match))
+        rounds.deal_round(write, match_rules(match))
         return True
     state = write.state if match.status == MatchStatus.PLAYING else None
     acting = spec.acting_seats(state) if state is not None else ()

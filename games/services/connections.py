@@ -15,7 +15,7 @@ from games.models import (
 )
 from games.services.refusals import ActionRefused
 from games.services.retry import with_retry
-from games.services.write import Write, _presence_changed, _schedule, _seat_of, writing
+from games.services.write import Write, presence_changed, schedule_next_step, seat_of, writing
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +31,7 @@ def _reschedule(write: Write) -> bool:
         return False
     before = write.match.deadline
     write.seats_changed()  # presence is what changed: read it again
-    _schedule(write)
+    schedule_next_step(write)
     return write.match.deadline != before
 
 
@@ -48,7 +48,7 @@ def table_connection_open(*, match_id: int, user, token: str) -> None:
     now = timezone.now()
     with writing(match_id, now=now) as write:
         match = write.match
-        seat = _seat_of(match, user)
+        seat = seat_of(match, user)
         was_online = seat is not None and store.user_here(match.pk, user.pk, now)
         TableConnection.objects.create(match=match, user=user, token=token, opened_at=now, last_seen=now)
         if seat is None:
@@ -58,7 +58,7 @@ def table_connection_open(*, match_id: int, user, token: str) -> None:
         if seat.autopilot or grace_ended:
             write.save("deadline")
         if not was_online:
-            _presence_changed(match, seat, True)
+            presence_changed(match, seat, True)
 
 
 def table_connection_close(*, token: str) -> None:
@@ -81,7 +81,7 @@ def table_connection_close(*, token: str) -> None:
         if not store.user_here(match.pk, user_id, now):
             if _reschedule(write):
                 write.save("deadline")
-            _presence_changed(match, seat, False)
+            presence_changed(match, seat, False)
 
 
 SEEN_BATCH = 500  # tokens per UPDATE (SQLite's limit on query parameters is 999 on old builds)
@@ -155,5 +155,5 @@ def _sweep_match(*, match_id: int, cutoff) -> int:
         if gone and _reschedule(write):
             write.save("deadline")
         for seat in gone:
-            _presence_changed(match, seat, False)
+            presence_changed(match, seat, False)
         return deleted

@@ -21,11 +21,11 @@ from games.models import (
 from games.services.refusals import ActionRefused
 from games.services.write import (
     Write,
-    _lobby_changed,
-    _own_seat,
-    _round_seed,
-    _rules,
-    _schedule,
+    lobby_changed,
+    match_rules,
+    new_round_seed,
+    own_seat,
+    schedule_next_step,
     shared_seed,
     writing,
 )
@@ -38,7 +38,7 @@ def deal_round(write: Write, rules) -> None:
     match, spec = write.match, write.spec
     number = match.round_number + 1
     # A duplicate tournament table deals the round's shared seed of this deal number.
-    seed = shared_seed(match.deal_set_id, number) if match.deal_set_id else _round_seed(number)
+    seed = shared_seed(match.deal_set_id, number) if match.deal_set_id else new_round_seed(number)
     tally = match.state["tally"]
     state, dealer = spec.deal(rules, tally, shuffle.rng_for(shuffle.CURRENT, seed))
     # The table shows the commitment from the deal on; the seed stays here until the round is over.
@@ -69,7 +69,7 @@ def deal_round(write: Write, rules) -> None:
         summary={"code": "deal", "round": number, "dealer": dealer},
     )
     gin_bot_advice(write)
-    _schedule(write)
+    schedule_next_step(write)
     write.save("state", "status", "started_at", "round_number", "deadline", "turn_started_at", "draft")
 
 
@@ -121,7 +121,7 @@ def close_round(write: Write, rules, state) -> None:
             action={"type": "match_end"},
             summary={"code": "match_end", "totals": totals, "winners": winners},
         )
-        _lobby_changed(match)
+        lobby_changed(match)
         transaction.on_commit(lambda: _after_match_finished(match.pk))
     else:
         match.status = MatchStatus.BETWEEN_ROUNDS
@@ -146,11 +146,11 @@ def round_ready(*, match_id: int, user) -> Match:
         match = write.match
         if match.status != MatchStatus.BETWEEN_ROUNDS:
             raise ActionRefused("not_between_rounds", _("The next round cannot start now."))
-        seat = _own_seat(match, user)
+        seat = own_seat(match, user)
         write.update_seat(seat, ready=True)
         waiting = Seat.objects.filter(match=match, user__isnull=False, ready=False, autopilot=False).exists()
         if not waiting:
-            deal_round(write, _rules(match))
+            deal_round(write, match_rules(match))
         else:
             write.save()
         return match

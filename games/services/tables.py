@@ -24,13 +24,13 @@ from games.models import (
 from games.services.refusals import ActionRefused
 from games.services.rounds import deal_round
 from games.services.write import (
-    _host_only,
-    _lobby_changed,
-    _must_be_open,
-    _own_seat,
-    _rules,
-    _seat_of,
-    _seats,
+    host_only,
+    lobby_changed,
+    match_rules,
+    must_be_open,
+    own_seat,
+    seat_of,
+    seats_in_order,
     writing,
 )
 from games.variants import spec_for
@@ -136,17 +136,17 @@ def _new_match(
     for seat in seats:
         seat.match = match
     Seat.objects.bulk_create(seats)
-    _lobby_changed(match)
+    lobby_changed(match)
     return match
 
 
 def seat_join(*, match_id: int, user, index: int | None = None, invite_token: str | None = None) -> Seat:
     with writing(match_id) as write:
         match = write.match
-        _must_be_open(match)
+        must_be_open(match)
         if match.is_private and invite_token != match.invite_token and match.host_id != user.pk:
             raise ActionRefused("private", _("This table is private; you need its invite link."))
-        if _seat_of(match, user) is not None:
+        if seat_of(match, user) is not None:
             raise ActionRefused("already_seated", _("You already have a seat at this table."))
         free = Seat.objects.select_for_update().filter(match=match, user__isnull=True, bot_policy="")
         if index is not None:
@@ -161,15 +161,15 @@ def seat_join(*, match_id: int, user, index: int | None = None, invite_token: st
         except IntegrityError:
             raise ActionRefused("already_seated", _("You already have a seat at this table.")) from None
         write.save()
-        _lobby_changed(match)
+        lobby_changed(match)
         return seat
 
 
 def seat_leave(*, match_id: int, user) -> None:
     with writing(match_id) as write:
         match = write.match
-        _must_be_open(match)
-        seat = _own_seat(match, user)
+        must_be_open(match)
+        seat = own_seat(match, user)
         if match.host_id == user.pk:
             # The host leaving closes the table.
             match.status = MatchStatus.ABANDONED
@@ -178,7 +178,7 @@ def seat_leave(*, match_id: int, user) -> None:
             seat.user = None
             seat.save(update_fields=["user"])
             write.save()
-        _lobby_changed(match)
+        lobby_changed(match)
 
 
 def seat_add_bot(*, match_id: int, user, index: int | None = None, policy: str = "basic") -> Seat:
@@ -186,8 +186,8 @@ def seat_add_bot(*, match_id: int, user, index: int | None = None, policy: str =
         raise ActionRefused("bad_bot", _("Unknown bot."))
     with writing(match_id) as write:
         match = write.match
-        _host_only(match, user)
-        _must_be_open(match)
+        host_only(match, user)
+        must_be_open(match)
         free = Seat.objects.filter(match=match, user__isnull=True, bot_policy="")
         if index is not None:
             free = free.filter(index=index)
@@ -199,39 +199,39 @@ def seat_add_bot(*, match_id: int, user, index: int | None = None, policy: str =
         seat.bot_name = next((n for n in BOT_NAMES if n not in used), f"Bot {seat.index + 1}")
         seat.save(update_fields=["bot_policy", "bot_name"])
         write.save()
-        _lobby_changed(match)
+        lobby_changed(match)
         return seat
 
 
 def seat_remove_bot(*, match_id: int, user, index: int) -> None:
     with writing(match_id) as write:
         match = write.match
-        _host_only(match, user)
-        _must_be_open(match)
+        host_only(match, user)
+        must_be_open(match)
         updated = (
             Seat.objects.filter(match=match, index=index).exclude(bot_policy="").update(bot_policy="", bot_name="")
         )
         if not updated:
             raise ActionRefused("no_bot", _("There is no bot in that seat."))
         write.save()
-        _lobby_changed(match)
+        lobby_changed(match)
 
 
 def match_start(*, match_id: int, user) -> Match:
     with writing(match_id) as write:
         match = write.match
-        _host_only(match, user)
-        _must_be_open(match)
-        seats = _seats(match)
+        host_only(match, user)
+        must_be_open(match)
+        seats = seats_in_order(match)
         if any(s.is_empty for s in seats):
             raise ActionRefused("seats_free", _("Every seat must be taken (add bots to free seats) before starting."))
-        rules = _rules(match)
+        rules = match_rules(match)
         tally = write.spec.start(rules, match.seats_count, random.Random(match.seed))
         match.state = {"tally": tally, "round": None}
         match.status = MatchStatus.PLAYING
         match.started_at = timezone.now()
         deal_round(write, rules)
-        _lobby_changed(match)
+        lobby_changed(match)
         return match
 
 
@@ -241,7 +241,7 @@ def match_rematch(*, match_id: int, user) -> Match:
         old = write.match
         if old.status != MatchStatus.FINISHED:
             raise ActionRefused("not_finished", _("The match is not over yet."))
-        me = _seat_of(old, user)
+        me = seat_of(old, user)
         if me is None:
             raise ActionRefused("not_seated", _("Only players of the match can ask for a rematch."))
         existing = Match.objects.filter(rematch_of=old).first()
@@ -255,7 +255,10 @@ def match_rematch(*, match_id: int, user) -> Match:
             is_private=old.is_private,
             rematch_of=old,
             practice=old.practice,
-            seats=[Seat(index=s.index, user=s.user, bot_policy=s.bot_policy, bot_name=s.bot_name) for s in _seats(old)],
+            seats=[
+                Seat(index=s.index, user=s.user, bot_policy=s.bot_policy, bot_name=s.bot_name)
+                for s in seats_in_order(old)
+            ],
         )
         write.save()  # its page now offers the way to the rematch
         return new
@@ -290,7 +293,7 @@ def match_abandon(*, match_id: int, by) -> Match:
         match.status = MatchStatus.ABANDONED
         match.deadline = None
         write.save("status", "deadline")
-        _lobby_changed(match)
+        lobby_changed(match)
     log.warning("match %s abandoned by %s", match.pk, by.get_username())
     return match
 

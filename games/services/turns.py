@@ -18,7 +18,7 @@ from games.models import (
 )
 from games.services.refusals import ActionRefused
 from games.services.rounds import gin_bot_advice
-from games.services.write import Write, _own_seat, _rules, _schedule, _seat_of, writing
+from games.services.write import Write, match_rules, own_seat, schedule_next_step, seat_of, writing
 
 
 def turn_submit(*, match_id: int, user, action: dict[str, Any], expected_version: Any) -> Match:
@@ -27,7 +27,7 @@ def turn_submit(*, match_id: int, user, action: dict[str, Any], expected_version
         raise ActionRefused("bad_action", _("That request is not a move."))
     with writing(match_id, expected_version=expected_version) as write:
         match = write.match
-        seat = _own_seat(match, user, write.seats)
+        seat = own_seat(match, user, write.seats)
         if match.status != MatchStatus.PLAYING:
             raise ActionRefused("not_playing", _("There is no hand in play."))
         if action.get("type") == "meld" and "table" not in action:
@@ -65,8 +65,8 @@ def apply_action(write: Write, seat_index: int, action: dict[str, Any], *, by_bo
         match.draft = None
         gin_bot_advice(write)
     if spec.is_round_over(write.state):
-        rounds.close_round(write, _rules(match), write.state)
-    _schedule(write)
+        rounds.close_round(write, match_rules(match), write.state)
+    schedule_next_step(write)
     write.save("state", "draft", "deadline", "turn_started_at", "status", "finished_at")
 
 
@@ -87,7 +87,7 @@ def draft_update(*, match_id: int, user, table: Any, expected_version: Any) -> M
     table = [m for m in table if m]
     with writing(match_id, expected_version=expected_version) as write:
         match, spec = write.match, write.spec
-        seat = _own_seat(match, user)
+        seat = own_seat(match, user)
         if match.status != MatchStatus.PLAYING or not spec.meld_drafts:
             raise ActionRefused("not_playing", _("There is no hand in play."))
         state = write.state
@@ -112,7 +112,7 @@ def draft_update(*, match_id: int, user, table: Any, expected_version: Any) -> M
 def draft_reset(*, match_id: int, user, expected_version: Any) -> Match:
     with writing(match_id, expected_version=expected_version) as write:
         match = write.match
-        seat = _seat_of(match, user)
+        seat = seat_of(match, user)
         if seat is None or not match.draft or match.draft.get("seat") != seat.index:
             raise ActionRefused("no_draft", _("There is nothing to reset."))
         match.draft = None
@@ -123,7 +123,7 @@ def draft_reset(*, match_id: int, user, expected_version: Any) -> Match:
 def hand_sort(*, match_id: int, user, mode: str = "suit", order: list[str] | None = None) -> None:
     """Remember the player's own order of their hand (by suit, by rank, or as dragged)."""
     with writing(match_id) as write:
-        seat = _own_seat(write.match, user)
+        seat = own_seat(write.match, user)
         if write.state is None:
             return
         view = write.spec.view(write.state, seat.index)
@@ -174,7 +174,7 @@ def gin_knock_layout(*, match_id: int, user, layout: Any, expected_version: Any)
         raise ActionRefused("bad_draft", _("That layout is not a card and a list of melds."))
     with writing(match_id, expected_version=expected_version) as write:
         match, spec = write.match, write.spec
-        seat = _own_seat(match, user)
+        seat = own_seat(match, user)
         if match.status != MatchStatus.PLAYING or not spec.knock_layouts:
             raise ActionRefused("not_playing", _("There is no hand in play."))
         if cancel:

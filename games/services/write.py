@@ -1,6 +1,6 @@
 """The private write path every service shares: lock the match, check the version, apply the
 engine, append events, save and bump the version (the one place that does), publish after commit
-(:func:`writing` and :class:`Write`); and when the next automatic step is due (:func:`_schedule`)."""
+(:func:`writing` and :class:`Write`); and when the next automatic step is due (:func:`schedule_next_step`)."""
 
 from __future__ import annotations
 
@@ -67,20 +67,22 @@ def _check_version(match: Match, expected_version: Any) -> None:
         raise StaleVersion(match.version)
 
 
-def _seats(match: Match) -> list[Seat]:
+def seats_in_order(match: Match) -> list[Seat]:
+    """The match's seats in seat order, each with its user (one query)."""
     return list(Seat.objects.filter(match=match).select_related("user").order_by("index"))
 
 
-def _seat_of(match: Match, user) -> Seat | None:
+def seat_of(match: Match, user) -> Seat | None:
+    """The seat ``user`` holds at ``match``, or None (a spectator, or signed out)."""
     if user is None or not user.is_authenticated:
         return None
     return Seat.objects.filter(match=match, user=user).first()
 
 
-def _own_seat(match: Match, user, seats: list[Seat] | None = None) -> Seat:
+def own_seat(match: Match, user, seats: list[Seat] | None = None) -> Seat:
     """The user's seat at this match (from ``seats`` when the caller has read them); refused for anyone without one."""
     if seats is None:
-        seat = _seat_of(match, user)
+        seat = seat_of(match, user)
     else:
         seat = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
     if seat is None:
@@ -114,23 +116,23 @@ class Write:
     :meth:`seats_changed` when many are: what is held stays the truth of the new version.
     """
 
-    __slots__ = ("match", "spec", "now", "events", "_seats", "_state", "_seats_stale")
+    __slots__ = ("match", "spec", "now", "events", "seats_in_order", "_state", "_seats_stale")
 
     def __init__(self, match: Match, *, now=None):
         self.match = match
         self.spec = spec_for(match.variant)
         self.now = now or timezone.now()
         self.events: list[Event] = []
-        self._seats: list[Seat] | None = None
+        self.seats_in_order: list[Seat] | None = None
         self._state: Any = _UNREAD
         self._seats_stale = False
 
     @property
     def seats(self) -> list[Seat]:
         """The match's seats in order, each with ``online`` (``store.seats_of``), read once."""
-        if self._seats is None:
-            self._seats = store.seats_of(self.match.pk, online_since=store.presence_cutoff(self.now))
-        return self._seats
+        if self.seats_in_order is None:
+            self.seats_in_order = store.seats_of(self.match.pk, online_since=store.presence_cutoff(self.now))
+        return self.seats_in_order
 
     def seat(self, index: int) -> Seat | None:
         """The seat at ``index`` (None if the match has none there)."""
@@ -144,7 +146,7 @@ class Write:
 
     def seats_changed(self) -> None:
         """Seat rows were written directly: read them again when asked; no hand-off to the cache."""
-        self._seats, self._seats_stale = None, True
+        self.seats_in_order, self._seats_stale = None, True
 
     @property
     def state(self) -> Any:
@@ -184,10 +186,10 @@ class Write:
         match = self.match
         _bump(match, *fields)
         events, self.events = self.events, []  # the next save (a second move in one step) has its own
-        whole = self._seats is not None and not self._seats_stale and self._state not in (_UNREAD, None)
+        whole = self.seats_in_order is not None and not self._seats_stale and self._state not in (_UNREAD, None)
         news = committed.Committed(
             match=match,
-            seats=list(self._seats) if whole else None,
+            seats=list(self.seats_in_order) if whole else None,
             state=self._state if whole else None,
             events=events,
         )
@@ -209,11 +211,12 @@ def writing(match_id: int, *, expected_version: Any = ANY_VERSION, now=None) -> 
         yield write
 
 
-def _lobby_changed(match: Match) -> None:
+def lobby_changed(match: Match) -> None:
+    """Tell the lobby's sockets, after commit, that this table's line changed."""
     realtime.broadcast_on_commit(realtime.LOBBY_GROUP, {"type": "lobby.changed", "id": match.pk})
 
 
-def _round_seed(number: int) -> str:
+def new_round_seed(number: int) -> str:
     """A new round's seed (``shuffle.CURRENT``): 256 fresh random bits, or, with
     ``RUMMYHUB_FIXED_SEED`` (tests and demos only), :func:`fixed_seed`."""
     fixed = str(getattr(settings, "RUMMYHUB_FIXED_SEED", "")).strip()
@@ -234,21 +237,24 @@ def fixed_seed(fixed: str, number: int) -> str:
     return hashlib.sha256(f"rummyhub-fixed-seed|{fixed}|{number}".encode()).hexdigest()
 
 
-def _host_only(match: Match, user) -> None:
+def host_only(match: Match, user) -> None:
+    """Refuse (``not_host``) unless ``user`` is the table's host."""
     if match.host_id != getattr(user, "pk", None):
         raise ActionRefused("not_host", _("Only the host of the table can do that."))
 
 
-def _must_be_open(match: Match) -> None:
+def must_be_open(match: Match) -> None:
+    """Refuse (``already_started``) unless the table still waits for players."""
     if match.status != MatchStatus.OPEN:
         raise ActionRefused("already_started", _("This table has already started."))
 
 
-def _rules(match: Match):
+def match_rules(match: Match):
+    """The engine's rules for this match: its variant, options and number of seats."""
     return spec_for(match.variant).rules(match.options, match.seats_count)
 
 
-def _presence_changed(match: Match, seat: Seat, online: bool) -> None:
+def presence_changed(match: Match, seat: Seat, online: bool) -> None:
     """Only the seat's online dot changes: a small ``table.presence``, no version bump, so a
     connecting crowd does not make every seat re-render its board."""
     realtime.broadcast_on_commit(
@@ -257,7 +263,7 @@ def _presence_changed(match: Match, seat: Seat, online: bool) -> None:
     )
 
 
-def _schedule(write: Write) -> None:
+def schedule_next_step(write: Write) -> None:
     """Set ``match.deadline``: when the next automatic step (bot, timer, next round) is due."""
     match = write.match
     now = timezone.now()

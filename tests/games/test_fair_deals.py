@@ -203,7 +203,7 @@ def deal_the_old_way(monkeypatch):
 
     seeds = iter(range(9001, 9100))
     monkeypatch.setattr(rounds, "shuffle", Old)
-    monkeypatch.setattr(rounds, "_round_seed", lambda number: str(next(seeds)))
+    monkeypatch.setattr(rounds, "new_round_seed", lambda number: str(next(seeds)))
 
 
 @pytest.mark.parametrize(("variant", "seats"), [("manipulation", 3), ("gin_box", 3), ("hollywood", 2)])

@@ -283,7 +283,7 @@ def test_disconnected_player_is_played_after_30_seconds_and_the_bot_takes_over(a
         match.refresh_from_db()
         if match.status != MatchStatus.PLAYING:
             break
-        write._schedule(write.Write(match))
+        write.schedule_next_step(write.Write(match))
         match.save(update_fields=["deadline"])
         assert match.deadline is not None  # nobody is connected
         assert services.pending_step(match) in ("timeout", "bot")

@@ -183,7 +183,7 @@ def test_timer_expiry_plays_compulsory_draws_and_autopilot_after_three(alice, bo
     Match.objects.filter(pk=match.pk).update(turn_timer=30)
     for missed in range(1, 4):
         match.refresh_from_db()
-        write._schedule(write.Write(match))
+        write.schedule_next_step(write.Write(match))
         match.save(update_fields=["deadline"])
         state = current_state(match)
         mover = state.seat_to_act

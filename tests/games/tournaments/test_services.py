@@ -82,7 +82,7 @@ def play_out(match_id: int) -> None:
     match = Match.objects.get(pk=match_id)
 
     # Re-arm the clock now that the acting seat is a bot.
-    game_write._schedule(game_write.Write(match))
+    game_write.schedule_next_step(game_write.Write(match))
     match.save(update_fields=["deadline"])
     game_services.run_until_human(match_id=match_id)
     assert Match.objects.get(pk=match_id).status == MatchStatus.FINISHED
