@@ -107,10 +107,6 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.push_board()
             if self.shown.version == _query_version(self.scope):
                 await self.send(text_data=await database_sync_to_async(self._render_dots, thread_sensitive=False)())
-            elif self.seat_index is not None:
-                # The board may come from a load made before this seat's row was (another socket's,
-                # at the same moment): the seat rows are everyone's, so say this viewer is here.
-                await self.send(text_data=self._own_dot())
         except BaseException:
             # Connect failed half-way: Channels calls no disconnect for it, so leave no row behind.
             await asyncio.shield(self._leave())
@@ -286,12 +282,6 @@ class TableConsumer(AsyncWebsocketConsumer):
             if error is not None:
                 return boardviews.answer_of(data, self.user, commands.error_context(error, data.match.variant))
             return boardviews.view_of(data, self.user)
-
-    def _own_dot(self) -> str:
-        with override_scope_language(self.scope):
-            return render_to_string(
-                "games/table.html#seat-conn", {"index": self.seat_index, "online": True, "oob": True}
-            )
 
     def _render_dots(self) -> str:
         with override_scope_language(self.scope):
