@@ -43,6 +43,9 @@ from games.tournaments.models import (
 )
 from games.tournaments.standings import check_points_scheme
 from games.variants import spec_for
+from plumbing import inputs
+
+MAX_PLACEMENT_POINTS = 10_000  # a place's tournament points, and a placement, typed by staff
 
 POINT_SIZES = (2, 3, 4, 5)  # the table sizes a tournament seats (placement points for each)
 
@@ -133,14 +136,14 @@ class TournamentForm(forms.ModelForm):
         text = (self.cleaned_data.get(f"points_{n}") or "").replace(",", " ")
         if not text.strip():
             return None
-        parts = text.split()
-        if not all(p.isdigit() for p in parts):
+        try:  # ASCII digits only (isdigit() takes "²", which int() refuses), each within reason
+            values = [inputs.parse_int(p, lo=0, hi=MAX_PLACEMENT_POINTS) for p in text.split()]
+        except inputs.BadInput:
             raise forms.ValidationError(
                 gettext("Whole numbers of at least 0, one per place, e.g. %(example)s.")
                 % {"example": _points_text(default_placement_points()[str(n)])},
                 code="not_whole",
-            )
-        values = [int(p) for p in parts]
+            ) from None
         problem = check_points_scheme({str(n): values})
         if problem == "wrong_length":
             raise forms.ValidationError(
@@ -618,10 +621,12 @@ class TournamentAdmin(admin.ModelAdmin):
     @staff_action
     def override_view(self, request, table_id: int):
         raw = request.POST.get("places", "").replace(",", " ").split()
-        if not all(p.isdigit() for p in raw):
-            raise services.ActionRefused("bad_places", gettext("Placements are whole numbers, one per seat."))
+        try:
+            places = [inputs.parse_int(p, lo=0, hi=MAX_PLACEMENT_POINTS) for p in raw]
+        except inputs.BadInput:
+            raise services.ActionRefused("bad_places", gettext("Placements are whole numbers, one per seat.")) from None
         table = services.table_override(
-            table_id=table_id, by=request.user, places=[int(p) for p in raw], reason=request.POST.get("reason", "")
+            table_id=table_id, by=request.user, places=places, reason=request.POST.get("reason", "")
         )
         messages.success(request, gettext("Result of table %(n)d overridden.") % {"n": table.number})
         return redirect(self._run_url(table.round.tournament_id))

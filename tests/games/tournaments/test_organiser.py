@@ -292,3 +292,19 @@ def test_an_entrant_added_in_the_list_is_seeded_by_rating_and_audited(client, st
     entry = Entry.objects.get(tournament=t, user=players[0])
     assert entry.seed == 123 and entry.rating == pytest.approx(12.34)
     assert t.audit.filter(action="entrants_imported").exists()
+
+
+@pytest.mark.parametrize("points", ["4 ² 1 0", "4 ٢ 1 0", "9" * 5000 + " 2 1 0", "-4 2 1 0"])
+def test_placement_points_that_are_not_plain_whole_numbers_are_refused_with_a_sentence(client, staff, points):
+    client.force_login(staff)
+    response = client.post(reverse("admin:games_tournament_add"), admin_add_data(name="Club", points_4=points))
+    assert response.status_code == 200
+    assert "Whole numbers of at least 0, one per place" in response.content.decode()
+    assert not Tournament.objects.exists()
+
+
+def test_placement_points_with_a_nul_byte_are_refused_before_the_form(client, staff):
+    client.force_login(staff)
+    response = client.post(reverse("admin:games_tournament_add"), admin_add_data(name="Club", points_4="4 2 1 0\x00"))
+    assert response.status_code == 400  # the input layer refuses a NUL in any field
+    assert not Tournament.objects.exists()
