@@ -447,7 +447,10 @@ class TournamentAdmin(admin.ModelAdmin):
         return redirect(reverse("admin:games_tournament_change", args=[obj.pk]))
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
-        tournament = Tournament.objects.filter(pk=object_id).first() if str(object_id).isdigit() else None
+        try:  # the URL's id as typed: ASCII digits in range, else Django's own "doesn't exist"
+            tournament = Tournament.objects.filter(pk=inputs.parse_int(str(object_id), lo=1, hi=2**63 - 1)).first()
+        except inputs.BadInput:
+            tournament = None
         extra = {**(extra_context or {})}
         if tournament is not None:
             extra["next_step"] = next_step(tournament)

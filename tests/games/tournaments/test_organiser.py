@@ -308,3 +308,10 @@ def test_placement_points_with_a_nul_byte_are_refused_before_the_form(client, st
     response = client.post(reverse("admin:games_tournament_add"), admin_add_data(name="Club", points_4="4 2 1 0\x00"))
     assert response.status_code == 400  # the input layer refuses a NUL in any field
     assert not Tournament.objects.exists()
+
+
+@pytest.mark.parametrize("object_id", ["²", "٣", "9" * 40])
+def test_a_change_page_with_a_forged_id_is_not_found(client, staff, object_id):
+    client.force_login(staff)
+    response = client.get(f"/admin/games/tournament/{object_id}/change/", follow=True)
+    assert response.status_code in (200, 404)  # Django's admin: "doesn't exist" and back to the list, not 500
