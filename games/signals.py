@@ -10,3 +10,11 @@ from django.dispatch import Signal
 # sender=Match, match=<the finished Match>; sent once the transaction that finished it commits.
 # A receiver must be idempotent: the management commands (rate_matches, tournament_sync) redo it.
 match_finished = Signal()
+
+# The turn-based tables' notices (issue 27).  The game services send them once the transaction
+# that made them true commits; the notifications app (push, mail, the header's bell) listens.
+# sender=Match, match_id=<int>, user_id=<int: the seat whose move it is>,
+# deadline=<aware datetime or None>, turn_based=<bool>
+your_move = Signal()
+# sender=Match, match_id, user_id, deadline, left=<timedelta until the deadline>: a reminder before it.
+move_reminder = Signal()
