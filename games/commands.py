@@ -147,6 +147,23 @@ def too_fast() -> services.ActionRefused:
 
 
 @dataclass(frozen=True)
+class Admitted:
+    """Proof that ``user_id`` passed the access check of match ``match_id`` (:func:`admit`): a table
+    socket's, made once at its connect.  Every command is a seated player's, and the services check
+    the seat under the row's lock; the access check only keeps a table a viewer may not see from
+    answering anything but 404, and the socket's connect has given that answer already."""
+
+    match_id: int
+    user_id: int
+
+
+def admit(*, match_id: int, user, invite: str | None = None) -> tuple[Admitted, Any]:
+    """The access check (``selectors.access_match_for_user``: Http404 raised), and its proof with the match."""
+    match = selectors.access_match_for_user(match_id=match_id, user=user, invite=invite)
+    return Admitted(match_id, user.pk), match
+
+
+@dataclass(frozen=True)
 class Outcome:
     """What became of a command: the version it made (None: it made none, e.g. a hand sorted), or its refusal."""
 
@@ -189,16 +206,19 @@ def carry_out(
     invite: str | None = None,
     size: int = 0,
     language: str | None = None,
+    admitted: Admitted | None = None,
 ) -> Outcome:
     """Check and carry out one command (``size``: its body's or frame's length); never raises a refusal.
 
-    A player who may not see the table gets ``Http404`` (as the page would), raised.  ``language``:
-    the player's, for the refusal's message (the request's own when None).
+    A player who may not see the table gets ``Http404`` (as the page would), raised; ``admitted``
+    (a socket's proof from its connect, :func:`admit`) stands for that check.  ``language``: the
+    player's, for the refusal's message (the request's own when None).
     """
     with translation.override(language) if language else nullcontext():
         if size > MAX_COMMAND:
             return Outcome(refusal=too_large())
-        selectors.access_match_for_user(match_id=match_id, user=user, invite=invite)
+        if admitted is None or admitted != Admitted(match_id, user.pk):
+            admit(match_id=match_id, user=user, invite=invite)
         try:
             service, kwargs = command_for(kind, fields)
             result = services.with_retry(service, match_id=match_id, user=user, **kwargs)
@@ -220,6 +240,7 @@ async def carry_out_async(
     size: int = 0,
     language: str | None = None,
     rate: Rate | None = None,
+    admitted: Admitted | None = None,
 ) -> Outcome:
     """:func:`carry_out` for a socket: its :class:`Rate` first, then the table's gate, waited for on the
     event loop (a queue of moves at one table holds none of the threads every socket shares); the
@@ -232,7 +253,14 @@ async def carry_out_async(
                 match_id, timeout=settings.RUMMYHUB_LOCK_TIMEOUT, budget=settings.RUMMYHUB_LOCK_BUDGET
             ):
                 return await database_sync_to_async(carry_out, thread_sensitive=False)(
-                    kind, fields, match_id=match_id, user=user, invite=invite, size=size, language=language
+                    kind,
+                    fields,
+                    match_id=match_id,
+                    user=user,
+                    invite=invite,
+                    size=size,
+                    language=language,
+                    admitted=admitted,
                 )
         except gate.Busy:
             return Outcome(refusal=services.TableBusy())

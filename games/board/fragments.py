@@ -126,7 +126,8 @@ def _actions_inputs(ctx) -> Any:
         ctx["is_finished"],
         ctx["match"].pk,
         rematch.pk if rematch else None,
-        ctx["version"],  # each move button's form names the version it is made on
+        # Not the version: each move button's form names it, but a private fragment is drawn with
+        # VERSION in its place, put in per version (:func:`board_for`).
     )
 
 
@@ -162,6 +163,13 @@ def fragments_for(family: str | None) -> tuple[Fragment, ...]:
     return COMMON_TOP + GAME_FRAGMENTS.get(family, ()) + COMMON_BOTTOM
 
 
+# Where a private fragment names its version (each move button's form does): a private-use character no
+# template writes.  A private fragment is drawn with it in ``ctx["version"]`` and the version is put in
+# after (:func:`versioned`), so its markup serves the viewer's next versions while its inputs are the
+# same (a watching seat's buttons do not change when another seat draws).
+VERSION = "\ue001"
+
+
 @dataclass
 class Board:
     """One viewer's board: its context (the page reads a few more fields from it) and its fragments."""
@@ -171,10 +179,13 @@ class Board:
     parts: dict[str, Parts] = field(default_factory=dict)  # id -> the parts a socket may send alone
     inputs: dict[str, Any] = field(default_factory=dict)  # id -> what a private fragment was drawn from
     language: str = ""
+    # id -> a private fragment's markup and parts with VERSION where the version goes (what a next
+    # board of this viewer reuses)
+    drawn: dict[str, tuple[SafeString, Parts | None]] = field(default_factory=dict)
 
     def kept(self) -> Board:
         """What a next board of this viewer may reuse (:func:`board_for`'s ``previous``), without the context."""
-        return Board({}, self.fragments, self.parts, self.inputs, self.language)
+        return Board({}, {}, {}, self.inputs, self.language, self.drawn)
 
     def html(self) -> SafeString:
         return mark_safe("".join(self.fragments.values()))  # every piece was rendered by a template
@@ -209,7 +220,6 @@ def board_for(
     board = Board(ctx, {}, language=get_language())
     if previous is not None and previous.language != board.language:
         previous = None
-    kept: dict[str, SafeString] = {}
     for frag, is_public in zip(frags, shared, strict=True):
         if is_public or frag.inputs is None or request is not None:
             continue
@@ -217,25 +227,45 @@ def board_for(
         if (
             previous is not None
             and inputs is not FRESH
-            and frag.name in previous.fragments
+            and frag.name in previous.drawn
             and previous.inputs.get(frag.name, FRESH) == inputs
         ):
-            kept[frag.name] = previous.fragments[frag.name]
-    # This viewer's own fragments in one render (one context, one pass), cut apart after.
-    own = tuple(frag for frag, is_public in zip(frags, shared, strict=True) if not is_public and frag.name not in kept)
-    drawn = _render_all(own, ctx, request)
+            board.drawn[frag.name] = previous.drawn[frag.name]
+    # This viewer's own fragments in one render (one context, one pass), cut apart after; drawn with
+    # VERSION for the version (the context's own is put back for whoever reads it next).
+    own = tuple(
+        frag for frag, is_public in zip(frags, shared, strict=True) if not is_public and frag.name not in board.drawn
+    )
+    version, ctx["version"] = ctx["version"], VERSION
+    try:
+        board.drawn.update(_render_all(own, ctx, request))
+    finally:
+        ctx["version"] = version
     public = _public_fragments(data, frags) if any(shared) else {}
     for frag, is_public in zip(frags, shared, strict=True):
         if is_public:
             html, parts = public[frag.name]
-        elif frag.name in kept:
-            html, parts = kept[frag.name], previous.parts.get(frag.name)
         else:
-            html, parts = drawn[frag.name]
+            html, parts = versioned(*board.drawn[frag.name], version)
         board.fragments[frag.name] = html
         if parts is not None:
             board.parts[frag.name] = parts
     return board
+
+
+def versioned(html: SafeString, parts: Parts | None, version: int) -> tuple[SafeString, Parts | None]:
+    """A private fragment drawn with :data:`VERSION` (and its parts), with ``version`` put in its place."""
+    if VERSION not in html:
+        return html, parts
+    number = str(version)
+    html = mark_safe(html.replace(VERSION, number))  # a number in place of a character the template wrote
+    if parts is not None:
+        parts = replace(
+            parts,
+            by_id=tuple(part.replace(VERSION, number) for part in parts.by_id),
+            rows=tuple(row.replace(VERSION, number) for row in parts.rows),
+        )
+    return html, parts
 
 
 _CUT = "\x1e"  # between two fragments of one render: a control character no template writes

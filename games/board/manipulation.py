@@ -9,11 +9,13 @@ from functools import partial
 from typing import Any
 
 from django.utils.functional import SimpleLazyObject
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from games.board import bidi, faces, words
 from games.board.data import LogEvent
+from games.board.kept import Kept
 from games.engine.cards import Card, hand_points
 from games.messages import refusal_text
 from games.models import Match, MatchStatus, Seat
@@ -28,7 +30,7 @@ def manipulation_context(
     actions = {a["type"] for a in view.get("legal_actions", [])}
     draft, drafting, table_refs, hand_ids, reports = _draft_table(match, view, me)
     in_order = faces.sorted_hand(hand_ids, me.hand_order if me else [])
-    hand_cards = tuple(zip([Card.from_code(ref).id for ref in in_order], faces.card_items(in_order), strict=True))
+    hand_cards = _hand_cards(tuple(in_order))
     draft_report = (match.draft or {}).get("report") if drafting else None
     return {
         # Worked out only if shown: the melds are this viewer's own only while it is their turn (else
@@ -60,6 +62,20 @@ def manipulation_context(
         else view.get("hand_points"),
         "knock_limit": state.rules.knock_limit,
     }
+
+
+# A hand's cards as (id, markup), per hand and language: a seat's hand is drawn again at every version,
+# and between two of its own moves it is the same.  ~1.5 KB a hand; the oldest go first.
+_HANDS = Kept(4096)
+
+
+def _hand_cards(in_order: tuple[str, ...]) -> tuple[tuple[str, SafeString], ...]:
+    key = (get_language(), in_order)
+    cards = _HANDS.get(key)
+    if cards is None:
+        cards = tuple(zip([Card.from_code(ref).id for ref in in_order], faces.card_items(in_order), strict=True))
+        _HANDS.put(key, cards)
+    return cards
 
 
 def _draft_table(match: Match, view: dict, me: Seat | None):

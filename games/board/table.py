@@ -9,7 +9,6 @@ stock and the seeds never reach a template.  Each game adds its own part (``GAME
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
 from functools import lru_cache, partial
 from typing import Any
@@ -26,38 +25,10 @@ from games import practice, store
 from games.board import faces, results, words
 from games.board.data import LOG_LENGTH, BoardData, LogEvent
 from games.board.gin import gin_context
+from games.board.kept import Kept
 from games.board.manipulation import manipulation_context
 from games.models import DISCONNECT_GRACE, READY_TIMEOUT, Match, MatchStatus, Round, Seat
 from games.variants import spec_for
-
-
-class Kept:
-    """Up to ``size`` values by key, the oldest dropped first; safe from several threads.
-
-    For markup and text that never change for their key (a seat row's fields, a log entry) and
-    are asked for again at every push: renders run on the event loop and on worker threads.
-    """
-
-    def __init__(self, size: int):
-        self.size = size
-        self._items: dict = {}
-        self._lock = threading.Lock()
-
-    def get(self, key):
-        return self._items.get(key)
-
-    def put(self, key, value) -> None:
-        with self._lock:
-            while len(self._items) >= self.size:
-                del self._items[next(iter(self._items))]  # the oldest (dicts keep insertion order)
-            self._items[key] = value
-
-    def __len__(self) -> int:
-        return len(self._items)
-
-    def __iter__(self):
-        return iter(list(self._items))
-
 
 # About 0.7 KB a row.  A move makes one or two new rows (a score, a hand count), so the kept rows
 # turn over all the time: the oldest go first, and a few thousand cover the tables in play.

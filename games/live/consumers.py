@@ -74,7 +74,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         session = self.scope.get("session") or {}
         try:
-            match = await database_sync_to_async(selectors.access_match_for_user)(
+            # The access check of every command this socket carries (commands.Admitted).
+            self.admitted, match = await database_sync_to_async(commands.admit)(
                 match_id=self.match_id, user=self.user, invite=session.get(f"invite-{self.match_id}")
             )
         except Http404:
@@ -174,6 +175,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 invite=(self.scope.get("session") or {}).get(f"invite-{self.match_id}"),
                 language=scope_language(self.scope),
                 rate=self.rate,
+                admitted=self.admitted,
             )
         except Http404:
             await self.close(code=4404)  # this viewer may no longer see the table
