@@ -4,30 +4,29 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0011_analysis_and_practice'),
+        ("games", "0011_analysis_and_practice"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='match',
-            name='move_time',
-            field=models.PositiveIntegerField(default=0, verbose_name='time per move (seconds)'),
+            model_name="match",
+            name="move_time",
+            field=models.PositiveIntegerField(default=0, verbose_name="time per move (seconds)"),
         ),
         migrations.AddField(
-            model_name='match',
-            name='turn_deadline',
+            model_name="match",
+            name="turn_deadline",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='match',
-            name='turn_notices',
+            model_name="match",
+            name="turn_notices",
             field=models.PositiveSmallIntegerField(default=0),
         ),
         migrations.AddField(
-            model_name='match',
-            name='turn_seat',
+            model_name="match",
+            name="turn_seat",
             field=models.PositiveSmallIntegerField(blank=True, null=True),
         ),
     ]

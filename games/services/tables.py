@@ -23,6 +23,7 @@ from games.models import (
 )
 from games.services.refusals import ActionRefused
 from games.services.rounds import deal_round
+from games.services.turnbased import check_cap, parse_move_time
 from games.services.write import (
     host_only,
     lobby_changed,
@@ -33,7 +34,6 @@ from games.services.write import (
     seats_in_order,
     writing,
 )
-from games.services.turnbased import check_cap, parse_move_time
 from games.variants import spec_for
 
 log = logging.getLogger(__name__)
