@@ -103,11 +103,13 @@ def your_moves(*, user, now=None) -> list[Match]:
         .order_by("match__turn_deadline")[:YOUR_MOVES]
     )
     out = []
+    formats = {**words.duration_formats(), **words.time_left_formats()}  # the page's script counts down with them
     for seat in seats:
         match = seat.match
         match.left = max(0.0, (match.turn_deadline - now).total_seconds())
         match.left_text = words.time_left_text(match.left)
         match.move_time_text = forms.move_time_label(match.move_time)
+        match.formats = formats
         out.append(match)
     return out
 

@@ -329,10 +329,20 @@ def duration_text(seconds: float) -> str:
     return formats["m"] % {"m": mins}
 
 
-def time_left_text(seconds: float) -> str:
-    """ "2 d 3 h left" (a turn-based game's time left for a move, in a list of games)."""
-    if seconds <= 0:
+def time_left_formats() -> dict[str, str]:
+    """The sentences of :func:`time_left_text` (``%(time)s``: a :func:`duration_text`)."""
+    return {
+        # Translators: a turn-based game's time left for a move: "2 d 3 h left".
+        "left": _("%(time)s left"),
         # Translators: a turn-based game whose move's time has run out (the rule is being applied).
-        return _("time is up")
-    # Translators: a turn-based game's time left for a move: "2 d 3 h left".
-    return _("%(time)s left") % {"time": duration_text(seconds)}
+        "up": _("time is up"),
+    }
+
+
+def time_left_text(seconds: float) -> str:
+    """ "2 d 3 h left" (a turn-based game's time left for a move, in a list of games; ``static/js/site.js``
+    counts it down with :func:`time_left_formats`)."""
+    formats = time_left_formats()
+    if seconds <= 0:
+        return formats["up"]
+    return formats["left"] % {"time": duration_text(seconds)}

@@ -89,3 +89,11 @@ def test_a_turn_based_move_shows_on_the_other_players_home_page(browser, live_da
     box = row.bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
     other.screenshot(path=str(artifacts / "turn-based-3-your-move-rtl-phone.png"), full_page=True)
+    # The list counts the time down by itself (the page's clock moved two hours, not waited for).
+    later = other.context.new_page()
+    later.clock.install()
+    later.goto(base + "/")
+    left = later.locator("#your-moves .time-left")
+    expect(left).to_have_text(re.compile(r"^(1 d 0 h|23 h \d+ min) left$"))
+    later.clock.fast_forward("02:00:00")
+    expect(left).to_have_text(re.compile(r"^2[12] h \d+ min left$"))

@@ -3,6 +3,7 @@ refused, the cap's message), the time left as a table and a list say it, the "Yo
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -98,6 +99,7 @@ def test_the_table_shows_the_turns_time_left_and_the_lists_show_the_game(alice, 
     client.force_login(to_act)
     home = client.get("/").content.decode()
     assert f'href="/tables/{match.pk}/"' in home and "1 day per move" in home
+    assert re.search(r'data-left="\d+"', home) and 'data-format-left="%(time)s left"' in home
     lobby = client.get(reverse("games:lobby")).content.decode()
     assert 'id="your-moves"' in lobby and "1 day per move" in lobby
     client.force_login(waiting)
