@@ -29,7 +29,9 @@ def test_a_turn_based_move_shows_on_the_other_players_home_page(browser, live_da
     a_page.locator("summary", has_text="Create a table").click()
     a_page.get_by_label("Players").select_option("2")
     a_page.get_by_label("Fill with bots").select_option("0")
+    expect(a_page.get_by_label("Turn timer")).to_be_visible()
     a_page.get_by_label("Time per move").select_option(label="1 day")
+    expect(a_page.get_by_label("Turn timer")).to_be_hidden()  # no real-time timer at a turn-based table
     a_page.get_by_role("button", name="Create the table").click()
     a_page.wait_for_url(re.compile(r"/tables/\d+/$"))
     match = Match.objects.latest("pk")
