@@ -11,8 +11,9 @@ from django.utils.translation import ngettext
 
 from games.engine import gin
 from games.engine import manipulation as manip
-from games.models import TIMER_CHOICES, Variant
+from games.models import MOVE_TIME_CHOICES, TIMER_CHOICES, Variant
 from games.variants import GIN_VARIANTS, spec_for
+from plumbing import inputs
 
 # Label and help for every option key of RULES E.1 (the engine owns values and defaults).
 MANIPULATION_OPTION_LABELS: dict[str, tuple[Any, Any]] = {
@@ -201,6 +202,21 @@ def timer_choices() -> list[tuple[int, str]]:
     ]
 
 
+def move_time_label(seconds: int) -> str:
+    """A time per move in words: "12 hours", "1 day", "3 days" (the lobby, the table, How to play)."""
+    if seconds % 86400 == 0:
+        days = seconds // 86400
+        return ngettext("%(n)d day", "%(n)d days", days) % {"n": days}
+    hours = seconds // 3600
+    return ngettext("%(n)d hour", "%(n)d hours", hours) % {"n": hours}
+
+
+def move_time_choices() -> list[tuple[int, str]]:
+    """The time per move's choices in the reader's language: real time, or a turn-based table."""
+    # Translators: the lobby's "Time per move" choice for a table played live (with the turn timer).
+    return [(0, str(_("real time (play now)"))), *[(t, move_time_label(t)) for t in MOVE_TIME_CHOICES]]
+
+
 class TableCreateForm(forms.Form):
     variant = forms.ChoiceField(label=_("Game"), choices=Variant.choices, initial=Variant.MANIPULATION.value)
     seats = forms.TypedChoiceField(
@@ -219,6 +235,18 @@ class TableCreateForm(forms.Form):
         choices=[(0, _("none"))],  # and the timers, in the reader's language: __init__
         initial=0,
     )
+    move_time = forms.TypedChoiceField(
+        label=_("Time per move"),
+        coerce=int,
+        choices=[(0, _("real time (play now)"))],  # and the turn-based times: __init__
+        initial=0,
+        required=False,  # a form without it (the home page's quick game, an old page) makes a real-time table
+        empty_value=0,
+        help_text=_(
+            "Turn-based: play over days. Each player has this long for a move and is told when it is "
+            "their move; the turn timer is not used."
+        ),
+    )
     is_private = forms.BooleanField(label=_("Private table (join by invite link only)"), required=False, initial=False)
     practice = forms.BooleanField(
         label=_("Practice table (not rated)"),
@@ -233,6 +261,7 @@ class TableCreateForm(forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["turn_timer"].choices = timer_choices()
+        self.fields["move_time"].choices = move_time_choices()
         self.fields.update(_option_fields(self.OPTION_PREFIX))
         self.fields.update(_gin_fields(self.GIN_PREFIX))
         if self.is_bound and self.data.get("variant") in GIN_VARIANTS:
@@ -295,6 +324,19 @@ class TableCreateForm(forms.Form):
             for name in self.fields
             if not name.startswith(self.OPTION_PREFIX) and not name.startswith(self.GIN_PREFIX)
         ]
+
+    def clean_move_time(self) -> int:
+        """Only a listed time (the choice field already refused others), read by the one input layer."""
+        raw = self.data.get("move_time")
+        if raw in (None, ""):
+            return 0
+        try:
+            seconds = inputs.parse_int(raw, lo=0, hi=max(MOVE_TIME_CHOICES))
+        except inputs.BadInput as exc:
+            raise forms.ValidationError(exc.message, code="bad_move_time") from None
+        if seconds and seconds not in MOVE_TIME_CHOICES:
+            raise forms.ValidationError(_("Choose a time per move from the list."), code="bad_move_time")
+        return seconds
 
     def clean(self):
         data = super().clean()

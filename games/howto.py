@@ -17,7 +17,8 @@ from django.utils.translation import gettext_lazy
 
 from games import forms
 from games.board import lists, words
-from games.models import Variant
+from games.forms import move_time_label
+from games.models import MISSED_TURNS_FOR_AUTOPILOT, MOVE_TIME_CHOICES, Variant
 from games.variants import spec_for
 
 # The games in the order the site names them, each with its page's template.
@@ -129,5 +130,9 @@ def page(request: HttpRequest, variant: str = "") -> HttpResponse:
         "options": option_rows(variant),
         "template": f"games/howto/{variant}.html",
         "d": spec.option_defaults(spec.default_seats),
+        "family": spec.family,
+        # Turn-based tables (docs/turn-based.md): the lobby's times and the rule at the deadline.
+        "move_times": lists.items([move_time_label(t) for t in MOVE_TIME_CHOICES]),
+        "missed": MISSED_TURNS_FOR_AUTOPILOT,
     }  # the defaults the rules below are told with
     return render(request, "games/howto/page.html", ctx)

@@ -43,6 +43,13 @@ TIMER_CHOICES = (0, 30, 60, 120)  # a turn timer, seconds (0: none)
 READY_TIMEOUT = 30  # seconds before the next round starts without everybody's click
 DISCONNECT_GRACE = 30  # seconds a disconnected player's turn waits when there is no timer
 MISSED_TURNS_FOR_AUTOPILOT = 3
+# Turn-based play (issue 27, docs/turn-based.md): a time per move instead of a real-time turn timer,
+# seconds (1 h, 12 h, 1 day, 3 days); ``Match.move_time`` 0 is a real-time table.
+MOVE_TIME_CHOICES = (3600, 12 * 3600, 24 * 3600, 72 * 3600)
+# ``Match.turn_notices``: what was sent for the turn in play (bits), so that a restart sends nothing twice.
+NOTICE_YOUR_MOVE = 1
+NOTICE_QUARTER = 2  # the reminder at a quarter of the time left
+NOTICE_HOUR = 4  # the reminder an hour before the deadline
 BOT_POLICIES = ("basic", "random-legal")
 BOT_NAMES = ("Ada", "Boole", "Cobb", "Dijkstra", "Euler", "Fermat", "Gauss", "Hopper")
 
@@ -111,6 +118,13 @@ class Match(models.Model):
     # The acting player's unsaved table arrangement (Manipulation meld step), kept across reloads.
     draft = models.JSONField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    # Turn-based tables (``move_time`` > 0): the seat to act (a human's turn only, else None), its
+    # deadline, and the notices sent for that turn (NOTICE_* bits).  ``deadline`` above is then the
+    # next of: a reminder, the turn's deadline (games.services.turnbased).
+    move_time = models.PositiveIntegerField(_("time per move (seconds)"), default=0)
+    turn_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    turn_deadline = models.DateTimeField(null=True, blank=True)
+    turn_notices = models.PositiveSmallIntegerField(default=0)
     turn_started_at = models.DateTimeField(null=True, blank=True)
     rematch_of = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
     # A duplicate tournament table: its rounds are dealt from the shared seeds, and while ``deals_held``
@@ -126,6 +140,11 @@ class Match(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.get_variant_display()}"
+
+    @property
+    def turn_based(self) -> bool:
+        """A turn-based table: a time per move of hours or days (``MOVE_TIME_CHOICES``)."""
+        return bool(self.move_time)
 
 
 class Seat(models.Model):

@@ -4,11 +4,11 @@ data is ``games.board.table.table_context``."""
 
 from __future__ import annotations
 
-from django.db.models import Count, Q
+from django.db.models import Count, F, Q
 from django.http import Http404
 from django.utils import timezone
 
-from games import store
+from games import forms, store
 from games.board import lists, words
 from games.board.data import LOG_LENGTH, BoardData, LogEvent
 from games.models import ChatMessage, Event, Match, MatchStatus, Round, RoundScore, Seat
@@ -70,13 +70,48 @@ def lobby_tables(*, user) -> dict[str, list[Match]]:
 
     for m in open_tables + mine + live:
         m.free = m.seats_count - m.taken
+        m.move_time_text = forms.move_time_label(m.move_time) if m.move_time else ""
         # The stored options are the whole rule set: the lobby names only what differs from the defaults.
         defaults = spec_for(m.variant).option_defaults(m.seats_count)
         m.house_rules = {k: v for k, v in (m.options or {}).items() if k in defaults and defaults[k] != v}
         m.options_summary = lists.clauses(
             f"{label}: {value}" for label, value in words.options_text(m.variant, m.house_rules)
         )
-    return {"open_tables": open_tables, "my_tables": mine, "live_tables": live}
+    return {"open_tables": open_tables, "my_tables": mine, "live_tables": live, "your_moves": your_moves(user=user)}
+
+
+YOUR_MOVES = 50  # the most a list shows (the cap on turn-based games per player is lower by default)
+
+
+def your_moves(*, user, now=None) -> list[Match]:
+    """The turn-based games where it is ``user``'s move, the nearest deadline first; each with
+    ``left`` (seconds) and ``left_text`` ("2 d 3 h left", in the active language).  One query."""
+    if not user.is_authenticated:
+        return []
+    now = now or timezone.now()
+    seats = (
+        Seat.objects.filter(
+            user=user,
+            bot_policy="",
+            autopilot=False,
+            match__move_time__gt=0,
+            match__status=MatchStatus.PLAYING,
+            match__turn_seat=F("index"),
+            match__turn_deadline__isnull=False,
+        )
+        .select_related("match")
+        .order_by("match__turn_deadline")[:YOUR_MOVES]
+    )
+    out = []
+    formats = {**words.duration_formats(), **words.time_left_formats()}  # the page's script counts down with them
+    for seat in seats:
+        match = seat.match
+        match.left = max(0.0, (match.turn_deadline - now).total_seconds())
+        match.left_text = words.time_left_text(match.left)
+        match.move_time_text = forms.move_time_label(match.move_time)
+        match.formats = formats
+        out.append(match)
+    return out
 
 
 LOG_FIELDS = ("seq", "seat", "summary", "by_bot")

@@ -25,7 +25,8 @@ MAX_SEAT_INDEX = 4  # five seats at most (RULES B.1.1)
 
 
 def home(request):
-    return render(request, "home.html")
+    # The turn-based games where it is the player's move (kept live over the lobby socket).
+    return render(request, "home.html", {"your_moves": selectors.your_moves(user=request.user)})
 
 
 @login_required
@@ -60,6 +61,7 @@ def table_create(request):
             is_private=data["is_private"],
             bots=data["bots"],
             practice=data["practice"],
+            move_time=data["move_time"],
         )
     except services.ActionRefused as exc:
         form.add_error(None, exc.message)

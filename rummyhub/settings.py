@@ -331,6 +331,12 @@ LOGGING = {
 # Seconds between two bot actions (0 in tests).
 RUMMYHUB_BOT_DELAY = float(os.environ.get("RUMMYHUB_BOT_DELAY", "1.0"))
 # Each server process runs a clock loop (bots, timers, next rounds) every this many seconds.
+# Turn-based tables (docs/turn-based.md): the most turn-based games, not yet over, one player may sit
+# at (creating or joining one more is refused).  20: a turn-based table waits on each of its players
+# for up to its time per move (up to 3 days), so a player in more games than they follow stalls every
+# table they sit at; 20 is about what a daily player answers in one sitting, and Board Game Arena
+# caps its turn-based games per player for the same reason.
+RUMMYHUB_TURN_BASED_MAX = env_int("RUMMYHUB_TURN_BASED_MAX", 20)
 RUMMYHUB_CLOCK = env_bool("RUMMYHUB_CLOCK", True)
 RUMMYHUB_CLOCK_INTERVAL = float(os.environ.get("RUMMYHUB_CLOCK_INTERVAL", "0.25"))
 # Automatic steps one process runs at once (games.live.clockloop.worker_count): SQLite always 1 (one writer

@@ -252,7 +252,22 @@ def _seat_infos(
 
 def _timer(match: Match, now, seats: list[SeatInfo]) -> dict[str, Any] | None:
     """The clock the board shows: the wait between rounds, the turn timer, or the grace a player who
-    is away has before their turn is played for them (``away``: their name)."""
+    is away has before their turn is played for them (``away``: their name); at a turn-based table the
+    time left for the move (``long``: said in days, hours and minutes, ``words.duration_text``)."""
+    if match.move_time and match.status == MatchStatus.PLAYING:
+        # The deadline is the turn's (``Match.deadline`` may be a reminder's); a bot's move has none.
+        if match.turn_deadline is None:
+            return None
+        remaining = max(0.0, (match.turn_deadline - now).total_seconds())
+        return {
+            "remaining": round(remaining, 1),
+            "total": match.move_time,
+            "fraction": round(remaining / match.move_time, 3),
+            "deadline_ms": int(match.turn_deadline.timestamp() * 1000),
+            "away": None,
+            "long": words.duration_text(remaining),
+            "formats": words.duration_formats(),
+        }
     if match.deadline is None or match.status not in (MatchStatus.PLAYING, MatchStatus.BETWEEN_ROUNDS):
         return None
     remaining = max(0.0, (match.deadline - now).total_seconds())
@@ -273,6 +288,7 @@ def _timer(match: Match, now, seats: list[SeatInfo]) -> dict[str, Any] | None:
         "fraction": round(remaining / total, 3) if total else 0,
         "deadline_ms": int(match.deadline.timestamp() * 1000),
         "away": away,
+        "long": "",
     }
 
 

@@ -296,3 +296,53 @@ def _option_value(gin: bool, key: str, value: Any) -> Any:
     if isinstance(value, str):
         return str(forms.CHOICE_LABELS.get(value, value))
     return value
+
+
+# ---------------------------------------------------------------- turn-based time (docs/turn-based.md)
+
+
+def duration_formats() -> dict[str, str]:
+    """A turn-based table's time left, in the reader's language: the three shapes, with ``%(d)s``,
+    ``%(h)s`` and ``%(m)s`` for the days, hours and minutes (the table's script fills them in too)."""
+    return {
+        # Translators: time left for a move, days and hours, abbreviated ("2 d 3 h").
+        "dh": _("%(d)s d %(h)s h"),
+        # Translators: time left for a move, hours and minutes, abbreviated ("5 h 10 min").
+        "hm": _("%(h)s h %(m)s min"),
+        # Translators: time left for a move, minutes only, abbreviated ("12 min").
+        "m": _("%(m)s min"),
+    }
+
+
+def duration_text(seconds: float) -> str:
+    """A time of hours or days said as a table shows it: "2 d 3 h", "5 h 10 min", "12 min" (a part
+    minute counts as a minute; past a day the minutes are left out).  ``static/js/table.js`` counts
+    down the same way."""
+    minutes = max(0, -int(-max(0.0, seconds) // 60))  # rounded up
+    days, rest = divmod(minutes, 24 * 60)
+    hours, mins = divmod(rest, 60)
+    formats = duration_formats()
+    if days:
+        return formats["dh"] % {"d": days, "h": hours}
+    if hours:
+        return formats["hm"] % {"h": hours, "m": mins}
+    return formats["m"] % {"m": mins}
+
+
+def time_left_formats() -> dict[str, str]:
+    """The sentences of :func:`time_left_text` (``%(time)s``: a :func:`duration_text`)."""
+    return {
+        # Translators: a turn-based game's time left for a move: "2 d 3 h left".
+        "left": _("%(time)s left"),
+        # Translators: a turn-based game whose move's time has run out (the rule is being applied).
+        "up": _("time is up"),
+    }
+
+
+def time_left_text(seconds: float) -> str:
+    """ "2 d 3 h left" (a turn-based game's time left for a move, in a list of games; ``static/js/site.js``
+    counts it down with :func:`time_left_formats`)."""
+    formats = time_left_formats()
+    if seconds <= 0:
+        return formats["up"]
+    return formats["left"] % {"time": duration_text(seconds)}

@@ -294,13 +294,17 @@ class TableConsumer(AsyncWebsocketConsumer):
 
 
 class LobbyConsumer(AsyncWebsocketConsumer):
-    """The lobby's list of open tables, re-rendered for this user whenever a table changes."""
+    """The lobby's lists (open tables, the user's, the turn-based games where it is their move),
+    re-rendered for this user whenever a table changes or a turn-based turn passes; on the home page
+    (``?only=moves``) the "Your move" list alone."""
 
     async def connect(self):
         self.user = self.scope.get("user")
         if self.user is None or not self.user.is_authenticated:
             await self.close(code=4401)
             return
+        # The home page's socket (``?only=moves``) keeps only its "Your move" list up to date.
+        self.only_moves = b"only=moves" in self.scope.get("query_string", b"").split(b"&")
         await self.accept()
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
 
@@ -316,6 +320,9 @@ class LobbyConsumer(AsyncWebsocketConsumer):
 
     def _render(self):
         with override_scope_language(self.scope):
+            if self.only_moves:
+                ctx = {"your_moves": selectors.your_moves(user=self.user), "oob": True}
+                return render_to_string("games/your_moves.html", ctx)
             ctx = selectors.lobby_tables(user=self.user)
             ctx["oob"] = True
             return render_to_string("games/lobby.html#lobby-tables", ctx)

@@ -23,6 +23,7 @@ from games.models import (
     Seat,
 )
 from games.services.retry import is_transient
+from games.services.turnbased import TURN_FIELDS, remind
 from games.services.write import Write, match_rules
 from games.variants import spec_for
 
@@ -92,7 +93,13 @@ def _step(write: Write, now) -> bool:
         action = spec.bot_action(state, seat.index, seat.bot_policy or "basic", rng)
         turns.apply_action(write, seat.index, action, by_bot=True)
         return True
-    # A human's time ran out (timer, or gone without a timer): compulsory moves only, each its own
+    if match.move_time and match.turn_deadline is not None and now < match.turn_deadline:
+        # A turn-based table before the turn's deadline: a reminder is due.  Nothing on the board
+        # changes (no new version); the notice is stored with the next deadline, so none is sent twice.
+        sent = remind(match, seat.user_id, now)
+        match.save(update_fields=["deadline", *TURN_FIELDS, *(["state"] if cleared else [])])
+        return sent
+    # A human's time ran out (timer, turn-based deadline, or gone without a timer): compulsory moves only, each its own
     # version; the missed turn is counted first, so the board of each shows it.
     match.draft = None
     missed = seat.missed_turns + 1

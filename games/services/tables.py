@@ -23,6 +23,7 @@ from games.models import (
 )
 from games.services.refusals import ActionRefused
 from games.services.rounds import deal_round
+from games.services.turnbased import check_cap, parse_move_time
 from games.services.write import (
     host_only,
     lobby_changed,
@@ -49,9 +50,11 @@ def match_create(
     bots: int = 0,
     bot_policy: str = "basic",
     practice: bool = False,
+    move_time: int = 0,
 ) -> Match:
     """Create a table with the host in seat 0 (and ``bots`` bot seats after it); a ``practice`` table
-    is not rated and offers hints while every other seat is a bot (games.practice)."""
+    is not rated and offers hints while every other seat is a bot (games.practice).  ``move_time``
+    (seconds, ``MOVE_TIME_CHOICES``) makes it turn-based: no real-time turn timer then."""
     spec = spec_for(variant)
     if seats_count not in spec.seat_choices:
         raise ActionRefused(
@@ -61,6 +64,9 @@ def match_create(
         raise ActionRefused("bad_timer", _("Choose a turn timer of none, 30, 60 or 120 seconds."))
     if bot_policy not in BOT_POLICIES:
         raise ActionRefused("bad_bot", _("Unknown bot."))
+    move_time = parse_move_time(move_time)
+    if move_time:
+        turn_timer = 0
     options = dict(options or {})
     try:
         rules = spec.rules(options, seats_count)
@@ -69,6 +75,8 @@ def match_create(
     defaults = spec.option_defaults(seats_count)
     stored = {k: v for k, v in rules.to_dict().items() if k in defaults}
     with transaction.atomic():
+        if move_time:
+            check_cap(host)
         seats = [Seat(index=0, user=host)]
         seats += [
             Seat(index=i, bot_policy=bot_policy, bot_name=BOT_NAMES[i - 1]) if i <= bots else Seat(index=i)
@@ -82,6 +90,7 @@ def match_create(
             is_private=is_private,
             seats=seats,
             practice=bool(practice),
+            move_time=move_time,
         )
 
 
@@ -119,6 +128,7 @@ def _new_match(
     rematch_of: Match | None = None,
     deal_set: DealSet | None = None,
     practice: bool = False,
+    move_time: int = 0,
 ) -> Match:
     """The one place a match row and its seats are created (the caller is in a transaction)."""
     shared = {} if deal_set is None else {"deal_set": deal_set, "deals_held": True, "seed": deal_set.match_seed}
@@ -131,6 +141,7 @@ def _new_match(
         is_private=is_private,
         rematch_of=rematch_of,
         practice=practice,
+        move_time=move_time,
         **shared,
     )
     for seat in seats:
@@ -148,6 +159,8 @@ def seat_join(*, match_id: int, user, index: int | None = None, invite_token: st
             raise ActionRefused("private", _("This table is private; you need its invite link."))
         if seat_of(match, user) is not None:
             raise ActionRefused("already_seated", _("You already have a seat at this table."))
+        if match.move_time:
+            check_cap(user)
         free = Seat.objects.select_for_update().filter(match=match, user__isnull=True, bot_policy="")
         if index is not None:
             free = free.filter(index=index)
@@ -247,6 +260,8 @@ def match_rematch(*, match_id: int, user) -> Match:
         existing = Match.objects.filter(rematch_of=old).first()
         if existing is not None:
             return existing
+        if old.move_time:
+            check_cap(user)
         new = _new_match(
             variant=old.variant,
             options=old.options,
@@ -255,6 +270,7 @@ def match_rematch(*, match_id: int, user) -> Match:
             is_private=old.is_private,
             rematch_of=old,
             practice=old.practice,
+            move_time=old.move_time,
             seats=[
                 Seat(index=s.index, user=s.user, bot_policy=s.bot_policy, bot_name=s.bot_name)
                 for s in seats_in_order(old)

@@ -29,6 +29,7 @@ from games.models import (
 )
 from games.services.refusals import ActionRefused, StaleVersion
 from games.services.retry import MIN_LOCK_WAIT
+from games.services.turnbased import TURN_FIELDS, plan_turn
 from games.variants import spec_for
 from games.versions import committed, gate
 from plumbing import inputs, realtime
@@ -184,6 +185,8 @@ class Write:
         """Store the new version (these fields with it) and publish it once the transaction commits
         (``games.versions.committed``), with the seats and the state when this write holds them."""
         match = self.match
+        if match.move_time and "deadline" in fields:
+            fields = (*fields, *TURN_FIELDS)  # a turn-based table's deadline comes with its turn
         _bump(match, *fields)
         events, self.events = self.events, []  # the next save (a second move in one step) has its own
         whole = self.seats_in_order is not None and not self._seats_stale and self._state not in (_UNREAD, None)
@@ -264,26 +267,39 @@ def presence_changed(match: Match, seat: Seat, online: bool) -> None:
 
 
 def schedule_next_step(write: Write) -> None:
-    """Set ``match.deadline``: when the next automatic step (bot, timer, next round) is due."""
+    """Set ``match.deadline``: when the next automatic step (bot, timer, next round; at a turn-based
+    table also a reminder, ``turnbased.plan_turn``) is due."""
     match = write.match
     now = timezone.now()
     match.deadline = None
+    human = _schedule(write, now)
+    if match.move_time:
+        plan_turn(match, human, match.turn_started_at or now)
+
+
+def _schedule(write: Write, now) -> Seat | None:
+    """``schedule_next_step`` but a turn-based table's turn; the human seat to act, if any."""
+    match = write.match
     if match.status == MatchStatus.BETWEEN_ROUNDS:
         humans = Seat.objects.filter(match=match, user__isnull=False, autopilot=False).exists()
         match.deadline = now + timedelta(seconds=READY_TIMEOUT if humans else settings.RUMMYHUB_BOT_DELAY)
-        return
+        return None
     if match.status != MatchStatus.PLAYING or write.state is None:
-        return
+        return None
     acting = write.spec.acting_seats(write.state)
     if not acting:
-        return
+        return None
     seat = write.seat(acting[0])
     if seat is None:
-        return
+        return None
     started = match.turn_started_at or now
     if seat.is_bot or seat.autopilot:
-        match.deadline = now + timedelta(seconds=settings.RUMMYHUB_BOT_DELAY)
+        # Bots play at once at a turn-based table: nobody there watches their moves go by.
+        match.deadline = now + timedelta(seconds=0 if match.move_time else settings.RUMMYHUB_BOT_DELAY)
+    elif match.move_time:
+        return seat  # its deadline and reminders: turnbased.plan_turn; being away is normal there
     elif match.turn_timer:
         match.deadline = started + timedelta(seconds=match.turn_timer)
     elif not store.is_connected(seat, now):
         match.deadline = max(started, seat.last_seen or started) + timedelta(seconds=DISCONNECT_GRACE)
+    return None

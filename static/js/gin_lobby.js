@@ -50,8 +50,17 @@
       if (gin) fill(variant);
     }
 
+    // A turn-based table (a time per move) has no real-time turn timer: its field is hidden then.
+    var moveTime = form.querySelector('[name="move_time"]');
+    var timer = form.querySelector('[data-field="turn_timer"]');
+    function timed() {
+      if (moveTime && timer) timer.hidden = moveTime.value !== "0" && moveTime.value !== "";
+    }
+
     select.addEventListener("change", apply);
+    if (moveTime) moveTime.addEventListener("change", timed);
     apply();
+    timed();
   }
 
   document.addEventListener("DOMContentLoaded", function () {

@@ -476,16 +476,26 @@
 
   // ---- the clocks: the turn timer, the wait between rounds, counted down every second ---------
   var clockOffset = 0; // server time minus this browser's time, from the last frame
+  function secondsTime(left) {
+    var fmt = (page() && page().dataset.secondsText) || "%s s";
+    return fmt.replace("%s", String(Math.ceil(left)));
+  }
+  // A turn-based table's time left, as games.board.words.duration_text says it: "2 d 3 h",
+  // "5 h 10 min", "12 min" (minutes rounded up), in the formats the template translated.
+  function longTime(formats, left) {
+    var minutes = Math.max(0, Math.ceil(left / 60));
+    var days = Math.floor(minutes / 1440), hours = Math.floor((minutes % 1440) / 60), mins = minutes % 60;
+    var fmt = days ? formats.formatDh : hours ? formats.formatHm : formats.formatM;
+    return fmt.replace("%(d)s", days).replace("%(h)s", hours).replace("%(m)s", mins);
+  }
   function tick() {
     document.querySelectorAll(".timer[data-deadline-ms]").forEach(function (t) {
       var total = Number(t.dataset.total) || 1;
       var left = Math.max(0, (Number(t.dataset.deadlineMs) - (Date.now() + clockOffset)) / 1000);
       var text = t.querySelector(".timer-text");
-      var secs = String(Math.ceil(left));
-      var fmt = (page() && page().dataset.secondsText) || "%s s";
-      if (text) text.textContent = fmt.replace("%s", secs);
+      if (text) text.textContent = t.dataset.formatDh ? longTime(t.dataset, left) : secondsTime(left);
       t.style.setProperty("--fraction", Math.min(1, left / total).toFixed(3));
-      t.classList.toggle("timer-low", left <= 10);
+      t.classList.toggle("timer-low", t.dataset.formatDh ? left <= 3600 : left <= 10);
     });
     // A countdown said in a sentence (the result dialog's "The next round starts in 28 s ...").
     document.querySelectorAll(".countdown[data-deadline-ms][data-text]").forEach(function (c) {
