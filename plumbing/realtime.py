@@ -35,6 +35,11 @@ def tournament_group(tournament_id: int) -> str:
     return f"tournament-{tournament_id}"
 
 
+def user_group(user_id: int) -> str:
+    """One signed-in user's sockets (the presence socket of each page they have open)."""
+    return f"user-{user_id}"
+
+
 def send_now(group: str, message: dict[str, Any]) -> None:
     """Send to a group from sync code, immediately (use :func:`broadcast_on_commit` inside transactions)."""
     _send_from_sync(lambda layer: layer.group_send(group, message), group)
@@ -51,6 +56,18 @@ def wake_analysis(match_id: int) -> None:
     if settings.RUMMYHUB_ANALYSIS_NOTIFY:
         message = {"type": "analysis.request", "match": match_id}
         _send_from_sync(lambda layer: layer.send(ANALYSIS_CHANNEL, message), ANALYSIS_CHANNEL)
+
+
+# The notifications worker's channel (``manage.py runworker notifications``: notifications.consumers).
+NOTIFY_CHANNEL = "notifications"
+
+
+def wake_notifications() -> None:
+    """Tell the notifications workers a notice is due, where they can hear it (a shared layer,
+    ``RUMMYHUB_NOTIFY_WAKE``); otherwise they find it by polling the database."""
+    if settings.RUMMYHUB_NOTIFY_WAKE:
+        message = {"type": "notifications.request"}
+        _send_from_sync(lambda layer: layer.send(NOTIFY_CHANNEL, message), NOTIFY_CHANNEL)
 
 
 def _send_from_sync(make, label: str) -> None:
