@@ -70,8 +70,11 @@ def quiet_until(prefs: NotificationSettings, now: dt.datetime) -> dt.datetime | 
 
 def notice_create(
     *, user_id: int, match_id: int, kind: str, deadline: dt.datetime | None = None, now: dt.datetime | None = None
-) -> Notice:
-    """Store a notice for the worker and the bell; the bell and the worker hear of it on commit."""
+) -> Notice | None:
+    """Store a notice for the worker and the bell; the bell and the worker hear of it on commit.
+    Only a player seated at the match is told (None otherwise)."""
+    if not Seat.objects.filter(match_id=match_id, user_id=user_id).exists():
+        return None
     now = now or timezone.now()
     quiet = quiet_until(settings_for(user_id), now)
     notice = Notice.objects.create(

@@ -140,3 +140,31 @@ def test_no_vapid_key_means_no_push(settings, push_service, browser_keys, match_
     services.notice_create(user_id=alice.pk, match_id=match_ab.pk, kind=NoticeKind.YOUR_MOVE)
     services.deliver_due()
     assert push_service.received == []
+
+
+def test_the_worker_polls_the_notifications_channel_and_delivers(vapid_key, push_service, browser_keys, match_ab, alice):
+    from games.analysis import worker
+    from notifications.consumers import NotifyConsumer
+
+    assert worker.POLLS["notifications"] == ("notifications.poll", "RUMMYHUB_NOTIFY_POLL")
+    services.subscription_save(
+        user_id=alice.pk, endpoint=push_service.endpoint("/w"), p256dh=browser_keys.p256dh, auth=browser_keys.auth
+    )
+    services.notice_create(user_id=alice.pk, match_id=match_ab.pk, kind=NoticeKind.YOUR_MOVE)
+    NotifyConsumer().notifications_poll({"type": "notifications.poll"})
+    assert [r.path for r in push_service.received] == ["/w"]
+
+
+def test_a_failing_notice_never_breaks_the_move(match_ab, alice, carol, caplog, monkeypatch):
+    """The receiver logs and returns: the sender (a move's commit) goes on."""
+    signals.your_move.send(type(match_ab), match_id=10**9, user_id=alice.pk, deadline=None, turn_based=True)
+    signals.your_move.send(type(match_ab), match_id=match_ab.pk, user_id=carol.pk, deadline=None, turn_based=True)
+    assert Notice.objects.count() == 0  # no such match; carol is not seated there
+
+    def broken(**kwargs):
+        raise RuntimeError("database away")
+
+    monkeypatch.setattr(services, "notice_create", broken)
+    signals.your_move.send(type(match_ab), match_id=match_ab.pk, user_id=alice.pk, deadline=None, turn_based=True)
+    signals.move_reminder.send(type(match_ab), match_id=match_ab.pk, user_id=alice.pk, deadline=None, left=None)
+    assert "no 'your move' notice" in caplog.text and "no reminder notice" in caplog.text
