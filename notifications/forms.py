@@ -10,7 +10,6 @@ from django.utils.translation import gettext_lazy as _
 
 from notifications.models import NotificationSettings
 
-
 # ASCII digits only: Django's time parsing reads "٢٢:٣٠" (Arabic-Indic digits) as 22:30.
 _TIME = re.compile(r"([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?")
 
@@ -32,7 +31,9 @@ class NotificationSettingsForm(forms.ModelForm):
             "quiet_end": _("Quiet hours until"),
         }
         help_texts = {
-            "quiet_start": _("Nothing is pushed or mailed in quiet hours; what is still true at their end is sent then."),
+            "quiet_start": _(
+                "Nothing is pushed or mailed in quiet hours; what is still true at their end is sent then."
+            ),
         }
         widgets = {
             "quiet_start": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),

@@ -36,7 +36,9 @@ class PushSubscription(models.Model):
 class NotificationSettings(models.Model):
     """What a player wants to hear: push, mail, and quiet hours (in their time zone) when neither goes."""
 
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notification_settings")
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notification_settings"
+    )
     push = models.BooleanField(_("push notifications"), default=True)
     mail = models.BooleanField(_("e-mail when I have no push"), default=True)
     quiet_start = models.TimeField(_("quiet hours from"), null=True, blank=True)

@@ -81,11 +81,26 @@ def device_label(user_agent: str) -> str:
     """A short name for a device from its user agent ("Chrome on Android"), for the player's list."""
     ua = user_agent[:500]
     browser = next(
-        (name for key, name in (("Edg/", "Edge"), ("Firefox/", "Firefox"), ("Chrome/", "Chrome"), ("Safari/", "Safari")) if key in ua),
+        (
+            name
+            for key, name in (("Edg/", "Edge"), ("Firefox/", "Firefox"), ("Chrome/", "Chrome"), ("Safari/", "Safari"))
+            if key in ua
+        ),
         _("a browser"),
     )
     system = next(
-        (name for key, name in (("Android", "Android"), ("iPhone", "iOS"), ("iPad", "iPadOS"), ("Windows", "Windows"), ("Mac OS", "macOS"), ("Linux", "Linux")) if key in ua),
+        (
+            name
+            for key, name in (
+                ("Android", "Android"),
+                ("iPhone", "iOS"),
+                ("iPad", "iPadOS"),
+                ("Windows", "Windows"),
+                ("Mac OS", "macOS"),
+                ("Linux", "Linux"),
+            )
+            if key in ua
+        ),
         "",
     )
     # Translators: a device in the player's list, e.g. "Chrome on Android".

@@ -86,7 +86,7 @@ def notice_create(
 
 
 def notices_for_finished(*, match: Match, now: dt.datetime | None = None) -> list[Notice]:
-    """"The match ended" for each human player who was not at the table when it did (once: a second
+    """ "The match ended" for each human player who was not at the table when it did (once: a second
     call for the same match adds nothing)."""
     made = []
     told = set(Notice.objects.filter(match_id=match.pk, kind=NoticeKind.MATCH_ENDED).values_list("user_id", flat=True))
@@ -216,7 +216,7 @@ def _push_all(notice: Notice, prefs: NotificationSettings, now: dt.datetime) -> 
 
 
 def _mail_allowed(notice: Notice, prefs: NotificationSettings, now: dt.datetime) -> bool:
-    """"Your move" mail goes to a player with no push (no device, or push turned off) who allows
+    """ "Your move" mail goes to a player with no push (no device, or push turned off) who allows
     mail, at most once per game per RUMMYHUB_NOTIFY_MAIL_HOURS."""
     if notice.kind != NoticeKind.YOUR_MOVE or not prefs.mail or not notice.user.email:
         return False
@@ -231,7 +231,9 @@ def unsubscribe_token(user_id: int) -> str:
 
 
 def unsubscribe_url(user_id: int) -> str:
-    return settings.RUMMYHUB_SITE_URL.rstrip("/") + reverse("notifications:unsubscribe", args=[unsubscribe_token(user_id)])
+    return settings.RUMMYHUB_SITE_URL.rstrip("/") + reverse(
+        "notifications:unsubscribe", args=[unsubscribe_token(user_id)]
+    )
 
 
 def _mail(notice: Notice, now: dt.datetime) -> bool:

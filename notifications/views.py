@@ -129,7 +129,9 @@ def unsubscribe(request, token):
         return render(request, "notifications/unsubscribe.html", {"bad": True}, status=400)
     if request.method == "GET":
         valid = services.mail_unsubscribe_check(token=token)
-        return render(request, "notifications/unsubscribe.html", {"token": token, "bad": not valid}, status=200 if valid else 400)
+        return render(
+            request, "notifications/unsubscribe.html", {"token": token, "bad": not valid}, status=200 if valid else 400
+        )
     user_id = services.mail_unsubscribe(token=token)
     if user_id is None:
         return render(request, "notifications/unsubscribe.html", {"bad": True}, status=400)

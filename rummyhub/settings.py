@@ -367,6 +367,7 @@ RUMMYHUB_ANALYSIS_MAX_STATES = env_int("RUMMYHUB_ANALYSIS_MAX_STATES", 200_000)
 # position" instead of a long search on a request.
 RUMMYHUB_HINT_MAX_STATES = env_int("RUMMYHUB_HINT_MAX_STATES", 1_500)
 
+
 # ----------------------------------------------------------------- notifications (issue 27)
 # Web Push signs every push with the site's VAPID key (RFC 8292): a P-256 private key, its 32-byte
 # scalar in base64url.  Debug without one: generated into the git-ignored .dev-vapid-key, like the

@@ -6,69 +6,113 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('games', '0011_analysis_and_practice'),
+        ("games", "0011_analysis_and_practice"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='NotificationSettings',
+            name="NotificationSettings",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('push', models.BooleanField(default=True, verbose_name='push notifications')),
-                ('mail', models.BooleanField(default=True, verbose_name='e-mail when I have no push')),
-                ('quiet_start', models.TimeField(blank=True, null=True, verbose_name='quiet hours from')),
-                ('quiet_end', models.TimeField(blank=True, null=True, verbose_name='quiet hours until')),
-                ('time_zone', models.CharField(default='UTC', max_length=64, verbose_name='time zone')),
-                ('user', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='notification_settings', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("push", models.BooleanField(default=True, verbose_name="push notifications")),
+                ("mail", models.BooleanField(default=True, verbose_name="e-mail when I have no push")),
+                ("quiet_start", models.TimeField(blank=True, null=True, verbose_name="quiet hours from")),
+                ("quiet_end", models.TimeField(blank=True, null=True, verbose_name="quiet hours until")),
+                ("time_zone", models.CharField(default="UTC", max_length=64, verbose_name="time zone")),
+                (
+                    "user",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="notification_settings",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'notification settings',
-                'verbose_name_plural': 'notification settings',
+                "verbose_name": "notification settings",
+                "verbose_name_plural": "notification settings",
             },
         ),
         migrations.CreateModel(
-            name='PushSubscription',
+            name="PushSubscription",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('endpoint', models.URLField(max_length=1000, unique=True, verbose_name='endpoint')),
-                ('p256dh', models.CharField(max_length=100)),
-                ('auth', models.CharField(max_length=40)),
-                ('label', models.CharField(blank=True, max_length=80, verbose_name='device')),
-                ('created', models.DateTimeField(verbose_name='created')),
-                ('last_push', models.DateTimeField(blank=True, null=True)),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='push_subscriptions', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("endpoint", models.URLField(max_length=1000, unique=True, verbose_name="endpoint")),
+                ("p256dh", models.CharField(max_length=100)),
+                ("auth", models.CharField(max_length=40)),
+                ("label", models.CharField(blank=True, max_length=80, verbose_name="device")),
+                ("created", models.DateTimeField(verbose_name="created")),
+                ("last_push", models.DateTimeField(blank=True, null=True)),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="push_subscriptions",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'push subscription',
-                'verbose_name_plural': 'push subscriptions',
-                'ordering': ['created'],
+                "verbose_name": "push subscription",
+                "verbose_name_plural": "push subscriptions",
+                "ordering": ["created"],
             },
         ),
         migrations.CreateModel(
-            name='Notice',
+            name="Notice",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('your_move', 'Your move'), ('reminder', 'Reminder'), ('match_ended', 'Match ended')], max_length=20)),
-                ('created', models.DateTimeField(db_index=True)),
-                ('deadline', models.DateTimeField(blank=True, null=True)),
-                ('deliver_after', models.DateTimeField()),
-                ('delivery', models.CharField(choices=[('pending', 'Waiting'), ('sending', 'Being sent'), ('sent', 'Sent'), ('bell', 'Shown in the list only'), ('dropped', 'Dropped')], default='pending', max_length=10)),
-                ('pushed', models.PositiveSmallIntegerField(default=0)),
-                ('mailed_at', models.DateTimeField(blank=True, null=True)),
-                ('read_at', models.DateTimeField(blank=True, null=True)),
-                ('match', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='games.match')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='notices', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[("your_move", "Your move"), ("reminder", "Reminder"), ("match_ended", "Match ended")],
+                        max_length=20,
+                    ),
+                ),
+                ("created", models.DateTimeField(db_index=True)),
+                ("deadline", models.DateTimeField(blank=True, null=True)),
+                ("deliver_after", models.DateTimeField()),
+                (
+                    "delivery",
+                    models.CharField(
+                        choices=[
+                            ("pending", "Waiting"),
+                            ("sending", "Being sent"),
+                            ("sent", "Sent"),
+                            ("bell", "Shown in the list only"),
+                            ("dropped", "Dropped"),
+                        ],
+                        default="pending",
+                        max_length=10,
+                    ),
+                ),
+                ("pushed", models.PositiveSmallIntegerField(default=0)),
+                ("mailed_at", models.DateTimeField(blank=True, null=True)),
+                ("read_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "match",
+                    models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name="+", to="games.match"),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="notices", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'notice',
-                'verbose_name_plural': 'notices',
-                'ordering': ['-created', '-pk'],
-                'indexes': [models.Index(fields=['delivery', 'deliver_after'], name='notice_due'), models.Index(fields=['user', 'read_at'], name='notice_unread'), models.Index(fields=['user', 'match', 'mailed_at'], name='notice_mailed')],
+                "verbose_name": "notice",
+                "verbose_name_plural": "notices",
+                "ordering": ["-created", "-pk"],
+                "indexes": [
+                    models.Index(fields=["delivery", "deliver_after"], name="notice_due"),
+                    models.Index(fields=["user", "read_at"], name="notice_unread"),
+                    models.Index(fields=["user", "match", "mailed_at"], name="notice_mailed"),
+                ],
             },
         ),
     ]

@@ -129,7 +129,10 @@ def test_notify_me_subscribes_and_a_pushed_notice_opens_the_table(browser, live_
     # Its click: the table opened (no tab of it open), or the open tab focused.
     worker = context.service_workers[0]
     assert worker.evaluate(CLICK_FIRST_NOTIFICATION, []) == [["open", f"{base}/tables/{match.pk}/"]]
-    cdp.send("ServiceWorker.deliverPushMessage", {"origin": base, "registrationId": registration_id, "data": json.dumps(payload)})
+    cdp.send(
+        "ServiceWorker.deliverPushMessage",
+        {"origin": base, "registrationId": registration_id, "data": json.dumps(payload)},
+    )
     page.wait_for_function("navigator.serviceWorker.ready.then(r => r.getNotifications()).then(ns => ns.length === 1)")
     open_tab = f"{base}/tables/{match.pk}/"
     assert worker.evaluate(CLICK_FIRST_NOTIFICATION, [f"{base}/", open_tab]) == [["focus", open_tab]]

@@ -16,7 +16,7 @@ from django.utils import timezone
 from games import signals
 from games.models import Match, MatchStatus, Seat, Variant
 from notifications import services
-from notifications.models import Delivery, Notice, NoticeKind, NotificationSettings
+from notifications.models import Delivery, Notice, NotificationSettings
 from tests.notifications.conftest import BrowserKeys
 
 pytestmark = pytest.mark.django_db
@@ -26,7 +26,11 @@ MONDAY = dt.datetime(2026, 11, 2, 9, 0, tzinfo=dt.UTC)
 
 def your_move(match, user, *, deadline_hours=24):
     signals.your_move.send(
-        Match, match_id=match.pk, user_id=user.pk, deadline=timezone.now() + dt.timedelta(hours=deadline_hours), turn_based=True
+        Match,
+        match_id=match.pk,
+        user_id=user.pk,
+        deadline=timezone.now() + dt.timedelta(hours=deadline_hours),
+        turn_based=True,
     )
 
 
@@ -61,7 +65,20 @@ def test_a_week_of_moves_mails_once_per_game_per_12_hours(settings, two_games, a
         sent[notice.match_id].append(notice.mailed_at)
     # Hours 0, 12, ..., 156 in both games (168 h / 12 h), each a mail of its own.
     assert [(t - MONDAY) / dt.timedelta(hours=1) for t in sent[first.pk]] == [12 * k for k in range(14)]
-    assert [(t - MONDAY) / dt.timedelta(hours=1) for t in sent[second.pk]] == [0, 15, 30, 45, 60, 75, 90, 105, 120, 135, 150, 165]
+    assert [(t - MONDAY) / dt.timedelta(hours=1) for t in sent[second.pk]] == [
+        0,
+        15,
+        30,
+        45,
+        60,
+        75,
+        90,
+        105,
+        120,
+        135,
+        150,
+        165,
+    ]
     assert len(mail.outbox) == 26
     for message in mail.outbox:
         assert message.to == ["alice@example.com"]
@@ -74,7 +91,9 @@ def test_a_week_of_moves_mails_once_per_game_per_12_hours(settings, two_games, a
 
 def test_no_mail_for_a_player_with_push(vapid_key, push_service, two_games, alice):
     keys = BrowserKeys()
-    services.subscription_save(user_id=alice.pk, endpoint=push_service.endpoint("/a"), p256dh=keys.p256dh, auth=keys.auth)
+    services.subscription_save(
+        user_id=alice.pk, endpoint=push_service.endpoint("/a"), p256dh=keys.p256dh, auth=keys.auth
+    )
     your_move(two_games[0], alice)
     services.deliver_due()
     assert len(push_service.received) == 1
@@ -84,7 +103,9 @@ def test_no_mail_for_a_player_with_push(vapid_key, push_service, two_games, alic
 def test_mail_when_the_only_subscription_is_gone(vapid_key, push_service, two_games, alice):
     keys = BrowserKeys()
     push_service.status["/old"] = 410
-    services.subscription_save(user_id=alice.pk, endpoint=push_service.endpoint("/old"), p256dh=keys.p256dh, auth=keys.auth)
+    services.subscription_save(
+        user_id=alice.pk, endpoint=push_service.endpoint("/old"), p256dh=keys.p256dh, auth=keys.auth
+    )
     your_move(two_games[0], alice)
     services.deliver_due()
     assert len(mail.outbox) == 1

@@ -28,7 +28,9 @@ def _fresh_limits():
 
 def body(endpoint=FCM, keys=None, **extra):
     keys = keys or BrowserKeys()
-    return json.dumps({"endpoint": endpoint, "expirationTime": None, "keys": {"p256dh": keys.p256dh, "auth": keys.auth}, **extra})
+    return json.dumps(
+        {"endpoint": endpoint, "expirationTime": None, "keys": {"p256dh": keys.p256dh, "auth": keys.auth}, **extra}
+    )
 
 
 def post(client, text, **headers):
@@ -113,7 +115,9 @@ def test_notify_me_is_rate_limited(vapid_key, settings, alice_client):
 
 
 def test_a_device_can_be_removed_only_by_its_owner(vapid_key, client, alice, bob):
-    sub = services.subscription_save(user_id=alice.pk, endpoint=FCM, p256dh=BrowserKeys().p256dh, auth=BrowserKeys().auth)
+    sub = services.subscription_save(
+        user_id=alice.pk, endpoint=FCM, p256dh=BrowserKeys().p256dh, auth=BrowserKeys().auth
+    )
     client.force_login(bob)
     client.post(f"/notifications/devices/{sub.pk}/delete/")
     assert PushSubscription.objects.count() == 1
@@ -180,7 +184,9 @@ async def test_the_bell_is_redrawn_live_over_the_presence_socket(alice, match_ab
     connected, _ = await communicator.connect()
     assert connected
     await communicator.receive_from(timeout=3)  # the online count
-    await database_sync_to_async(services.notice_create)(user_id=alice.pk, match_id=match_ab.pk, kind=NoticeKind.YOUR_MOVE)
+    await database_sync_to_async(services.notice_create)(
+        user_id=alice.pk, match_id=match_ab.pk, kind=NoticeKind.YOUR_MOVE
+    )
     frame = await communicator.receive_from(timeout=3)
     assert 'id="notice-bell"' in frame and 'hx-swap-oob="true"' in frame and 'data-unread="1"' in frame
     await communicator.disconnect()
