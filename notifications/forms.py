@@ -14,12 +14,20 @@ from notifications.models import NotificationSettings
 _TIME = re.compile(r"([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?")
 
 
-def _zones() -> list[tuple[str, str]]:
-    return [(name, name) for name in sorted(zoneinfo.available_timezones()) if "/" in name or name == "UTC"]
+def time_zones() -> list[str]:
+    """The IANA zones offered (Area/City, and UTC): identifiers, shown as they are, not translated."""
+    return sorted(name for name in zoneinfo.available_timezones() if "/" in name or name == "UTC")
 
 
 class NotificationSettingsForm(forms.ModelForm):
-    time_zone = forms.ChoiceField(label=_("Time zone"), choices=_zones, initial="UTC")
+    # A text field with a list to pick from (the page's <datalist id="time-zones">): typed or chosen.
+    time_zone = forms.CharField(
+        label=_("Time zone"),
+        max_length=64,
+        initial="UTC",
+        help_text=_("Such as Europe/Bucharest or Asia/Tehran."),
+        widget=forms.TextInput(attrs={"list": "time-zones", "autocomplete": "off", "dir": "ltr"}),
+    )
 
     class Meta:
         model = NotificationSettings
@@ -45,6 +53,12 @@ class NotificationSettingsForm(forms.ModelForm):
         if raw and not _TIME.fullmatch(raw):
             raise forms.ValidationError(_("Write the time as hours and minutes, such as 22:30."))
         return self.cleaned_data.get(name)
+
+    def clean_time_zone(self):
+        zone = self.cleaned_data["time_zone"].strip()
+        if zone not in time_zones():
+            raise forms.ValidationError(_("Choose a time zone from the list, such as Europe/Bucharest."))
+        return zone
 
     def clean_quiet_start(self):
         return self._ascii_time("quiet_start")

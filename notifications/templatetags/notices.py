@@ -8,7 +8,7 @@ from django import template
 from django.urls import reverse
 
 from notifications import push, selectors, services
-from notifications.forms import NotificationSettingsForm
+from notifications.forms import NotificationSettingsForm, time_zones
 
 register = template.Library()
 
@@ -41,6 +41,7 @@ def notification_panel(context, form=None):
         **notify_me(context),
         "form": form or NotificationSettingsForm(instance=services.settings_for(user.pk)),
         "devices": selectors.devices(user.pk),
+        "time_zones": time_zones(),
         "csrf_token": context.get("csrf_token"),
         "user": user,
     }
