@@ -59,6 +59,20 @@ async (tablesOpen) => {
 """
 
 
+def wait_shown(page, count: int) -> list[dict]:
+    """The notifications the worker shows, once there are ``count`` (or after 5 s)."""
+    shown = []
+    for _ in range(50):
+        shown = page.evaluate(
+            "navigator.serviceWorker.ready.then(r => r.getNotifications())"
+            ".then(ns => ns.map(n => ({title: n.title, body: n.body, tag: n.tag, url: n.data && n.data.url})))"
+        )
+        if len(shown) == count:
+            break
+        page.wait_for_timeout(100)
+    return shown
+
+
 def test_notify_me_subscribes_and_a_pushed_notice_opens_the_table(browser, live_daphne, make_user, artifacts):
     alice = make_user("alice")
     match = Match.objects.create(variant=Variant.GIN, seats_count=2, status=MatchStatus.OPEN, host=alice)
@@ -95,7 +109,7 @@ def test_notify_me_subscribes_and_a_pushed_notice_opens_the_table(browser, live_
     registrations = []
     cdp.on("ServiceWorker.workerRegistrationUpdated", lambda event: registrations.extend(event["registrations"]))
     cdp.send("ServiceWorker.enable")
-    page.wait_for_function("navigator.serviceWorker.ready.then(() => true)")
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     for _ in range(50):
         if any(r["scopeURL"] == base + "/" and not r["isDeleted"] for r in registrations):
             break
@@ -113,15 +127,7 @@ def test_notify_me_subscribes_and_a_pushed_notice_opens_the_table(browser, live_
         "ServiceWorker.deliverPushMessage",
         {"origin": base, "registrationId": registration_id, "data": json.dumps(payload)},
     )
-    shown = []
-    for _ in range(50):
-        shown = page.evaluate(
-            "navigator.serviceWorker.ready.then(r => r.getNotifications())"
-            ".then(ns => ns.map(n => ({title: n.title, body: n.body, tag: n.tag, url: n.data && n.data.url})))"
-        )
-        if shown:
-            break
-        page.wait_for_timeout(100)
+    shown = wait_shown(page, 1)
     assert shown == [
         {"title": "Your move", "body": payload["body"], "tag": f"table-{match.pk}", "url": f"/tables/{match.pk}/"}
     ]
@@ -133,8 +139,43 @@ def test_notify_me_subscribes_and_a_pushed_notice_opens_the_table(browser, live_
         "ServiceWorker.deliverPushMessage",
         {"origin": base, "registrationId": registration_id, "data": json.dumps(payload)},
     )
-    page.wait_for_function("navigator.serviceWorker.ready.then(r => r.getNotifications()).then(ns => ns.length === 1)")
+    assert len(wait_shown(page, 1)) == 1
     open_tab = f"{base}/tables/{match.pk}/"
     assert worker.evaluate(CLICK_FIRST_NOTIFICATION, [f"{base}/", open_tab]) == [["focus", open_tab]]
     page.screenshot(path=str(artifacts / "notifications-notify-me.png"))
+    context.close()
+
+
+@pytest.mark.parametrize("language", ["fa", "en"])
+def test_bell_and_settings_fit_a_phone_left_to_right_and_right_to_left(browser, live_daphne, make_user, artifacts, language):
+    from notifications import services
+    from notifications.models import NoticeKind
+
+    alice = make_user("alice")
+    match = Match.objects.create(variant=Variant.GIN, seats_count=2, status=MatchStatus.PLAYING, host=alice)
+    Seat.objects.create(match=match, index=0, user=alice)
+    for kind in (NoticeKind.YOUR_MOVE, NoticeKind.REMINDER, NoticeKind.MATCH_ENDED):
+        services.notice_create(user_id=alice.pk, match_id=match.pk, kind=kind)
+    base = live_daphne.url
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    login(page, base, "alice")
+    context.add_cookies([{"name": "django_language", "value": language, "url": base}])
+    page.reload()
+    assert page.locator("html").get_attribute("dir") == ("rtl" if language == "fa" else "ltr")
+    bell = page.locator("#notice-bell")
+    assert bell.get_attribute("data-unread") == "3"
+    box = bell.bounding_box()
+    assert box["width"] >= 44 and box["height"] >= 44
+    assert 0 <= box["x"] and box["x"] + box["width"] <= 390
+    for url in ("/", "/notifications/", "/notifications/settings/"):
+        page.goto(base + url)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390, url
+        page.screenshot(path=str(artifacts / f"notifications-{language}-{url.strip('/').replace('/', '-') or 'home'}.png"))
+    # The list by keyboard: the first notice opens its table and is read.
+    page.goto(base + "/notifications/")
+    page.locator(".notice-open").first.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_url(f"{base}/tables/{match.pk}/")
+    assert page.locator("#notice-bell").get_attribute("data-unread") == "2"
     context.close()
