@@ -43,3 +43,9 @@ def notice_lines(user_id: int) -> list[NoticeLine]:
 
 def devices(user_id: int) -> list[PushSubscription]:
     return list(PushSubscription.objects.filter(user_id=user_id).order_by("created"))
+
+
+def notice_url(user_id: int, notice_id: int) -> str | None:
+    """Where one of this player's notices leads (its table); None if it is not theirs."""
+    match_id = Notice.objects.filter(user_id=user_id, pk=notice_id).values_list("match_id", flat=True).first()
+    return words.table_url(match_id) if match_id is not None else None

@@ -21,6 +21,7 @@ from django.core import signing
 from django.core.exceptions import ObjectDoesNotExist
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
+from django.db.models import Q
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -36,6 +37,9 @@ logger = logging.getLogger(__name__)
 UNSUBSCRIBE_SALT = "notifications.unsubscribe-mail"
 BELL_PARTIAL = "notifications/bell.html#notice-bell"
 LIVE_STATUSES = (MatchStatus.PLAYING, MatchStatus.BETWEEN_ROUNDS)
+# A worker's claim on a notice older than this is taken again (the worker died while sending): far
+# longer than one delivery (a push service answers within push.TIMEOUT per device).
+CLAIM_STALE = dt.timedelta(minutes=10)
 
 
 # ------------------------------------------------------------------ settings and quiet hours
@@ -125,13 +129,14 @@ def deliver_due(*, now: dt.datetime | None = None, limit: int = 200) -> int:
     """Deliver the notices that are due; how many were looked at.  Each is claimed first (one
     worker per notice, however many run)."""
     now = now or timezone.now()
-    due = list(
-        Notice.objects.filter(delivery=Delivery.PENDING, deliver_after__lte=now)
-        .order_by("deliver_after", "pk")
-        .values_list("pk", flat=True)[:limit]
-    )
+    # A claim's time is kept in deliver_after; a claim older than CLAIM_STALE is a worker that died
+    # while sending (a restart): the notice is taken again, so none is lost.
+    stale = now - CLAIM_STALE
+    waiting = Q(delivery=Delivery.PENDING, deliver_after__lte=now) | Q(delivery=Delivery.SENDING, deliver_after__lte=stale)
+    due = list(Notice.objects.filter(waiting).order_by("deliver_after", "pk").values_list("pk", flat=True)[:limit])
     for pk in due:
-        if Notice.objects.filter(pk=pk, delivery=Delivery.PENDING).update(delivery=Delivery.SENDING):
+        claim = Notice.objects.filter(Q(pk=pk) & waiting).update(delivery=Delivery.SENDING, deliver_after=now)
+        if claim:
             notice = Notice.objects.select_related("match", "user").get(pk=pk)
             try:
                 _deliver(notice, now)

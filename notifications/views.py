@@ -106,9 +106,9 @@ def notice_open(request, notice_id):
         notice_id = parse_int(notice_id, lo=1, hi=2**62)
     except BadInput as exc:
         return _refused(exc.code, exc.message)
-    line = next((n for n in selectors.notice_lines(request.user.pk) if n.id == notice_id), None)
+    url = selectors.notice_url(request.user.pk, notice_id)
     services.notices_mark_read(user_id=request.user.pk, notice_id=notice_id)
-    return redirect(line.url if line else "notifications:list")
+    return redirect(url or "notifications:list")
 
 
 @login_required

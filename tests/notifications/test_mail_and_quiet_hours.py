@@ -239,3 +239,19 @@ def test_a_forged_unsubscribe_link_is_refused(client, two_games, alice, forge):
     assert client.get(bad).status_code == 400
     assert client.post(bad).status_code == 400
     assert NotificationSettings.objects.filter(user=alice, mail=False).count() == 0
+
+
+def test_a_worker_that_died_while_sending_loses_no_notice(two_games, alice):
+    """A restart: the notice claimed by the dead worker is taken again once its claim is stale."""
+    with time_machine.travel(MONDAY, tick=False) as clock:
+        your_move(two_games[0], alice)
+        notice = Notice.objects.get()
+        Notice.objects.filter(pk=notice.pk).update(delivery=Delivery.SENDING, deliver_after=timezone.now())
+        clock.shift(services.CLAIM_STALE - dt.timedelta(seconds=1))
+        services.deliver_due()
+        assert mail.outbox == []  # still another worker's
+        clock.shift(dt.timedelta(seconds=1))
+        services.deliver_due()
+    assert len(mail.outbox) == 1
+    notice.refresh_from_db()
+    assert notice.delivery == Delivery.SENT
