@@ -143,6 +143,19 @@ def test_notify_me_subscribes_and_a_pushed_notice_opens_the_table(browser, live_
     open_tab = f"{base}/tables/{match.pk}/"
     assert worker.evaluate(CLICK_FIRST_NOTIFICATION, [f"{base}/", open_tab]) == [["focus", open_tab]]
     page.screenshot(path=str(artifacts / "notifications-notify-me.png"))
+
+    # A real-time table's turn (table.js's event): nothing while the tab is shown, a notification
+    # through the same worker once it is hidden.
+    worker.evaluate("self.registration.getNotifications().then(ns => ns.forEach(n => n.close()))")
+    turn = "document.dispatchEvent(new CustomEvent('rummyhub:your-turn', {detail: {text: 'Your turn', title: 'Table'}}))"
+    page.evaluate(turn)
+    page.wait_for_timeout(300)
+    assert wait_shown(page, 0) == []
+    page.evaluate("Object.defineProperty(document, 'hidden', {configurable: true, get: () => true})")
+    page.evaluate(turn)
+    assert wait_shown(page, 1) == [
+        {"title": "Your turn", "body": "Table", "tag": f"table-{match.pk}", "url": f"/tables/{match.pk}/"}
+    ]
     context.close()
 
 
