@@ -132,7 +132,9 @@ def deliver_due(*, now: dt.datetime | None = None, limit: int = 200) -> int:
     # A claim's time is kept in deliver_after; a claim older than CLAIM_STALE is a worker that died
     # while sending (a restart): the notice is taken again, so none is lost.
     stale = now - CLAIM_STALE
-    waiting = Q(delivery=Delivery.PENDING, deliver_after__lte=now) | Q(delivery=Delivery.SENDING, deliver_after__lte=stale)
+    waiting = Q(delivery=Delivery.PENDING, deliver_after__lte=now) | Q(
+        delivery=Delivery.SENDING, deliver_after__lte=stale
+    )
     due = list(Notice.objects.filter(waiting).order_by("deliver_after", "pk").values_list("pk", flat=True)[:limit])
     for pk in due:
         claim = Notice.objects.filter(Q(pk=pk) & waiting).update(delivery=Delivery.SENDING, deliver_after=now)

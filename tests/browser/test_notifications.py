@@ -147,7 +147,9 @@ def test_notify_me_subscribes_and_a_pushed_notice_opens_the_table(browser, live_
     # A real-time table's turn (table.js's event): nothing while the tab is shown, a notification
     # through the same worker once it is hidden.
     worker.evaluate("self.registration.getNotifications().then(ns => ns.forEach(n => n.close()))")
-    turn = "document.dispatchEvent(new CustomEvent('rummyhub:your-turn', {detail: {text: 'Your turn', title: 'Table'}}))"
+    turn = (
+        "document.dispatchEvent(new CustomEvent('rummyhub:your-turn', {detail: {text: 'Your turn', title: 'Table'}}))"
+    )
     page.evaluate(turn)
     page.wait_for_timeout(300)
     assert wait_shown(page, 0) == []
@@ -160,7 +162,9 @@ def test_notify_me_subscribes_and_a_pushed_notice_opens_the_table(browser, live_
 
 
 @pytest.mark.parametrize("language", ["fa", "en"])
-def test_bell_and_settings_fit_a_phone_left_to_right_and_right_to_left(browser, live_daphne, make_user, artifacts, language):
+def test_bell_and_settings_fit_a_phone_left_to_right_and_right_to_left(
+    browser, live_daphne, make_user, artifacts, language
+):
     from notifications import services
     from notifications.models import NoticeKind
 
@@ -184,7 +188,9 @@ def test_bell_and_settings_fit_a_phone_left_to_right_and_right_to_left(browser, 
     for url in ("/", "/notifications/", "/notifications/settings/"):
         page.goto(base + url)
         assert page.evaluate("document.documentElement.scrollWidth") <= 390, url
-        page.screenshot(path=str(artifacts / f"notifications-{language}-{url.strip('/').replace('/', '-') or 'home'}.png"))
+        page.screenshot(
+            path=str(artifacts / f"notifications-{language}-{url.strip('/').replace('/', '-') or 'home'}.png")
+        )
     # The list by keyboard: the first notice opens its table and is read.
     page.goto(base + "/notifications/")
     page.locator(".notice-open").first.focus()

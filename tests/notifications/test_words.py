@@ -3,9 +3,9 @@ the mail, rendered in the pseudo-language of tests/games/test_every_string_marke
 
 from __future__ import annotations
 
-import pytest
 import re
 
+import pytest
 from django.core import mail
 from django.utils import translation
 
@@ -25,7 +25,12 @@ def test_the_notifications_pages_are_marked(pseudo, alice, match_ab):  # noqa: F
     token = services.unsubscribe_token(alice.pk)
     found = {
         url: read(pseudo, url)
-        for url in ("/notifications/", "/notifications/settings/", f"/notifications/unsubscribe/{token}/", "/players/alice/")
+        for url in (
+            "/notifications/",
+            "/notifications/settings/",
+            f"/notifications/unsubscribe/{token}/",
+            "/players/alice/",
+        )
     }
     assert not {url: words for url, words in found.items() if words}
 
