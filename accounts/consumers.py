@@ -59,9 +59,7 @@ class PresenceConsumer(AsyncWebsocketConsumer):
 
     async def user_fragment(self, event):
         """A partial for this user only (``template``: "file.html#partial", ``context``: plain data)."""
-        with override_scope_language(self.scope):
-            html = render_to_string(event["template"], {**event.get("context", {}), "oob": True})
-        await self.send(text_data=html)
+        await self.send(text_data=realtime.render_user_fragment(self.scope, event))
 
     async def _beat(self):
         while True:

@@ -19,6 +19,7 @@ from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
+from django.template.loader import render_to_string
 from django.utils import translation
 
 logger = logging.getLogger(__name__)
@@ -150,3 +151,12 @@ class override_scope_language(translation.override):
 
     def __init__(self, scope: dict[str, Any]) -> None:
         super().__init__(scope_language(scope))
+
+
+def render_user_fragment(scope: dict[str, Any], event: dict[str, Any]) -> str:
+    """A ``user.fragment`` message (sent to :func:`user_group`) as the HTML a socket pushes: the
+    partial it names (``template``: "file.html#partial"), with its ``context`` and ``oob`` set,
+    in the socket's language.  Every socket of a page that joins its user's group (the presence
+    socket, a table's) renders it the same way; the sender names the partial, the sockets know none."""
+    with override_scope_language(scope):
+        return render_to_string(event["template"], {**event.get("context", {}), "oob": True})

@@ -190,3 +190,22 @@ async def test_the_bell_is_redrawn_live_over_the_presence_socket(alice, match_ab
     frame = await communicator.receive_from(timeout=3)
     assert 'id="notice-bell"' in frame and 'hx-swap-oob="true"' in frame and 'data-unread="1"' in frame
     await communicator.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_bell_is_redrawn_live_over_a_table_socket(alice, match_ab):
+    """A table page has no presence socket: its table socket carries the bell."""
+    from channels.db import database_sync_to_async
+
+    communicator = WebsocketCommunicator(
+        application, f"/ws/tables/{match_ab.pk}/", headers=[(b"origin", b"http://testserver")]
+    )
+    communicator.scope["user"] = alice
+    connected, _ = await communicator.connect()
+    assert connected
+    while not await communicator.receive_nothing(timeout=0.5):  # the board's first frames
+        await communicator.receive_from()
+    await database_sync_to_async(services.notice_create)(user_id=alice.pk, match_id=match_ab.pk, kind=NoticeKind.YOUR_MOVE)
+    frame = await communicator.receive_from(timeout=3)
+    assert 'id="notice-bell"' in frame and 'data-unread="1"' in frame
+    await communicator.disconnect()
