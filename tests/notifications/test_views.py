@@ -205,7 +205,9 @@ async def test_the_bell_is_redrawn_live_over_a_table_socket(alice, match_ab):
     assert connected
     while not await communicator.receive_nothing(timeout=0.5):  # the board's first frames
         await communicator.receive_from()
-    await database_sync_to_async(services.notice_create)(user_id=alice.pk, match_id=match_ab.pk, kind=NoticeKind.YOUR_MOVE)
+    await database_sync_to_async(services.notice_create)(
+        user_id=alice.pk, match_id=match_ab.pk, kind=NoticeKind.YOUR_MOVE
+    )
     frame = await communicator.receive_from(timeout=3)
     assert 'id="notice-bell"' in frame and 'data-unread="1"' in frame
     await communicator.disconnect()
