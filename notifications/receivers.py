@@ -35,3 +35,12 @@ def on_match_finished(sender, *, match, **kwargs) -> None:
         services.notices_for_finished(match=match)
     except Exception:
         logger.exception("no 'match ended' notices for match %s", match.pk)
+
+
+def on_logged_out(sender, *, request=None, user=None, **kwargs) -> None:
+    """Log-out forgets the device whose "Notify me" was pressed in this session."""
+    if request is None or user is None:
+        return
+    device = request.session.get(services.SESSION_DEVICE)
+    if isinstance(device, int):
+        services.subscription_delete(user_id=user.pk, subscription_id=device)

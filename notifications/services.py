@@ -35,6 +35,7 @@ from plumbing import realtime
 logger = logging.getLogger(__name__)
 
 UNSUBSCRIBE_SALT = "notifications.unsubscribe-mail"
+SESSION_DEVICE = "notifications.device"  # the push subscription stored from this session
 BELL_PARTIAL = "notifications/bell.html#notice-bell"
 LIVE_STATUSES = (MatchStatus.PLAYING, MatchStatus.BETWEEN_ROUNDS)
 # A worker's claim on a notice older than this is taken again (the worker died while sending): far

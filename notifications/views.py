@@ -57,6 +57,9 @@ def subscribe(request):
     stored = services.subscription_save(
         user_id=request.user.pk, endpoint=sub.endpoint, p256dh=sub.p256dh, auth=sub.auth, label=label
     )
+    # Logging out of this session forgets this device (receivers.on_logged_out): the next person at
+    # this browser is not told the player's moves.
+    request.session[services.SESSION_DEVICE] = stored.pk
     return JsonResponse({"ok": True, "id": stored.pk, "label": stored.label}, status=201)
 
 

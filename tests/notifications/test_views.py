@@ -211,3 +211,14 @@ async def test_the_bell_is_redrawn_live_over_a_table_socket(alice, match_ab):
     frame = await communicator.receive_from(timeout=3)
     assert 'id="notice-bell"' in frame and 'data-unread="1"' in frame
     await communicator.disconnect()
+
+
+def test_logging_out_forgets_this_device_only(vapid_key, client, alice):
+    other = services.subscription_save(
+        user_id=alice.pk, endpoint=FCM + "other", p256dh=BrowserKeys().p256dh, auth=BrowserKeys().auth
+    )
+    client.force_login(alice)
+    assert post(client, body()).status_code == 201
+    assert PushSubscription.objects.count() == 2
+    client.post("/accounts/logout/")
+    assert list(PushSubscription.objects.values_list("pk", flat=True)) == [other.pk]
