@@ -1,4 +1,9 @@
-"""The presence socket: a signed-in user connects and is told, live, how many users are online."""
+"""The presence socket: a signed-in user connects and is told, live, how many users are online.
+
+It is also the page's line to its user (the group ``realtime.user_group(user.id)``): a
+``user.fragment`` message names a partial and its context, which the socket renders in its own
+language and pushes as an out-of-band swap (the header's bell, notifications.services).  This
+module knows no sender: any app may send its user a fragment."""
 
 from __future__ import annotations
 
@@ -24,6 +29,7 @@ class PresenceConsumer(AsyncWebsocketConsumer):
             return
         await self.accept()
         await self.channel_layer.group_add(PRESENCE_GROUP, self.channel_name)
+        await self.channel_layer.group_add(realtime.user_group(user.pk), self.channel_name)
         count = await database_sync_to_async(presence.presence_open)(user=user, channel_name=self.channel_name)
         await realtime.send(PRESENCE_GROUP, {"type": "presence.changed", "count": count})
         self._heartbeat = asyncio.create_task(self._beat())
@@ -36,6 +42,7 @@ class PresenceConsumer(AsyncWebsocketConsumer):
         with contextlib.suppress(asyncio.CancelledError):
             await task
         await self.channel_layer.group_discard(PRESENCE_GROUP, self.channel_name)
+        await self.channel_layer.group_discard(realtime.user_group(self.scope["user"].pk), self.channel_name)
         count = await database_sync_to_async(presence.presence_close)(channel_name=self.channel_name)
         await realtime.send(PRESENCE_GROUP, {"type": "presence.changed", "count": count})
 
@@ -49,6 +56,10 @@ class PresenceConsumer(AsyncWebsocketConsumer):
                 "accounts/presence.html#presence-count", {"count": int(event["count"]), "oob": True}
             )
         await self.send(text_data=html)
+
+    async def user_fragment(self, event):
+        """A partial for this user only (``template``: "file.html#partial", ``context``: plain data)."""
+        await self.send(text_data=realtime.render_user_fragment(self.scope, event))
 
     async def _beat(self):
         while True:

@@ -19,6 +19,7 @@ from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
+from django.template.loader import render_to_string
 from django.utils import translation
 
 logger = logging.getLogger(__name__)
@@ -33,6 +34,11 @@ def table_group(match_id: int) -> str:
 
 def tournament_group(tournament_id: int) -> str:
     return f"tournament-{tournament_id}"
+
+
+def user_group(user_id: int) -> str:
+    """One signed-in user's sockets (the presence socket of each page they have open)."""
+    return f"user-{user_id}"
 
 
 def send_now(group: str, message: dict[str, Any]) -> None:
@@ -51,6 +57,18 @@ def wake_analysis(match_id: int) -> None:
     if settings.RUMMYHUB_ANALYSIS_NOTIFY:
         message = {"type": "analysis.request", "match": match_id}
         _send_from_sync(lambda layer: layer.send(ANALYSIS_CHANNEL, message), ANALYSIS_CHANNEL)
+
+
+# The notifications worker's channel (``manage.py runworker notifications``: notifications.consumers).
+NOTIFY_CHANNEL = "notifications"
+
+
+def wake_notifications() -> None:
+    """Tell the notifications workers a notice is due, where they can hear it (a shared layer,
+    ``RUMMYHUB_NOTIFY_WAKE``); otherwise they find it by polling the database."""
+    if settings.RUMMYHUB_NOTIFY_WAKE:
+        message = {"type": "notifications.request"}
+        _send_from_sync(lambda layer: layer.send(NOTIFY_CHANNEL, message), NOTIFY_CHANNEL)
 
 
 def _send_from_sync(make, label: str) -> None:
@@ -133,3 +151,12 @@ class override_scope_language(translation.override):
 
     def __init__(self, scope: dict[str, Any]) -> None:
         super().__init__(scope_language(scope))
+
+
+def render_user_fragment(scope: dict[str, Any], event: dict[str, Any]) -> str:
+    """A ``user.fragment`` message (sent to :func:`user_group`) as the HTML a socket pushes: the
+    partial it names (``template``: "file.html#partial"), with its ``context`` and ``oob`` set,
+    in the socket's language.  Every socket of a page that joins its user's group (the presence
+    socket, a table's) renders it the same way; the sender names the partial, the sockets know none."""
+    with override_scope_language(scope):
+        return render_to_string(event["template"], {**event.get("context", {}), "oob": True})

@@ -13,9 +13,10 @@ from channels.routing import ChannelNameRouter, ProtocolTypeRouter, URLRouter  #
 
 from games.analysis.consumers import AnalysisConsumer  # noqa: E402
 from games.live.clockloop import ClockMiddleware  # noqa: E402
+from notifications.consumers import NotifyConsumer  # noqa: E402
 from plumbing import gctune  # noqa: E402
 from plumbing.origin import SameOriginValidator  # noqa: E402
-from plumbing.realtime import ANALYSIS_CHANNEL  # noqa: E402
+from plumbing.realtime import ANALYSIS_CHANNEL, NOTIFY_CHANNEL  # noqa: E402
 from rummyhub.routing import websocket_urlpatterns  # noqa: E402
 
 application = ClockMiddleware(
@@ -23,8 +24,11 @@ application = ClockMiddleware(
         {
             "http": django_asgi_app,
             "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
-            # `manage.py runworker analysis` (the post-game analysis, games.analysis.worker).
-            "channel": ChannelNameRouter({ANALYSIS_CHANNEL: AnalysisConsumer.as_asgi()}),
+            # `manage.py runworker analysis notifications` (the post-game analysis, games.analysis.worker;
+            # the notices' push and mail, notifications.consumers).
+            "channel": ChannelNameRouter(
+                {ANALYSIS_CHANNEL: AnalysisConsumer.as_asgi(), NOTIFY_CHANNEL: NotifyConsumer.as_asgi()}
+            ),
         }
     )
 )

@@ -91,6 +91,7 @@ INSTALLED_APPS = [
     "django_ratelimit",
     "accounts",
     "games",
+    "notifications",
     # After games: the first app's command wins, and games' `runworker` adds the analysis worker's poll.
     "channels",
 ]
@@ -371,3 +372,50 @@ RUMMYHUB_ANALYSIS_MAX_STATES = env_int("RUMMYHUB_ANALYSIS_MAX_STATES", 200_000)
 # The solver's search states a practice hint may use (games.analysis.hints): past it, "no hint for this
 # position" instead of a long search on a request.
 RUMMYHUB_HINT_MAX_STATES = env_int("RUMMYHUB_HINT_MAX_STATES", 1_500)
+
+
+# ----------------------------------------------------------------- notifications (issue 27)
+# Web Push signs every push with the site's VAPID key (RFC 8292): a P-256 private key, its 32-byte
+# scalar in base64url.  Debug without one: generated into the git-ignored .dev-vapid-key, like the
+# secret key.  Production without one: push is off (no "Notify me"), mail still goes.
+def _vapid_private_key() -> str:
+    key = os.environ.get("RUMMYHUB_VAPID_PRIVATE_KEY", "").strip()
+    if key or not DEBUG:
+        return key
+    path = BASE_DIR / ".dev-vapid-key"
+    try:
+        return path.read_text().strip()
+    except FileNotFoundError:
+        import base64
+
+        from cryptography.hazmat.primitives.asymmetric import ec
+
+        scalar = ec.generate_private_key(ec.SECP256R1()).private_numbers().private_value
+        key = base64.urlsafe_b64encode(scalar.to_bytes(32, "big")).rstrip(b"=").decode()
+        path.write_text(key)
+        return key
+
+
+RUMMYHUB_VAPID_PRIVATE_KEY = _vapid_private_key()
+# Who runs the site, for the push services (a mailto: or https: URL, RFC 8292 "sub").
+RUMMYHUB_VAPID_SUBJECT = os.environ.get("RUMMYHUB_VAPID_SUBJECT", "mailto:admin@localhost")
+# The site's address as players reach it, for the links in mail sent by the worker (no request there).
+RUMMYHUB_SITE_URL = os.environ.get("RUMMYHUB_SITE_URL", "http://127.0.0.1:8000")
+# The notifications worker (`manage.py runworker notifications`) looks for notices due every this many
+# seconds; with a shared (Redis) layer a new notice also wakes it at once (RUMMYHUB_NOTIFY_WAKE).
+RUMMYHUB_NOTIFY_POLL = float(os.environ.get("RUMMYHUB_NOTIFY_POLL", "5"))
+RUMMYHUB_NOTIFY_WAKE = env_bool("RUMMYHUB_NOTIFY_WAKE", bool(REDIS_URL))
+# A player without push gets at most one "your move" mail per game per this many hours.
+RUMMYHUB_NOTIFY_MAIL_HOURS = float(os.environ.get("RUMMYHUB_NOTIFY_MAIL_HOURS", "12"))
+# Seconds a push service may keep an undelivered push (the device offline) before dropping it.
+RUMMYHUB_PUSH_TTL = env_int("RUMMYHUB_PUSH_TTL", 24 * 3600)
+# Push subscriptions one player may keep (devices); the oldest goes when a new one passes it.
+RUMMYHUB_PUSH_DEVICES = env_int("RUMMYHUB_PUSH_DEVICES", 10)
+# The push services a subscription's endpoint may name (a host or a parent domain): the worker posts
+# to that address, so a forged subscription must not point it at another server.
+RUMMYHUB_PUSH_HOSTS = env_list(
+    "RUMMYHUB_PUSH_HOSTS",
+    ["fcm.googleapis.com", "push.services.mozilla.com", "notify.windows.com", "push.apple.com"],
+)
+# "Notify me" (storing a device's subscription) per player per window; over it: HTTP 429.
+RUMMYHUB_PUSH_SUBSCRIBE_LIMIT = env_rate("RUMMYHUB_PUSH_SUBSCRIBE_LIMIT", "20/h")

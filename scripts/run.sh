@@ -1,6 +1,7 @@
 #!/bin/sh
-# `make run`: the server (daphne) and, beside it, the post-game analysis worker
-# (`manage.py runworker analysis`, games/analysis/worker.py); Ctrl-C stops both.
+# `make run`: the server (daphne) and, beside it, the worker of the post-game analysis and of the
+# notifications' push and mail (`manage.py runworker analysis notifications`, games/analysis/worker.py,
+# notifications/consumers.py); Ctrl-C stops both.
 #
 # With the embedded default (SQLite, in-memory channel layer) the worker cannot hear the server: it
 # finds finished matches by polling the database every RUMMYHUB_ANALYSIS_POLL seconds.  In production
@@ -12,7 +13,7 @@ DAPHNE=${DAPHNE:-.venv/bin/daphne}
 HOST=${HOST:-127.0.0.1}
 PORT=${PORT:-8000}
 
-"$PY" manage.py runworker analysis &
+"$PY" manage.py runworker analysis notifications &
 worker=$!
 
 stop_worker() {

@@ -7,6 +7,10 @@ straight into its ``analysis`` consumer's queue (no layer involved), and at star
 the poll then only catches what was missed while no worker ran.  A poll is not queued behind another
 that is still waiting.
 
+Other workers share the poll: ``POLLS`` maps a channel to the message its consumer polls with and
+the setting that says how often (the notifications app adds its own channel in its ``ready``), so
+``runworker analysis notifications`` serves both in one process.
+
 ``STOP`` is set on SIGINT / SIGTERM (games/management/commands/runworker.py): the analysis running
 stops at its next action and goes back to the queue.
 """
@@ -24,6 +28,9 @@ from plumbing.realtime import ANALYSIS_CHANNEL
 
 STOP = threading.Event()
 
+# channel -> (the poll message's type, the setting naming the seconds between two polls)
+POLLS: dict[str, tuple[str, str]] = {ANALYSIS_CHANNEL: ("analysis.poll", "RUMMYHUB_ANALYSIS_POLL")}
+
 
 class PollingWorker(Worker):
     def __init__(self, *args, **kwargs):
@@ -34,18 +41,20 @@ class PollingWorker(Worker):
         warnings.filterwarnings("ignore", message="async_to_sync was passed a non-async-marked callable")
 
     async def handle(self):
-        ticker = asyncio.ensure_future(self.ticker())
+        tickers = [asyncio.ensure_future(self.ticker(channel)) for channel in self.channels if channel in POLLS]
         try:
             await super().handle()
         finally:
-            ticker.cancel()
+            for ticker in tickers:
+                ticker.cancel()
 
-    async def ticker(self) -> None:
-        if ANALYSIS_CHANNEL not in self.channels:
+    async def ticker(self, channel: str = ANALYSIS_CHANNEL) -> None:
+        if channel not in self.channels:
             return
-        scope = {"type": "channel", "channel": ANALYSIS_CHANNEL}
+        kind, interval = POLLS[channel]
+        scope = {"type": "channel", "channel": channel}
         while not STOP.is_set():
-            queue = self.get_or_create_application_instance(ANALYSIS_CHANNEL, scope)
+            queue = self.get_or_create_application_instance(channel, scope)
             if queue.empty():
-                queue.put_nowait({"type": "analysis.poll"})
-            await asyncio.sleep(settings.RUMMYHUB_ANALYSIS_POLL)
+                queue.put_nowait({"type": kind})
+            await asyncio.sleep(getattr(settings, interval))

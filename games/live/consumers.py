@@ -23,7 +23,7 @@ from games import commands, selectors, services
 from games.live import boardcache, boardviews
 from games.live.heartbeats import heartbeats
 from games.models import ChatMessage, new_connection_token
-from plumbing import inputs
+from plumbing import inputs, realtime
 from plumbing.realtime import LOBBY_GROUP, override_scope_language, scope_language, table_group
 
 log = logging.getLogger(__name__)
@@ -85,6 +85,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.accept()
         self.seat_index = await database_sync_to_async(selectors.seat_index_of)(match_id=self.match_id, user=self.user)
         await self.channel_layer.group_add(table_group(self.match_id), self.channel_name)
+        # The page's line to its user (a table page has no presence socket): the header's bell.
+        await self.channel_layer.group_add(realtime.user_group(self.user.pk), self.channel_name)
         self.token = new_connection_token()
         self.beating = True  # from here on, disconnect (or a failure below) closes this socket's row
         try:
@@ -124,6 +126,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         heartbeats.remove(self.token)
         try:
             await self.channel_layer.group_discard(table_group(self.match_id), self.channel_name)
+            await self.channel_layer.group_discard(realtime.user_group(self.user.pk), self.channel_name)
             await database_sync_to_async(services.table_connection_close)(token=self.token)
         except services.ActionRefused:
             pass  # the table is gone (deleted while this socket was open): its rows went with it
@@ -210,6 +213,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=html)
 
     # ----- group messages --------------------------------------------------
+    async def user_fragment(self, event):
+        """A partial for this socket's user (the header's bell): plumbing.realtime.render_user_fragment."""
+        await self.send(text_data=realtime.render_user_fragment(self.scope, event))
+
     async def table_changed(self, event):
         version = event.get("version", 0)
         if self.shown.is_new(version):

@@ -458,6 +458,8 @@
     }
     document.title = "● " + text + " · " + baseTitle;
     if (localStorage.getItem("rummyhub-turn-sound") === "1") beep();
+    // For static/js/notify.js: a notification when this tab is hidden (if the player allowed them).
+    document.dispatchEvent(new CustomEvent("rummyhub:your-turn", { detail: { text: text, title: baseTitle } }));
   }
   function beep() {
     try {
