@@ -1,0 +1,129 @@
+"""The puzzle pages (signed-in players only): the list (rating, streak, themes, the daily puzzle), a
+puzzle's board (the game's own fragments), its draft (Manipulation: every drag checked by the engine),
+and the answer (the verdict at once, the solution on a miss, the rating change)."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from games.engine.errors import RulesError
+from games.puzzles import boards, selectors, services
+from games.puzzles.selectors import THEMES
+from plumbing import inputs
+
+DRAFTS = "puzzle-drafts"  # the session's drafts, by puzzle id (the page may be reloaded mid-draft)
+
+
+@login_required
+def puzzle_index(request):
+    theme = request.GET.get("theme") or ""
+    context = {
+        "me": selectors.player_rating(request.user),
+        "themes": selectors.theme_choices(),
+        "theme": theme if theme in THEMES else "",
+        "daily": selectors.daily_puzzle(timezone.localdate()),
+    }
+    return render(request, "games/puzzles/index.html", context)
+
+
+@login_required
+def puzzle_next(request):
+    theme = request.GET.get("theme") or ""
+    puzzle = selectors.next_puzzle(request.user, theme=theme if theme in THEMES else None)
+    if puzzle is None:
+        return render(request, "games/puzzles/index.html", {"none_left": True, "me": selectors.player_rating(request.user)})
+    return redirect("puzzles:play", pk=puzzle.pk)
+
+
+def _puzzle(pk) -> object:
+    try:
+        puzzle = selectors.puzzle_by_id(inputs.parse_int(pk, lo=1, hi=2**31 - 1))
+    except inputs.BadInput:
+        puzzle = None
+    if puzzle is None:
+        raise Http404(_("No such puzzle."))
+    return puzzle
+
+
+def _draft(request, puzzle):
+    return (request.session.get(DRAFTS) or {}).get(str(puzzle.pk))
+
+
+def _context(request, puzzle, *, verdict=None, error=None):
+    attempt = selectors.attempt_of(request.user, puzzle)
+    context = {
+        "puzzle": puzzle,
+        "themes": selectors.theme_labels(puzzle),
+        "attempt": attempt,
+        "verdict": verdict,
+        "error": error,
+        "me": selectors.player_rating(request.user),
+        "source": selectors.source_match_id(puzzle) if attempt else None,
+        "solution": boards.solution(puzzle) if attempt and not attempt.solved else None,
+        "act_url": reverse("puzzles:answer", args=[puzzle.pk]),
+    }
+    if puzzle.family == "manipulation":
+        context.update(boards.manipulation_board(puzzle, None if attempt else _draft(request, puzzle)))
+    else:
+        context.update(boards.gin_board(puzzle))
+    return context
+
+
+def _board(request, puzzle, *, status=200, **kw):
+    template = "games/puzzles/play.html" + ("#table-board" if request.htmx else "")
+    return render(request, template, _context(request, puzzle, **kw), status=status)
+
+
+@login_required
+def puzzle_play(request, pk):
+    return _board(request, _puzzle(pk))
+
+
+@login_required
+@require_POST
+def puzzle_draft(request, pk):
+    """A Manipulation draft (the arrangement shown after a drag), checked by the engine, kept in the session."""
+    puzzle = _puzzle(pk)
+    try:
+        table = inputs.parse_json(request.POST.get("table", ""), max_depth=3, max_length=8 * 1024)
+        boards.check_shape(table)
+    except inputs.BadInput as exc:
+        return _board(request, puzzle, status=400, error={"code": exc.code, "message": exc.message})
+    drafts = request.session.get(DRAFTS) or {}
+    drafts = {k: v for k, v in drafts.items() if k != str(puzzle.pk)} | {str(puzzle.pk): table}
+    request.session[DRAFTS] = dict(list(drafts.items())[-20:])
+    return _board(request, puzzle)
+
+
+@login_required
+@require_POST
+def puzzle_answer(request, pk):
+    """The answer: Manipulation's arrangement (``table`` JSON, else the draft shown), a Gin discard
+    (``action=discard``, ``card``), a knock or a wait (``action=knock`` / ``wait``)."""
+    puzzle = _puzzle(pk)
+    try:
+        answer = boards.parse_answer(puzzle, request.POST, _draft(request, puzzle))
+        if answer["action"] == "sort":  # the hand's order (a drag inside the hand): nothing to keep
+            return _board(request, puzzle)
+        report = boards.check(puzzle, answer)
+        if not report["valid"]:
+            raise inputs.BadInput(
+                "invalid_arrangement", _("That arrangement is not a legal play: fix it before you submit it.")
+            )
+    except (inputs.BadInput, RulesError) as exc:
+        message = getattr(exc, "message", None) or _("That answer is not valid.")
+        return _board(request, puzzle, status=400, error={"code": getattr(exc, "code", "bad_answer"), "message": message})
+    try:
+        verdict = services.puzzle_answer(puzzle_id=puzzle.pk, user=request.user, solved=report["solved"], answer=answer)
+    except services.AlreadyAnswered:
+        error = {"code": "already_answered", "message": _("You have answered this puzzle already.")}
+        return _board(request, puzzle, status=409, error=error)
+    if not request.htmx:
+        return redirect("puzzles:play", pk=puzzle.pk)
+    return _board(request, verdict.puzzle, verdict=verdict)
