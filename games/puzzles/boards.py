@@ -37,6 +37,16 @@ def check(puzzle: Puzzle, answer: Any) -> dict[str, Any]:
     return {"solved": ok, "valid": True, "errors": [], "laid": 0}
 
 
+def refusal(report: dict[str, Any]) -> tuple[str, str]:
+    """``(code, message)`` of an answer the engine refused (the first of its errors, in the reader's
+    language): such an answer is not rated, the player may fix it."""
+    errors = report.get("errors") or [{}]
+    first = errors[0]
+    if not first.get("code"):
+        return "invalid_arrangement", _("That arrangement is not a legal play: fix it before you submit it.")
+    return first["code"], refusal_text(first, "manipulation")
+
+
 def manipulation_board(puzzle: Puzzle, draft: list | None) -> dict[str, Any]:
     """The Manipulation board of a puzzle: the table as it lay (or the player's draft, checked by the
     engine's table check) and the hand left."""

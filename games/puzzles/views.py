@@ -24,7 +24,7 @@ DRAFTS = "puzzle-drafts"  # the session's drafts, by puzzle id (the page may be 
 def puzzle_index(request):
     theme = request.GET.get("theme") or ""
     context = {
-        "me": selectors.player_rating(request.user),
+        "mine": selectors.player_rating(request.user),
         "themes": selectors.theme_choices(),
         "theme": theme if theme in THEMES else "",
         "daily": selectors.daily_puzzle(timezone.localdate()),
@@ -37,7 +37,7 @@ def puzzle_next(request):
     theme = request.GET.get("theme") or ""
     puzzle = selectors.next_puzzle(request.user, theme=theme if theme in THEMES else None)
     if puzzle is None:
-        return render(request, "games/puzzles/index.html", {"none_left": True, "me": selectors.player_rating(request.user)})
+        return render(request, "games/puzzles/index.html", {"none_left": True, "mine": selectors.player_rating(request.user)})
     return redirect("puzzles:play", pk=puzzle.pk)
 
 
@@ -63,7 +63,7 @@ def _context(request, puzzle, *, verdict=None, error=None):
         "attempt": attempt,
         "verdict": verdict,
         "error": error,
-        "me": selectors.player_rating(request.user),
+        "mine": selectors.player_rating(request.user),
         "source": selectors.source_match_id(puzzle) if attempt else None,
         "solution": boards.solution(puzzle) if attempt and not attempt.solved else None,
         "act_url": reverse("puzzles:answer", args=[puzzle.pk]),
@@ -112,10 +112,8 @@ def puzzle_answer(request, pk):
         if answer["action"] == "sort":  # the hand's order (a drag inside the hand): nothing to keep
             return _board(request, puzzle)
         report = boards.check(puzzle, answer)
-        if not report["valid"]:
-            raise inputs.BadInput(
-                "invalid_arrangement", _("That arrangement is not a legal play: fix it before you submit it.")
-            )
+        if not report["valid"]:  # the engine's own refusal (a forged card, an invalid meld): not rated
+            raise inputs.BadInput(*boards.refusal(report))
     except (inputs.BadInput, RulesError) as exc:
         message = getattr(exc, "message", None) or _("That answer is not valid.")
         return _board(request, puzzle, status=400, error={"code": getattr(exc, "code", "bad_answer"), "message": message})
