@@ -21,7 +21,7 @@ import django
 
 django.setup()
 
-from games.board.gin import _discard_options, hand_faces, _knock_options, arrangements  # noqa: E402
+from games.board.gin import _discard_options, _knock_options, arrangements, hand_faces  # noqa: E402
 from games.engine import gin  # noqa: E402
 
 

@@ -22,15 +22,14 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import analysis as bench_analysis  # noqa: E402  (sets up Django on a throwaway database)
+import analysis as bench_analysis
+from django.conf import settings
+from django.core.management import call_command
 
-from django.conf import settings  # noqa: E402
-from django.core.management import call_command  # noqa: E402
-
-from games.analysis import services as analysis_services  # noqa: E402
-from games.puzzles.models import Puzzle  # noqa: E402
-from games.puzzles.services import puzzles_generate  # noqa: E402
-from plumbing import realtime  # noqa: E402
+from games.analysis import services as analysis_services
+from games.puzzles.models import Puzzle
+from games.puzzles.services import puzzles_generate
+from plumbing import realtime
 
 
 def figures(variant: str, policies: tuple[str, ...], matches: int, rounds: int, seed: int) -> None:

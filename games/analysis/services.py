@@ -34,8 +34,8 @@ from games.analysis import runner
 from games.analysis.models import AnalysisSeat, AnalysisStatus, MatchAnalysis
 from games.engine import analysis as engine_analysis
 from games.models import Match, MatchStatus, Seat
-from games.signals import analysis_done
 from games.services.retry import is_pool_timeout, is_transient
+from games.signals import analysis_done
 from plumbing import realtime
 
 log = logging.getLogger(__name__)

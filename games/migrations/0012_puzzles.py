@@ -6,71 +6,107 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0011_analysis_and_practice'),
+        ("games", "0011_analysis_and_practice"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Puzzle',
+            name="Puzzle",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('family', models.CharField(max_length=20)),
-                ('kind', models.CharField(choices=[('lay_most', 'Lay the most'), ('discard', 'The discard'), ('knock_or_wait', 'Knock now or wait')], max_length=20, verbose_name='kind')),
-                ('variant', models.CharField(max_length=30)),
-                ('seat', models.PositiveSmallIntegerField()),
-                ('round_number', models.PositiveSmallIntegerField()),
-                ('step', models.PositiveIntegerField()),
-                ('position', models.JSONField()),
-                ('solution', models.JSONField()),
-                ('themes', models.CharField(blank=True, max_length=300)),
-                ('generator', models.PositiveSmallIntegerField()),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('rating_mu', models.FloatField(default=25.0)),
-                ('rating_sigma', models.FloatField(default=8.333333333333334)),
-                ('attempts', models.PositiveIntegerField(default=0)),
-                ('solves', models.PositiveIntegerField(default=0)),
-                ('match', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='puzzles', to='games.match')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("family", models.CharField(max_length=20)),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("lay_most", "Lay the most"),
+                            ("discard", "The discard"),
+                            ("knock_or_wait", "Knock now or wait"),
+                        ],
+                        max_length=20,
+                        verbose_name="kind",
+                    ),
+                ),
+                ("variant", models.CharField(max_length=30)),
+                ("seat", models.PositiveSmallIntegerField()),
+                ("round_number", models.PositiveSmallIntegerField()),
+                ("step", models.PositiveIntegerField()),
+                ("position", models.JSONField()),
+                ("solution", models.JSONField()),
+                ("themes", models.CharField(blank=True, max_length=300)),
+                ("generator", models.PositiveSmallIntegerField()),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("rating_mu", models.FloatField(default=25.0)),
+                ("rating_sigma", models.FloatField(default=8.333333333333334)),
+                ("attempts", models.PositiveIntegerField(default=0)),
+                ("solves", models.PositiveIntegerField(default=0)),
+                (
+                    "match",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="puzzles", to="games.match"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['pk'],
+                "ordering": ["pk"],
             },
         ),
         migrations.CreateModel(
-            name='PuzzleAttempt',
+            name="PuzzleAttempt",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('solved', models.BooleanField()),
-                ('answer', models.JSONField()),
-                ('rating_before', models.IntegerField()),
-                ('rating_after', models.IntegerField()),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('puzzle', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='tries', to='games.puzzle')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='puzzle_attempts', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("solved", models.BooleanField()),
+                ("answer", models.JSONField()),
+                ("rating_before", models.IntegerField()),
+                ("rating_after", models.IntegerField()),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "puzzle",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="tries", to="games.puzzle"
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="puzzle_attempts",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='PuzzleRating',
+            name="PuzzleRating",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('mu', models.FloatField(default=25.0)),
-                ('sigma', models.FloatField(default=8.333333333333334)),
-                ('streak', models.PositiveIntegerField(default=0)),
-                ('best_streak', models.PositiveIntegerField(default=0)),
-                ('solved', models.PositiveIntegerField(default=0)),
-                ('attempted', models.PositiveIntegerField(default=0)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('user', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='puzzle_rating', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("mu", models.FloatField(default=25.0)),
+                ("sigma", models.FloatField(default=8.333333333333334)),
+                ("streak", models.PositiveIntegerField(default=0)),
+                ("best_streak", models.PositiveIntegerField(default=0)),
+                ("solved", models.PositiveIntegerField(default=0)),
+                ("attempted", models.PositiveIntegerField(default=0)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "user",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="puzzle_rating",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
         ),
         migrations.AddConstraint(
-            model_name='puzzle',
-            constraint=models.UniqueConstraint(fields=('match', 'round_number', 'step', 'kind'), name='puzzle_once_per_position'),
+            model_name="puzzle",
+            constraint=models.UniqueConstraint(
+                fields=("match", "round_number", "step", "kind"), name="puzzle_once_per_position"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='puzzleattempt',
-            constraint=models.UniqueConstraint(fields=('user', 'puzzle'), name='puzzle_one_rated_attempt'),
+            model_name="puzzleattempt",
+            constraint=models.UniqueConstraint(fields=("user", "puzzle"), name="puzzle_one_rated_attempt"),
         ),
     ]

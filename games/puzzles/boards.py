@@ -123,7 +123,11 @@ def solution(puzzle: Puzzle) -> dict[str, Any]:
         return {"diff": diff_view(table_diff(state.table, after).to_dict()), "cards": puzzle.solution["cards"]}
     sol = puzzle.solution
     if puzzle.kind == "discard":
-        return {"cards": [faces.card_face(c) for c in sol["cards"]], "deadwood": sol["deadwood"], "second": sol["second"]}
+        return {
+            "cards": [faces.card_face(c) for c in sol["cards"]],
+            "deadwood": sol["deadwood"],
+            "second": sol["second"],
+        }
     return {"answer": sol["answer"], "undercut": round(100 * sol["undercut"]), "deadwood": sol["deadwood"]}
 
 

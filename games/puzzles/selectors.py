@@ -62,7 +62,14 @@ def source_match_id(puzzle: Puzzle) -> int | None:
 def player_rating(user) -> dict[str, Any]:
     row = PuzzleRating.objects.filter(user=user).first()
     if row is None:
-        return {"rating": rating.SHOWN_START, "provisional": True, "streak": 0, "best_streak": 0, "solved": 0, "attempted": 0}
+        return {
+            "rating": rating.SHOWN_START,
+            "provisional": True,
+            "streak": 0,
+            "best_streak": 0,
+            "solved": 0,
+            "attempted": 0,
+        }
     return {
         "rating": rating.shown(row.mu),
         "provisional": rating.is_provisional(row.sigma),

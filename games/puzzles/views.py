@@ -37,7 +37,9 @@ def puzzle_next(request):
     theme = request.GET.get("theme") or ""
     puzzle = selectors.next_puzzle(request.user, theme=theme if theme in THEMES else None)
     if puzzle is None:
-        return render(request, "games/puzzles/index.html", {"none_left": True, "mine": selectors.player_rating(request.user)})
+        return render(
+            request, "games/puzzles/index.html", {"none_left": True, "mine": selectors.player_rating(request.user)}
+        )
     return redirect("puzzles:play", pk=puzzle.pk)
 
 
@@ -116,7 +118,9 @@ def puzzle_answer(request, pk):
             raise inputs.BadInput(*boards.refusal(report))
     except (inputs.BadInput, RulesError) as exc:
         message = getattr(exc, "message", None) or _("That answer is not valid.")
-        return _board(request, puzzle, status=400, error={"code": getattr(exc, "code", "bad_answer"), "message": message})
+        return _board(
+            request, puzzle, status=400, error={"code": getattr(exc, "code", "bad_answer"), "message": message}
+        )
     try:
         verdict = services.puzzle_answer(puzzle_id=puzzle.pk, user=request.user, solved=report["solved"], answer=answer)
     except services.AlreadyAnswered:

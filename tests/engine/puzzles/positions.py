@@ -13,9 +13,7 @@ from tests.engine.manipulation.helpers import make_state
 UNIQUE = dict(hands=["4S.0 4D.0 9S.0 9D.0 KC.0", "2C.0"], table=["4H.0 5H.0 6H.0 7H.0 8H.0 9H.0"])
 # The run 10♥ J♥ Q♥ K♥: its 10♥ makes a group with 10♠ 10♦, or its K♥ one with K♠ K♦ — never both
 # (J♥ Q♥ alone is no meld).  With the run 5♣6♣7♣ laid anyway, two sets of hand cards lay 5 each: a tie.
-TWO_SETS = dict(
-    hands=["10S.0 10D.0 KS.0 KD.0 5C.0 6C.0 7C.0", "2C.0"], table=["10H.0 JH.0 QH.0 KH.0"]
-)
+TWO_SETS = dict(hands=["10S.0 10D.0 KS.0 KD.0 5C.0 6C.0 7C.0", "2C.0"], table=["10H.0 JH.0 QH.0 KH.0"])
 # The run 4♥5♥6♥; the hand 3♥ 7♥ 8♥ 9♥ K♣ lays four cards by lay-offs alone: no rearrangement needed.
 NO_REARRANGING = dict(hands=["3H.0 7H.0 8H.0 9H.0 KC.0", "2C.0"], table=["4H.0 5H.0 6H.0"])
 

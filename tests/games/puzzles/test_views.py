@@ -51,7 +51,9 @@ def test_a_gin_puzzle_does_not_give_the_answer_away(alice_client):
 def test_a_draft_is_checked_and_kept_then_submitted_and_solved(alice_client):
     puzzle = support.manipulation_puzzle(alice_client.user)
     draft_url = reverse("puzzles:draft", args=[puzzle.pk])
-    bad = alice_client.post(draft_url, {"table": json.dumps([["4H.0", "4S.0"], ["5H.0", "6H.0", "7H.0", "8H.0", "9H.0"]])}, **HX)
+    bad = alice_client.post(
+        draft_url, {"table": json.dumps([["4H.0", "4S.0"], ["5H.0", "6H.0", "7H.0", "8H.0", "9H.0"]])}, **HX
+    )
     assert bad.status_code == 200 and 'id="draft-errors"' in bad.content.decode()
     good = alice_client.post(draft_url, {"table": json.dumps(support.SOLVED_TABLE)}, **HX)
     assert 'data-action="submit-puzzle"' in good.content.decode()
