@@ -85,11 +85,13 @@ def manipulation_check(state: ManipulationState, seat: int, draft: list) -> dict
     return check_table(state, seat, draft)
 
 
-def gin_board(puzzle: Puzzle) -> dict[str, Any]:
+def gin_board(puzzle: Puzzle, *, answered: bool = False, by_rank: bool = False) -> dict[str, Any]:
     """The Gin board of a puzzle: the hand after the draw, the discard pile's top, the stock's count;
-    the discard list without each card's deadwood (that would be the answer)."""
+    the discard list without each card's deadwood (that would be the answer); nothing to play once
+    ``answered``.  ``by_rank``: the hand sorted by rank (the board's "Sort by rank"; by suit otherwise)."""
     pos = puzzle.position
     hand = list(pos["hand"])
+    order = sorted(hand, key=lambda cid: (Card.from_code(cid).rank, Card.from_code(cid).suit)) if by_rank else []
     taken = pos.get("taken")
     options = [{"card": faces.card_face(c), "deadwood": None, "best": False} for c in hand if c != taken]
     discard = pos.get("discard") or []
@@ -98,9 +100,9 @@ def gin_board(puzzle: Puzzle) -> dict[str, Any]:
             "phase": "discard",
             "my_turn": True,
             "over": False,
-            "hand": hand_faces(hand, []),
-            "prompt": _("Your turn: discard a card.") if puzzle.kind == "discard" else "",
-            "can_discard": True,
+            "hand": hand_faces(hand, order),
+            "prompt": _("Your turn: discard a card.") if puzzle.kind == "discard" and not answered else "",
+            "can_discard": not answered,
             "discard_options": options,
             "best_discard": None,
             "knock_options": [],
@@ -151,7 +153,7 @@ def parse_answer(puzzle: Puzzle, post, draft: list | None) -> dict[str, Any]:
     action = inputs.check_text(post.get("action", ""), max_length=20)
     if puzzle.family == "manipulation":
         if action == "sort":
-            return {"action": "sort"}
+            return {"action": "sort", "mode": ""}
         text = post.get("table")
         table = inputs.parse_json(text, max_depth=3, max_length=8 * 1024) if text else draft
         if table is None:
@@ -159,7 +161,7 @@ def parse_answer(puzzle: Puzzle, post, draft: list | None) -> dict[str, Any]:
         check_shape(table)
         return {"action": "meld", "table": table}
     if action == "sort":
-        return {"action": "sort"}
+        return {"action": "sort", "mode": "rank" if post.get("mode") == "rank" else "suit"}
     if action == "discard":
         card = inputs.check_text(post.get("card", ""), max_length=12)
         if card not in puzzle.position["hand"] or card == puzzle.position.get("taken"):

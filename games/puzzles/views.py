@@ -57,7 +57,7 @@ def _draft(request, puzzle):
     return (request.session.get(DRAFTS) or {}).get(str(puzzle.pk))
 
 
-def _context(request, puzzle, *, verdict=None, error=None):
+def _context(request, puzzle, *, verdict=None, error=None, by_rank=False):
     attempt = selectors.attempt_of(request.user, puzzle)
     context = {
         "puzzle": puzzle,
@@ -71,9 +71,12 @@ def _context(request, puzzle, *, verdict=None, error=None):
         "act_url": reverse("puzzles:answer", args=[puzzle.pk]),
     }
     if puzzle.family == "manipulation":
-        context.update(boards.manipulation_board(puzzle, None if attempt else _draft(request, puzzle)))
+        # once answered: the arrangement the player submitted, no longer movable
+        shown = (attempt.answer or {}).get("table") if attempt else _draft(request, puzzle)
+        context.update(boards.manipulation_board(puzzle, shown))
+        context["can_meld"] = attempt is None
     else:
-        context.update(boards.gin_board(puzzle))
+        context.update(boards.gin_board(puzzle, answered=attempt is not None, by_rank=by_rank))
     return context
 
 
@@ -111,8 +114,8 @@ def puzzle_answer(request, pk):
     puzzle = _puzzle(pk)
     try:
         answer = boards.parse_answer(puzzle, request.POST, _draft(request, puzzle))
-        if answer["action"] == "sort":  # the hand's order (a drag inside the hand): nothing to keep
-            return _board(request, puzzle)
+        if answer["action"] == "sort":  # the hand's order (a button, a drag inside the hand): not kept
+            return _board(request, puzzle, by_rank=answer["mode"] == "rank")
         report = boards.check(puzzle, answer)
         if not report["valid"]:  # the engine's own refusal (a forged card, an invalid meld): not rated
             raise inputs.BadInput(*boards.refusal(report))

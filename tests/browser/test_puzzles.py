@@ -28,9 +28,7 @@ def move(page, card_id: str, target) -> None:
     settled(page)
 
 
-def test_a_manipulation_puzzle_solved_by_drags_and_a_gin_puzzle_by_keyboard(
-    browser, live_daphne, make_user, artifacts
-):
+def test_a_manipulation_puzzle_solved_by_drags_and_a_gin_puzzle_by_keyboard(browser, live_daphne, make_user, artifacts):
     alice = make_user("alice")
     manipulation = support.manipulation_puzzle(alice, step=1)
     gin = support.gin_puzzle(alice, step=2)
@@ -54,6 +52,9 @@ def test_a_manipulation_puzzle_solved_by_drags_and_a_gin_puzzle_by_keyboard(
     page.locator('[data-action="submit-puzzle"]').click()
     expect(page.locator('[data-verdict="solved"]')).to_be_visible()
     expect(page.locator("[data-rating-change]")).to_contain_text(re.compile(r"1000 → 10[0-9]{2}"))
+    # the board keeps the arrangement submitted, no longer movable
+    expect(page.locator('#melds .meld .card[data-id="9S.0"]')).to_have_count(1)
+    expect(page.locator("#melds .meld-new-box")).to_have_count(0)
     page.screenshot(path=str(artifacts / "puzzle-manipulation-solved.png"))
     assert PuzzleAttempt.objects.get(puzzle=manipulation).solved
 
@@ -77,6 +78,8 @@ def test_a_manipulation_puzzle_solved_by_drags_and_a_gin_puzzle_by_keyboard(
         int(x) for x in re.findall(r"\d+", page.locator("[data-rating-change]").inner_text().split(":")[-1])
     )
     assert after > before > 1000  # the second solve in a row raises it again
+    expect(page.locator("[data-side-rating]")).to_contain_text(str(after))  # the side panel too
+    expect(page.locator("#puzzle-side")).to_contain_text("Streak: 2 puzzles solved in a row")
     page.screenshot(path=str(artifacts / "puzzle-gin-solved.png"))
     assert PuzzleAttempt.objects.get(puzzle=gin).solved
     context.close()

@@ -87,6 +87,7 @@ def test_a_gin_discard_answer_and_a_knock_answer(alice_client):
     gin = support.gin_puzzle(alice_client.user)
     html = alice_client.post(answer_url(gin), {"action": "discard", "card": "KC.0"}, **HX).content.decode()
     assert 'data-verdict="solved"' in html
+    assert "data-discard-select" not in html  # answered: nothing left to play
     knock = support.knock_puzzle(alice_client.user)
     html = alice_client.post(answer_url(knock), {"action": "wait"}, **HX).content.decode()
     assert 'data-verdict="missed"' in html and "Knock now" in html
@@ -177,3 +178,12 @@ def test_the_index_offers_themes_the_daily_puzzle_and_next_skips_answered(alice_
     html = alice_client.get(reverse("puzzles:next")).content.decode()
     assert "No puzzle left for you" in html
     assert "Streak: 2 puzzles solved in a row" in alice_client.get(reverse("puzzles:index")).content.decode()
+
+
+def test_the_gin_boards_sort_buttons_answer_nothing(alice_client):
+    puzzle = support.gin_puzzle(alice_client.user)
+    html = alice_client.post(answer_url(puzzle), {"action": "sort", "mode": "rank"}, **HX).content.decode()
+    hand = html.split('id="gin-hand"')[1].split("</ol>")[0]
+    ids = [part.split('"')[0] for part in hand.split('data-id="')[1:]]
+    assert ids[:2] == ["2S.0", "2D.0"] and ids[-1] == "KC.0"
+    assert not PuzzleAttempt.objects.exists()
