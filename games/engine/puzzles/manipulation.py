@@ -23,6 +23,7 @@ from dataclasses import replace
 from itertools import combinations
 from typing import Any
 
+from ..analysis import table_diff
 from ..cards import Card
 from ..manipulation import ManipulationState, check_table
 from ..manipulation.melds import classify
@@ -122,45 +123,35 @@ def best_without_rearranging(
 
 
 def themes(before: Sequence[Sequence[Card]], after: Sequence[Sequence[Card]], hand_laid: Sequence[Card]) -> list[str]:
-    """What the solution does, for players to choose puzzles by: ``joker_freed`` (a table joker takes a
-    new identity or leaves its meld), ``run_split`` (a run's cards end in two or more melds),
-    ``group_to_run`` / ``run_to_group`` (a table card changes kind of meld), ``lay_off`` (a table meld
-    kept whole and extended from the hand), ``new_meld`` (a meld of hand cards only), ``long_play``
-    (six cards or more)."""
-    where: dict[str, int] = {}
-    declared: dict[str, tuple[int, int] | None] = {}
-    for i, meld in enumerate(after):
-        for c in meld:
-            where[c.id] = i
-            declared[c.id] = c.declared
-    kinds_after = [classify(m) for m in after]
-    laid_ids = {c.id for c in hand_laid}
+    """What the solution does, read from its rearrangement with the fewest cards moved (the analysis'
+    :func:`table_diff`, the same steps the page shows), for players to choose puzzles by:
+    ``joker_freed`` (a table joker moves or is declared anew), ``run_split`` (a run's cards end in two
+    melds or more), ``group_to_run`` / ``run_to_group`` (a table card moves from a group into a run, or
+    back), ``lay_off`` (hand cards added to a meld of the table), ``new_meld`` (a meld of hand cards
+    only), ``long_play`` (six cards or more)."""
+    diff = table_diff(before, after)
+    old_kind = {n: classify(m) for n, m in enumerate(before, start=1)}
+    new_kind = {n: classify([Card.from_code(r) for r in refs]) for n, refs, _new in diff.melds}
     out: set[str] = set()
-    for meld in before:
-        kind = classify(meld)
-        ids = [c.id for c in meld]
-        targets = {where.get(i) for i in ids}
-        for c in meld:
-            if c.is_joker and (declared.get(c.id) != c.declared or where.get(c.id) != where.get(ids[0])):
-                out.add("joker_freed")
-        if kind == "sequence" and len(targets) > 1:
+    targets: dict[int, set[int]] = {}
+    for a, b, refs in diff.moves:
+        targets.setdefault(a, set()).add(b)
+        if old_kind.get(a) == "group" and new_kind.get(b) == "sequence":
+            out.add("group_to_run")
+        if old_kind.get(a) == "sequence" and new_kind.get(b) == "group":
+            out.add("run_to_group")
+        if any(r.startswith("JK") for r in refs):
+            out.add("joker_freed")
+    for a, moved_to in targets.items():
+        kept = set() if a in diff.gone else {a}
+        if old_kind.get(a) == "sequence" and len(moved_to | kept) >= 2:
             out.add("run_split")
-        for t in targets:
-            if t is None:
-                continue
-            if kind == "group" and kinds_after[t] == "sequence":
-                out.add("group_to_run")
-            if kind == "sequence" and kinds_after[t] == "group" and len(after[t]) > 0:
-                if any(not c.is_joker and c.rank == after[t][0].rank for c in meld if where.get(c.id) == t):
-                    out.add("run_to_group")
-        if len(targets) == 1:
-            t = next(iter(targets))
-            if t is not None and len(after[t]) > len(meld) and all(where.get(c.id) == t for c in meld):
-                extra = {c.id for c in after[t]} - set(ids)
-                if extra and extra <= laid_ids:
-                    out.add("lay_off")
-    table_ids = {c.id for m in before for c in m}
-    if any(all(c.id not in table_ids for c in m) for m in after):
+    declared = {c.id: c.declared for m in after for c in m if c.is_joker}
+    if any(c.is_joker and declared.get(c.id) != c.declared for m in before for c in m):
+        out.add("joker_freed")
+    if any(b <= len(before) for b, _refs in diff.laid):
+        out.add("lay_off")
+    if any(new and not any(b == n for _a, b, _r in diff.moves) for n, _refs, new in diff.melds):
         out.add("new_meld")
     if len(hand_laid) >= 6:
         out.add("long_play")

@@ -20,7 +20,7 @@ def test_a_known_unique_manipulation_puzzle_is_found_and_its_answer_accepted():
     sol = found["solution"]
     assert (sol["cards"], sol["second"], sol["plain"]) == (4, 2, 0)
     assert sorted(sol["laid"]) == ["4D.0", "4S.0", "9D.0", "9S.0"]
-    assert "run_split" in found["themes"]
+    assert found["themes"] == ["run_split", "run_to_group"]  # 4♥ and 9♥ leave the run for two groups
     seen = pm.ManipulationState.from_dict(found["position"])
     assert pm.check_answer(seen, 0, sol, sol["table"])["ok"]
     # another valid arrangement that lays the same four cards is accepted too
