@@ -125,8 +125,8 @@ def best_without_rearranging(
 def themes(before: Sequence[Sequence[Card]], after: Sequence[Sequence[Card]], hand_laid: Sequence[Card]) -> list[str]:
     """What the solution does, read from its rearrangement with the fewest cards moved (the analysis'
     :func:`table_diff`, the same steps the page shows), for players to choose puzzles by:
-    ``joker_freed`` (a table joker moves or is declared anew), ``run_split`` (a run's cards end in two
-    melds or more), ``group_to_run`` / ``run_to_group`` (a table card moves from a group into a run, or
+    ``joker_freed`` (a table joker moves or is declared anew), ``run_split`` (a run's natural cards end in
+    two melds or more), ``group_to_run`` / ``run_to_group`` (a table card moves from a group into a run, or
     back), ``lay_off`` (hand cards added to a meld of the table), ``new_meld`` (a meld of hand cards
     only), ``long_play`` (six cards or more)."""
     diff = table_diff(before, after)
@@ -135,7 +135,8 @@ def themes(before: Sequence[Sequence[Card]], after: Sequence[Sequence[Card]], ha
     out: set[str] = set()
     targets: dict[int, set[int]] = {}
     for a, b, refs in diff.moves:
-        targets.setdefault(a, set()).add(b)
+        if any(not r.startswith("JK") for r in refs):  # a freed joker leaving a run does not split it
+            targets.setdefault(a, set()).add(b)
         if old_kind.get(a) == "group" and new_kind.get(b) == "sequence":
             out.add("group_to_run")
         if old_kind.get(a) == "sequence" and new_kind.get(b) == "group":

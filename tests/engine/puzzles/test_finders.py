@@ -122,3 +122,22 @@ def test_wait_when_what_the_opponent_took_makes_an_undercut_likely():
     hidden = set(state.hands[1]) - {pg.card_index(c) for c in positions.WAIT_OPPONENT_TOOK}
     assert len(hidden) == 1 and pg.IDS[hidden.pop()] not in json.dumps(pos)
     assert pg.check_answer("knock_or_wait", found["solution"], {"action": "discard", "card": "QC.0"})
+
+
+def _melds(*melds):
+    from games.engine.cards import Card
+
+    return [[Card.from_code(c) for c in m.split()] for m in melds]
+
+
+def test_themes_are_read_from_the_fewest_cards_moved():
+    # a table joker freed by the hand's 7♠ and used in a new run of hand cards
+    before = _melds("5S.0 6S.0 JK=7S.0")
+    after = _melds("5S.0 6S.0 7S.0", "JK=8H.0 9H.0 TH.0")
+    assert pm.themes(before, after, _melds("7S.0 9H.0 TH.0")[0]) == ["joker_freed", "lay_off"]
+    # a group of four gives its 7♥ to a run of hand cards
+    before = _melds("7H.0 7D.0 7C.0 7S.0")
+    after = _melds("7D.0 7C.0 7S.0", "5H.0 6H.0 7H.0")
+    assert pm.themes(before, after, _melds("5H.0 6H.0")[0]) == ["group_to_run"]
+    # nothing moves: a new meld of hand cards beside the table's
+    assert pm.themes(before, [*before, *_melds("2C.0 3C.0 4C.0")], _melds("2C.0 3C.0 4C.0")[0]) == ["new_meld"]
