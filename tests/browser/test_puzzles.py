@@ -83,3 +83,26 @@ def test_a_manipulation_puzzle_solved_by_drags_and_a_gin_puzzle_by_keyboard(brow
     page.screenshot(path=str(artifacts / "puzzle-gin-solved.png"))
     assert PuzzleAttempt.objects.get(puzzle=gin).solved
     context.close()
+
+
+def test_a_puzzle_on_a_phone_in_persian_fits_and_plays_by_taps(browser, live_daphne, make_user, artifacts):
+    """390×844, right to left: no sideways scrolling, every card of the hand in view, and a tap on a
+    card then a tap on the new-meld zone moves it (the touch path of cards.js without a drag)."""
+    alice = make_user("alice")
+    puzzle = support.manipulation_puzzle(alice)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    login(page, live_daphne.url, "alice")
+    context.add_cookies([{"name": "django_language", "value": "fa", "url": live_daphne.url}])
+    page.goto(f"{live_daphne.url}/puzzles/{puzzle.pk}/")
+    assert page.evaluate("() => document.documentElement.dir") == "rtl"
+    expect(page.locator("#melds .meld-new-box")).to_have_count(1)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    for card in page.locator("#hand .card").all():
+        box = card.bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    page.locator('#hand .card[data-id="4S.0"] .card-face').tap()
+    page.locator('#melds .meld-box[data-target-meld="new"]').tap(position={"x": 5, "y": 5})
+    expect(page.locator('#melds .meld .card[data-id="4S.0"]')).to_have_count(1)
+    page.screenshot(path=str(artifacts / "puzzle-phone-fa.png"), full_page=True)
+    context.close()
