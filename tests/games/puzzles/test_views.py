@@ -187,3 +187,12 @@ def test_the_gin_boards_sort_buttons_answer_nothing(alice_client):
     ids = [part.split('"')[0] for part in hand.split('data-id="')[1:]]
     assert ids[:2] == ["2S.0", "2D.0"] and ids[-1] == "KC.0"
     assert not PuzzleAttempt.objects.exists()
+
+
+def test_staff_see_the_puzzles_in_the_admin_and_cannot_edit_them(client, make_user, alice):
+    puzzle = support.manipulation_puzzle(alice)
+    client.force_login(make_user("root", is_staff=True, is_superuser=True))
+    html = client.get("/admin/games/puzzle/").content.decode()
+    assert "run_split" in html and f"/admin/games/puzzle/{puzzle.pk}/" in html
+    page = client.get(f"/admin/games/puzzle/{puzzle.pk}/change/").content.decode()
+    assert 'name="_save"' not in page
