@@ -38,7 +38,10 @@ def figures(variant: str, policies: tuple[str, ...], matches: int, rounds: int, 
         match = bench_analysis.stored_match(variant, policies, rounds, f"{seed}-{i}")
         row = analysis_services.analyse_match(match_id=match.pk)  # generates through signals.analysis_done
         analysis_cpu.append(row.cpu_seconds or 0.0)
-        stored = list(Puzzle.objects.filter(match=match).values_list("kind", flat=True))
+        stored = [
+            kind if kind != "knock_or_wait" else f"{kind}:{solution['answer']}"
+            for kind, solution in Puzzle.objects.filter(match=match).values_list("kind", "solution")
+        ]
         counts.append(len(stored))
         kinds.update(stored)
         Puzzle.objects.filter(match=match).delete()
