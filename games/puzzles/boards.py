@@ -16,6 +16,7 @@ from games.board.manipulation import meld_rows
 from games.engine import puzzles as engine_puzzles
 from games.engine.analysis import table_diff
 from games.engine.cards import Card, hand_points
+from games.engine.errors import RulesError
 from games.engine.manipulation import ManipulationState, check_table
 from games.messages import refusal_text
 from games.puzzles.models import Puzzle
@@ -148,6 +149,33 @@ def check_shape(table) -> None:
         raise inputs.BadInput("bad_table", _("That arrangement is not a list of melds of cards."))
 
 
+def check_cards(puzzle: Puzzle, table: list) -> None:
+    """Every card of a Manipulation arrangement is a card of the position (its hand or its table), once;
+    else BadInput (a forged id, another player's card, a card twice)."""
+    state = manipulation_state(puzzle)
+    known = {c.id for c in state.hands[puzzle.seat]} | {c.id for m in state.table for c in m}
+    seen: set[str] = set()
+    for meld in table:
+        for ref in meld:
+            try:
+                cid = Card.from_code(ref).id
+            except RulesError:
+                cid = None
+            if cid not in known or cid in seen:
+                raise inputs.BadInput("bad_card", _("That arrangement holds a card that is not in this position."))
+            seen.add(cid)
+
+
+def parse_draft(puzzle: Puzzle, text: Any) -> list:
+    """A Manipulation arrangement sent by the page (JSON), checked for shape and cards; else BadInput."""
+    if puzzle.family != "manipulation":
+        raise inputs.BadInput("bad_action", _("That is not an answer to this puzzle."))
+    table = inputs.parse_json(text, max_depth=3, max_length=8 * 1024)
+    check_shape(table)
+    check_cards(puzzle, table)
+    return table
+
+
 def parse_answer(puzzle: Puzzle, post, draft: list | None) -> dict[str, Any]:
     """The answer a form sent, checked for shape (the engine checks the rest); BadInput when malformed."""
     action = inputs.check_text(post.get("action", ""), max_length=20)
@@ -155,10 +183,9 @@ def parse_answer(puzzle: Puzzle, post, draft: list | None) -> dict[str, Any]:
         if action == "sort":
             return {"action": "sort", "mode": ""}
         text = post.get("table")
-        table = inputs.parse_json(text, max_depth=3, max_length=8 * 1024) if text else draft
+        table = parse_draft(puzzle, text) if text else draft
         if table is None:
             raise inputs.BadInput("no_answer", _("Lay your cards on the table first."))
-        check_shape(table)
         return {"action": "meld", "table": table}
     if action == "sort":
         return {"action": "sort", "mode": "rank" if post.get("mode") == "rank" else "suit"}

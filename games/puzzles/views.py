@@ -96,8 +96,7 @@ def puzzle_draft(request, pk):
     """A Manipulation draft (the arrangement shown after a drag), checked by the engine, kept in the session."""
     puzzle = _puzzle(pk)
     try:
-        table = inputs.parse_json(request.POST.get("table", ""), max_depth=3, max_length=8 * 1024)
-        boards.check_shape(table)
+        table = boards.parse_draft(puzzle, request.POST.get("table", ""))
     except inputs.BadInput as exc:
         return _board(request, puzzle, status=400, error={"code": exc.code, "message": exc.message})
     drafts = request.session.get(DRAFTS) or {}
@@ -106,12 +105,19 @@ def puzzle_draft(request, pk):
     return _board(request, puzzle)
 
 
+def _already_answered(request, puzzle):
+    error = {"code": "already_answered", "message": _("You have answered this puzzle already.")}
+    return _board(request, puzzle, status=409, error=error)
+
+
 @login_required
 @require_POST
 def puzzle_answer(request, pk):
     """The answer: Manipulation's arrangement (``table`` JSON, else the draft shown), a Gin discard
     (``action=discard``, ``card``), a knock or a wait (``action=knock`` / ``wait``)."""
     puzzle = _puzzle(pk)
+    if selectors.attempt_of(request.user, puzzle) is not None and request.POST.get("action") != "sort":
+        return _already_answered(request, puzzle)
     try:
         answer = boards.parse_answer(puzzle, request.POST, _draft(request, puzzle))
         if answer["action"] == "sort":  # the hand's order (a button, a drag inside the hand): not kept
@@ -119,16 +125,16 @@ def puzzle_answer(request, pk):
         report = boards.check(puzzle, answer)
         if not report["valid"]:  # the engine's own refusal (a forged card, an invalid meld): not rated
             raise inputs.BadInput(*boards.refusal(report))
-    except (inputs.BadInput, RulesError) as exc:
-        message = getattr(exc, "message", None) or _("That answer is not valid.")
+    except inputs.BadInput as exc:
+        return _board(request, puzzle, status=400, error={"code": exc.code, "message": exc.message})
+    except RulesError:  # never seen: the engine refused what the checks above let through
         return _board(
-            request, puzzle, status=400, error={"code": getattr(exc, "code", "bad_answer"), "message": message}
+            request, puzzle, status=400, error={"code": "bad_answer", "message": _("That answer is not valid.")}
         )
     try:
         verdict = services.puzzle_answer(puzzle_id=puzzle.pk, user=request.user, solved=report["solved"], answer=answer)
-    except services.AlreadyAnswered:
-        error = {"code": "already_answered", "message": _("You have answered this puzzle already.")}
-        return _board(request, puzzle, status=409, error=error)
+    except services.AlreadyAnswered:  # the same answer twice at once: the second lost the race
+        return _already_answered(request, puzzle)
     if not request.htmx:
         return redirect("puzzles:play", pk=puzzle.pk)
     return _board(request, verdict.puzzle, verdict=verdict)

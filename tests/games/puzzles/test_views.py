@@ -99,8 +99,10 @@ def test_a_gin_discard_answer_and_a_knock_answer(alice_client):
         ({"table": "[" * 50 + "]" * 50}, "too_deep"),
         ({"table": json.dumps([["4H.0"] * 5] * 3000)}, "too_large"),
         ({"table": json.dumps([["XX.9", "4S.0", "4D.0"]])}, "bad_card"),
-        ({"table": json.dumps([["4H.0", "4S.0", "4D.0", "2C.0"]])}, None),  # the other player's card
-        ({"table": json.dumps([["4H.0", "4S.0", "4D.5"]])}, None),  # a deck that is not there
+        ({"table": json.dumps([["4H.0", "4S.0", "4D.0", "2C.0"]])}, "bad_card"),  # the other player's card
+        ({"table": json.dumps([["4H.0", "4S.0", "4D.5"]])}, "bad_card"),  # a deck that is not there
+        ({"table": json.dumps([["4H.0", "4S.0", "4S.0"]])}, "bad_card"),  # a card twice
+        ({"table": json.dumps([["4H.0", "4S.0"], ["5H.0", "6H.0", "7H.0", "8H.0", "9H.0"]])}, "invalid_meld"),
         ({"table": json.dumps({"a": 1})}, "bad_table"),
         ({"table": json.dumps([[1, 2, 3]])}, "bad_table"),
         ({"table": "NaN"}, "bad_json"),
@@ -144,6 +146,17 @@ def test_a_forged_puzzle_id_is_not_found(alice_client, pk):
     assert alice_client.post(f"/puzzles/{pk}/answer/", {"action": "wait"}).status_code == 404
 
 
+@pytest.mark.parametrize(
+    "table", [[["XX.9", "4S.0", "4D.0"]], [["4H.0", "4S.0", "2C.0"]], [["9H.0"]] * 2, "[" * 40 + "]" * 40]
+)
+def test_hostile_drafts_are_refused_and_not_kept(alice_client, table):
+    puzzle = support.manipulation_puzzle(alice_client.user)
+    text = table if isinstance(table, str) else json.dumps(table)
+    response = alice_client.post(reverse("puzzles:draft", args=[puzzle.pk]), {"table": text}, **HX)
+    assert response.status_code == 400 and 'class="board-error"' in response.content.decode()
+    assert not alice_client.session.get("puzzle-drafts")
+
+
 def test_a_replay_of_a_solved_puzzle_is_refused(alice_client):
     puzzle = support.manipulation_puzzle(alice_client.user)
     first = alice_client.post(answer_url(puzzle), {"table": json.dumps(support.SOLVED_TABLE)}, **HX)
@@ -153,6 +166,9 @@ def test_a_replay_of_a_solved_puzzle_is_refused(alice_client):
     assert again.status_code == 409 and 'data-error-code="already_answered"' in again.content.decode()
     after = PuzzleRating.objects.get(user=alice_client.user)
     assert (after.mu, after.solved, after.streak) == (rating.mu, 1, 1)
+    # another answer, even a malformed one, is refused as a replay
+    forged = alice_client.post(answer_url(puzzle), {"table": "[[" + '"x",' * 9 + '"x"]]'}, **HX)
+    assert forged.status_code == 409
     assert PuzzleAttempt.objects.count() == 1
 
 
