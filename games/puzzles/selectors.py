@@ -91,8 +91,10 @@ def next_puzzle(user, *, theme: str | None = None) -> Puzzle | None:
 
 
 def daily_puzzle(day: date) -> Puzzle | None:
-    """The day's puzzle: the same for everyone, picked from the day's date among the puzzles stored."""
-    ids = list(Puzzle.objects.order_by("pk").values_list("pk", flat=True)[:10_000])
+    """The day's puzzle: the same for everyone all day, picked from the day's date among the puzzles
+    stored before the day began (those of the day itself only while there are no others)."""
+    before = Puzzle.objects.filter(created_at__date__lt=day)
+    ids = list((before if before.exists() else Puzzle.objects).order_by("pk").values_list("pk", flat=True)[:10_000])
     if not ids:
         return None
     n = int.from_bytes(hashlib.sha256(day.isoformat().encode()).digest()[:8], "big")

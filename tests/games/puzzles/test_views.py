@@ -212,3 +212,20 @@ def test_staff_see_the_puzzles_in_the_admin_and_cannot_edit_them(client, make_us
     assert "run_split" in html and f"/admin/games/puzzle/{puzzle.pk}/" in html
     page = client.get(f"/admin/games/puzzle/{puzzle.pk}/change/").content.decode()
     assert 'name="_save"' not in page
+
+
+def test_the_daily_puzzle_stays_the_same_all_day(alice_client, bob):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.puzzles import selectors
+    from games.puzzles.models import Puzzle
+
+    old = [support.manipulation_puzzle(bob, step=i) for i in (1, 2, 3)]
+    Puzzle.objects.filter(pk__in=[p.pk for p in old]).update(created_at=timezone.now() - timedelta(days=2))
+    today = timezone.localdate()
+    daily = selectors.daily_puzzle(today)
+    assert daily in old
+    support.gin_puzzle(bob, step=9)  # made today: not a candidate until tomorrow
+    assert selectors.daily_puzzle(today) == daily
