@@ -21,7 +21,7 @@ import django
 
 django.setup()
 
-from games.board.gin import _discard_options, _hand_faces, _knock_options, arrangements  # noqa: E402
+from games.board.gin import _discard_options, _knock_options, arrangements, hand_faces  # noqa: E402
 from games.engine import gin  # noqa: E402
 
 
@@ -41,7 +41,7 @@ def main(quick: bool) -> None:
         state = gin.apply(state, 1, {"type": "take_upcard"})
         view = gin.player_view(state, 1)
         t = time.perf_counter()
-        _hand_faces(view["hand"], [])
+        hand_faces(view["hand"], [])
         _discard_options(view)
         _knock_options(view)
         times.append((time.perf_counter() - t) * 1e3)

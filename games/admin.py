@@ -17,6 +17,7 @@ from django.utils.translation import ngettext
 from games import services
 from games.analysis import admin as _analysis_admin  # noqa: F401
 from games.models import Match, Seat
+from games.puzzles import admin as _puzzle_admin  # noqa: F401
 from games.tournaments import admin as _tournament_admin  # noqa: F401
 
 

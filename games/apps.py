@@ -11,6 +11,7 @@ class GamesConfig(AppConfig):
         from games import signals
         from games.analysis.services import analysis_request
         from games.history.services import rating_update_for_match
+        from games.puzzles.services import puzzles_generate
         from games.tournaments.services import tournament_record_result
 
         def rate(sender, match, **kwargs):
@@ -22,6 +23,10 @@ class GamesConfig(AppConfig):
         def analyse(sender, match, **kwargs):
             analysis_request(match_id=match.pk)
 
+        def puzzles(sender, match_id, steps, **kwargs):
+            puzzles_generate(match_id=match_id, steps=steps)
+
+        signals.analysis_done.connect(puzzles, weak=False, dispatch_uid="games.puzzles.generate")
         signals.match_finished.connect(rate, weak=False, dispatch_uid="games.history.rate")
         signals.match_finished.connect(analyse, weak=False, dispatch_uid="games.analysis.request")
         signals.match_finished.connect(record, weak=False, dispatch_uid="games.tournaments.record")

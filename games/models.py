@@ -312,4 +312,5 @@ class ChatMessage(models.Model):
 # Models of the other features of the games app, kept in their own modules.
 from games.analysis.models import *  # noqa: E402, F403
 from games.history.models import *  # noqa: E402, F403
+from games.puzzles.models import *  # noqa: E402, F403
 from games.tournaments.models import *  # noqa: E402, F403

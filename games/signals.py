@@ -18,3 +18,7 @@ match_finished = Signal()
 your_move = Signal()
 # sender=Match, match_id, user_id, deadline, left=<timedelta until the deadline>: a reminder before it.
 move_reminder = Signal()
+
+# sender=MatchAnalysis, match_id=<int>, steps=<the stored step records>: a match's analysis is stored
+# (the analysis worker, after the transaction commits).  The puzzles (games.puzzles) generate from it.
+analysis_done = Signal()

@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -18,6 +19,7 @@ from games.board import fragments
 from games.forms import TableCreateForm
 from games.live import boardcache
 from games.models import Variant
+from games.puzzles import selectors as puzzle_selectors
 from games.tournaments.selectors import user_tournament_tables
 from plumbing import inputs
 
@@ -26,7 +28,10 @@ MAX_SEAT_INDEX = 4  # five seats at most (RULES B.1.1)
 
 def home(request):
     # The turn-based games where it is the player's move (kept live over the lobby socket).
-    return render(request, "home.html", {"your_moves": selectors.your_moves(user=request.user)})
+    daily = puzzle_selectors.daily_puzzle(timezone.localdate()) if request.user.is_authenticated else None
+    return render(
+        request, "home.html", {"your_moves": selectors.your_moves(user=request.user), "daily_puzzle": daily}
+    )
 
 
 @login_required

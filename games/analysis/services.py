@@ -35,6 +35,7 @@ from games.analysis.models import AnalysisSeat, AnalysisStatus, MatchAnalysis
 from games.engine import analysis as engine_analysis
 from games.models import Match, MatchStatus, Seat
 from games.services.retry import is_pool_timeout, is_transient
+from games.signals import analysis_done
 from plumbing import realtime
 
 log = logging.getLogger(__name__)
@@ -103,6 +104,7 @@ def analyse(row: MatchAnalysis, *, stop: threading.Event | None = None) -> Match
         MatchAnalysis.objects.filter(pk=row.pk).update(total=total)
         steps = runner.walk(match, max_states=settings.RUMMYHUB_ANALYSIS_MAX_STATES, on_action=_progress(row.pk, stop))
         _store(row, match, steps, time.thread_time() - started)
+        _announce(row, steps)
     except Interrupted:
         _requeue(row)
         raise
@@ -121,6 +123,14 @@ def analyse(row: MatchAnalysis, *, stop: threading.Event | None = None) -> Match
         )
     row.refresh_from_db()
     return row
+
+
+def _announce(row: MatchAnalysis, steps: list[dict[str, Any]]) -> None:
+    """Tell the features that build on an analysis (the puzzles) that it is stored; a receiver's
+    failure is logged with the match id and never fails the analysis."""
+    for receiver, result in analysis_done.send_robust(sender=MatchAnalysis, match_id=row.match_id, steps=steps):
+        if isinstance(result, Exception):
+            log.error("after the analysis of match %s, %s failed: %r", row.match_id, receiver, result)
 
 
 def _requeue(row: MatchAnalysis) -> None:

@@ -30,7 +30,7 @@ def _sorted(hand: list[str], order: list[str]) -> list[str]:
     return sorted(hand, key=lambda cid: (pos.get(cid, len(pos)), hand.index(cid)))
 
 
-def _hand_faces(hand: list[str], order: list[str], *, suggested: str | None = None) -> dict[str, Any]:
+def hand_faces(hand: list[str], order: list[str], *, suggested: str | None = None) -> dict[str, Any]:
     """Faces of a visible hand with its best melds highlighted (RULES C.1.3) and the deadwood count."""
     melds, dead = gin.best_melds(hand) if hand else ([], [])
     meld_of = {cid: i for i, m in enumerate(melds) for cid in m}
@@ -495,8 +495,8 @@ def _hands(view: dict, seats, my_index: int | None, order: list[str], *, suggest
     if view.get("phase") == "over":
         return {"hand": None, "captain_hand": None, "opponent_backs": []}
     roles = view.get("roles")
-    hand = _hand_faces(view["hand"], order, suggested=suggested) if view.get("hand") else None
-    captain_hand = _hand_faces(view["captain_hand"], []) if view.get("captain_hand") is not None else None
+    hand = hand_faces(view["hand"], order, suggested=suggested) if view.get("hand") else None
+    captain_hand = hand_faces(view["captain_hand"], []) if view.get("captain_hand") is not None else None
     backs = []
     for s in seats:
         if s.index == my_index or view["hand_counts"][s.index] == 0:

@@ -36,7 +36,7 @@ def manipulation_context(
         # Worked out only if shown: the melds are this viewer's own only while it is their turn (else
         # the public board's are shown: board.fragments).
         "melds": SimpleLazyObject(
-            partial(_meld_rows, table_refs, reports, drafting, view["table"], last_moves(events), _names(seats))
+            partial(meld_rows, table_refs, reports, drafting, view["table"], last_moves(events), _names(seats))
         ),
         "hand": mark_safe("".join(html for _id, html in hand_cards)),  # each card escaped
         "hand_cards": hand_cards,  # (id, markup): a socket sends the cards a move adds or takes (board.fragments)
@@ -109,7 +109,7 @@ def _as_lying(refs: list[str], report: dict) -> list[str]:
     return [jokers.get(Card.from_code(ref).id, ref) if ref else ref for ref in refs]
 
 
-def _meld_rows(
+def meld_rows(
     table_refs: list[list[str]],
     reports: list[dict],
     drafting: bool,

@@ -1,0 +1,108 @@
+"""Puzzles in Chromium (issue 28, "What it must show" 3): a player solves a Manipulation puzzle by
+drags on the game's own board (a run split to make two groups), and a Gin puzzle by keyboard alone
+(the discard list, then the Discard button); each time the verdict shows at once with the rating
+change."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from games.puzzles.models import PuzzleAttempt
+from tests.browser.conftest import drag as conftest_drag
+from tests.browser.conftest import login
+from tests.games.puzzles import support
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def settled(page):
+    page.wait_for_function("() => !document.querySelector('#table-board[aria-busy=true], .htmx-request')")
+    page.wait_for_timeout(250)
+
+
+def move(page, card_id: str, target) -> None:
+    conftest_drag(page, page.locator(f'.card[data-id="{card_id}"]'), target, rest=True)
+    settled(page)
+
+
+def test_a_manipulation_puzzle_solved_by_drags_and_a_gin_puzzle_by_keyboard(browser, live_daphne, make_user, artifacts):
+    alice = make_user("alice")
+    manipulation = support.manipulation_puzzle(alice, step=1)
+    gin = support.gin_puzzle(alice, step=2)
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    login(page, live_daphne.url, "alice")
+
+    # Manipulation: 4♥ and 9♥ out of the run into new melds, the hand's 4s and 9s onto them.
+    page.goto(f"{live_daphne.url}/puzzles/{manipulation.pk}/")
+    expect(page.locator("#melds .meld-new-box")).to_have_count(1)
+    page.wait_for_timeout(300)
+    move(page, "4H.0", page.locator('#melds .meld[data-meld="new"]'))
+    expect(page.locator('#melds .meld[data-meld="1"] .card[data-id="4H.0"]')).to_have_count(1)
+    for card in ("4S.0", "4D.0"):
+        move(page, card, page.locator('#melds .meld[data-meld="1"]'))
+    move(page, "9H.0", page.locator('#melds .meld[data-meld="new"]'))
+    for card in ("9S.0", "9D.0"):
+        move(page, card, page.locator('#melds .meld[data-meld="2"]'))
+    expect(page.locator("#melds .meld-invalid")).to_have_count(0)
+    expect(page.locator("#hand .card")).to_have_count(1)  # K♣ stays
+    page.locator('[data-action="submit-puzzle"]').click()
+    expect(page.locator('[data-verdict="solved"]')).to_be_visible()
+    expect(page.locator("[data-rating-change]")).to_contain_text(re.compile(r"1000 → 10[0-9]{2}"))
+    # the board keeps the arrangement submitted, no longer movable
+    expect(page.locator('#melds .meld .card[data-id="9S.0"]')).to_have_count(1)
+    expect(page.locator("#melds .meld-new-box")).to_have_count(0)
+    page.screenshot(path=str(artifacts / "puzzle-manipulation-solved.png"))
+    assert PuzzleAttempt.objects.get(puzzle=manipulation).solved
+
+    # Gin by keyboard: the discard list (K♣ is the answer), then the Discard button.
+    page.goto(f"{live_daphne.url}/puzzles/{gin.pk}/")
+    select = page.locator("#gin-discard-select")
+    expect(select).to_be_visible()
+    select.focus()
+    options = select.locator("option").evaluate_all("os => os.map(o => o.value)")
+    current = select.evaluate("s => s.selectedIndex")
+    for _ in range(options.index("KC.0") - current):
+        page.keyboard.press("ArrowDown")
+    assert select.input_value() == "KC.0"
+    page.keyboard.press("Tab")
+    focused = page.evaluate("() => document.activeElement.dataset.action")
+    assert focused == "discard"
+    page.keyboard.press("Enter")
+    expect(page.locator('[data-verdict="solved"]')).to_be_visible()
+    expect(page.locator("[data-rating-change]")).to_be_visible()
+    before, after = (
+        int(x) for x in re.findall(r"\d+", page.locator("[data-rating-change]").inner_text().split(":")[-1])
+    )
+    assert after > before > 1000  # the second solve in a row raises it again
+    expect(page.locator("[data-side-rating]")).to_contain_text(str(after))  # the side panel too
+    expect(page.locator("#puzzle-side")).to_contain_text("Streak: 2 puzzles solved in a row")
+    page.screenshot(path=str(artifacts / "puzzle-gin-solved.png"))
+    assert PuzzleAttempt.objects.get(puzzle=gin).solved
+    context.close()
+
+
+def test_a_puzzle_on_a_phone_in_persian_fits_and_plays_by_taps(browser, live_daphne, make_user, artifacts):
+    """390×844, right to left: no sideways scrolling, every card of the hand in view, and a tap on a
+    card then a tap on the new-meld zone moves it (the touch path of cards.js without a drag)."""
+    alice = make_user("alice")
+    puzzle = support.manipulation_puzzle(alice)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    login(page, live_daphne.url, "alice")
+    context.add_cookies([{"name": "django_language", "value": "fa", "url": live_daphne.url}])
+    page.goto(f"{live_daphne.url}/puzzles/{puzzle.pk}/")
+    assert page.evaluate("() => document.documentElement.dir") == "rtl"
+    expect(page.locator("#melds .meld-new-box")).to_have_count(1)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    for card in page.locator("#hand .card").all():
+        box = card.bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    page.locator('#hand .card[data-id="4S.0"] .card-face').tap()
+    page.locator('#melds .meld-box[data-target-meld="new"]').tap(position={"x": 5, "y": 5})
+    expect(page.locator('#melds .meld .card[data-id="4S.0"]')).to_have_count(1)
+    page.screenshot(path=str(artifacts / "puzzle-phone-fa.png"), full_page=True)
+    context.close()
