@@ -10,6 +10,7 @@ urlpatterns = [
     path("", include("games.urls")),
     path("", include("games.tournaments.urls")),
     path("", include("games.history.urls")),
+    path("", include("fairplay.urls")),
     path("accounts/", include("accounts.urls")),
     path("players/<str:username>/", account_views.profile, name="profile"),
     # Django's set_language, which also stores a signed-in player's choice on their profile.
