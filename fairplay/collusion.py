@@ -113,7 +113,10 @@ def find_leads(tables: Iterable[Table], *, alpha: float = ALPHA) -> list[PairLea
         n = len(together)
         if n < MIN_SHARED:
             continue
-        expected = (_expected(by_player[a], len(by_player[b]), seats_total) + _expected(by_player[b], len(by_player[a]), seats_total)) / 2
+        expected = (
+            _expected(by_player[a], len(by_player[b]), seats_total)
+            + _expected(by_player[b], len(by_player[a]), seats_total)
+        ) / 2
         p = poisson_upper_tail(n, expected)
         if p > threshold or n < MIN_RATIO * expected:
             continue
@@ -158,9 +161,7 @@ def _results(a: int, b: int, together: list[Table], by_player: dict[int, list[Ta
             best_gain, best_z = m1 - m0, z
     split_chances = [2 / (t.seats * (t.seats - 1)) for t in together]
     splits = sum(
-        1
-        for t in together
-        if (a in t.winners and t.placement[b] == 0.0) or (b in t.winners and t.placement[a] == 0.0)
+        1 for t in together if (a in t.winners and t.placement[b] == 0.0) or (b in t.winners and t.placement[a] == 0.0)
     )
     z_split = _z(splits, sum(split_chances), sum(c * (1 - c) for c in split_chances))
     return PairLead(
@@ -194,4 +195,6 @@ def placements(totals: Sequence[int]) -> list[float]:
     k = len(totals)
     if k < 2:
         return [1.0] * k
-    return [(k - 1 - sum(1 for o in totals if o > t) - (sum(1 for o in totals if o == t) - 1) / 2) / (k - 1) for t in totals]
+    return [
+        (k - 1 - sum(1 for o in totals if o > t) - (sum(1 for o in totals if o == t) - 1) / 2) / (k - 1) for t in totals
+    ]

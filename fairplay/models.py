@@ -156,7 +156,9 @@ class AuditEntry(models.Model):
     """One action on fair play, by staff or by the abandon rule (``actor`` empty): append-only."""
 
     at = models.DateTimeField(db_index=True)
-    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     action = models.CharField(_("action"), max_length=20, choices=AuditAction.choices)
     subject = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"

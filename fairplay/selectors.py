@@ -9,8 +9,10 @@ from datetime import timedelta
 from django.db.models import Q
 from django.utils import timezone
 
+from fairplay import collusion
+from fairplay.collusion import Table
 from fairplay.models import Abandon, Block, Report, ReportStatus, Sanction, SanctionKind, TableMute
-from games.models import MatchStatus, Seat
+from games.models import Match, MatchStatus, Seat
 
 
 def blocked_pair_among(*, user_id: int, others: Iterable[int]) -> bool:
@@ -79,3 +81,34 @@ def own_standing(*, user, now=None) -> dict:
 def handled_reports_untold(*, user) -> int:
     """How many of ``user``'s reports were handled since they last looked."""
     return Report.objects.filter(reporter=user, reporter_told=False).exclude(status=ReportStatus.OPEN).count()
+
+
+def collusion_tables(*, since=None) -> list[Table]:
+    """Finished matches of 3–5 seats (not practice tables) as the collusion statistic reads them: the
+    human seats, each one's placement among all seats (bots included), the winners."""
+    matches = Match.objects.filter(status=MatchStatus.FINISHED, practice=False, seats_count__gte=3, seats_count__lte=5)
+    if since is not None:
+        matches = matches.filter(finished_at__gte=since)
+    rows: dict[int, list] = {}
+    for match_id, seats_count, user_id, total, winner in Seat.objects.filter(
+        match__in=matches, final_total__isnull=False
+    ).values_list("match_id", "match__seats_count", "user_id", "final_total", "is_winner"):
+        rows.setdefault(match_id, []).append((seats_count, user_id, total, winner))
+    tables = []
+    for match_id, seats in rows.items():
+        place = collusion.placements([total for _k, _u, total, _w in seats])
+        humans = [(u, p, w) for (_k, u, _t, w), p in zip(seats, place, strict=True) if u is not None]
+        tables.append(
+            Table(
+                match_id=match_id,
+                players=tuple(u for u, _p, _w in humans),
+                placement={u: p for u, p, _w in humans},
+                winners=frozenset(u for u, _p, w in humans if w),
+                seats=seats[0][0],
+            )
+        )
+    return tables
+
+
+def collusion_leads(*, since=None) -> list[collusion.PairLead]:
+    return collusion.find_leads(collusion_tables(since=since))

@@ -17,8 +17,7 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_noop, ngettext
 
 from fairplay import limits, selectors
 from fairplay.models import (
@@ -146,7 +145,9 @@ def report_create(
         raise Refused(
             "too_long",
             ngettext(
-                "Details are limited to %(n)d character.", "Details are limited to %(n)d characters.", MAX_REPORT_DETAILS
+                "Details are limited to %(n)d character.",
+                "Details are limited to %(n)d characters.",
+                MAX_REPORT_DETAILS,
             )
             % {"n": MAX_REPORT_DETAILS},
         )
@@ -264,7 +265,12 @@ def sanction_lift(*, sanction_id: int, staff, note: str = "", now=None) -> Sanct
         sanction.lifted_at = now
         sanction.save(update_fields=["lifted_at"])
         _audit(
-            action=AuditAction.LIFT, actor=staff, subject=sanction.user, sanction=sanction, note=note[:MAX_NOTE], now=now
+            action=AuditAction.LIFT,
+            actor=staff,
+            subject=sanction.user,
+            sanction=sanction,
+            note=note[:MAX_NOTE],
+            now=now,
         )
     return sanction
 

@@ -63,9 +63,13 @@ def report(request):
         except services.Refused as exc:
             status = 429 if exc.code == "rate_limited" else 400
             return render(request, "fairplay/report.html", ctx | {"form": form, "refusal": exc.message}, status=status)
-        messages.success(request, _("Thank you. The moderators will look at your report; you will see here when it is handled."))
+        messages.success(
+            request, _("Thank you. The moderators will look at your report; you will see here when it is handled.")
+        )
         return redirect("fairplay:standing")
-    return render(request, "fairplay/report.html", ctx | {"form": form}, status=400 if request.method == "POST" else 200)
+    return render(
+        request, "fairplay/report.html", ctx | {"form": form}, status=400 if request.method == "POST" else 200
+    )
 
 
 @login_required
@@ -81,7 +85,9 @@ def block(request, user_id: int):
         messages.error(request, exc.message)
         return redirect("profile", target.username) if target else redirect("fairplay:standing")
     if blocked:
-        messages.success(request, _("Blocked. You will not be seated together, and you will not see each other's chat."))
+        messages.success(
+            request, _("Blocked. You will not be seated together, and you will not see each other's chat.")
+        )
     else:
         messages.success(request, _("Unblocked."))
     return _back(request, "fairplay:standing")
@@ -113,6 +119,9 @@ def rules(request):
     ctx = {
         "window_days": settings.RUMMYHUB_ABANDON_WINDOW_DAYS,
         "warn_at": settings.RUMMYHUB_ABANDON_WARN_AT,
-        "bars": [(settings.RUMMYHUB_ABANDON_WARN_AT + 1 + i, hours) for i, hours in enumerate(settings.RUMMYHUB_ABANDON_BAR_HOURS)],
+        "bars": [
+            (settings.RUMMYHUB_ABANDON_WARN_AT + 1 + i, hours)
+            for i, hours in enumerate(settings.RUMMYHUB_ABANDON_BAR_HOURS)
+        ],
     }
     return render(request, "fairplay/rules.html", ctx)

@@ -6,117 +6,278 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('games', '0012_seat_abandoned'),
+        ("games", "0012_seat_abandoned"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Report',
+            name="Report",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('reason', models.CharField(choices=[('abuse', 'Abusive or hateful chat'), ('spam', 'Spam'), ('cheating', 'Cheating or playing together against others'), ('abandon', 'Leaving games on purpose'), ('other', 'Other')], max_length=20, verbose_name='reason')),
-                ('details', models.CharField(blank=True, max_length=1000, verbose_name='details')),
-                ('evidence', models.JSONField(blank=True, default=dict)),
-                ('status', models.CharField(choices=[('open', 'Open'), ('actioned', 'Handled: action taken'), ('unfounded', 'Handled: closed as unfounded')], db_index=True, default='open', max_length=20, verbose_name='status')),
-                ('created_at', models.DateTimeField(auto_now_add=True, db_index=True)),
-                ('handled_at', models.DateTimeField(blank=True, null=True)),
-                ('reporter_told', models.BooleanField(default=False)),
-                ('chat_message', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='games.chatmessage')),
-                ('match', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='games.match')),
-                ('reported', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('reporter', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "reason",
+                    models.CharField(
+                        choices=[
+                            ("abuse", "Abusive or hateful chat"),
+                            ("spam", "Spam"),
+                            ("cheating", "Cheating or playing together against others"),
+                            ("abandon", "Leaving games on purpose"),
+                            ("other", "Other"),
+                        ],
+                        max_length=20,
+                        verbose_name="reason",
+                    ),
+                ),
+                ("details", models.CharField(blank=True, max_length=1000, verbose_name="details")),
+                ("evidence", models.JSONField(blank=True, default=dict)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("open", "Open"),
+                            ("actioned", "Handled: action taken"),
+                            ("unfounded", "Handled: closed as unfounded"),
+                        ],
+                        db_index=True,
+                        default="open",
+                        max_length=20,
+                        verbose_name="status",
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True, db_index=True)),
+                ("handled_at", models.DateTimeField(blank=True, null=True)),
+                ("reporter_told", models.BooleanField(default=False)),
+                (
+                    "chat_message",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="games.chatmessage",
+                    ),
+                ),
+                (
+                    "match",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="games.match",
+                    ),
+                ),
+                (
+                    "reported",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
+                (
+                    "reporter",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'report',
-                'verbose_name_plural': 'reports',
-                'ordering': ['-created_at'],
+                "verbose_name": "report",
+                "verbose_name_plural": "reports",
+                "ordering": ["-created_at"],
             },
         ),
         migrations.CreateModel(
-            name='Sanction',
+            name="Sanction",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('warning', 'Warning'), ('chat_mute', 'Chat muted'), ('rated_bar', 'Barred from rated tables')], max_length=20, verbose_name='kind')),
-                ('note', models.CharField(blank=True, max_length=500, verbose_name='note to the player')),
-                ('by_rule', models.BooleanField(default=False, verbose_name='by the abandon rule')),
-                ('starts_at', models.DateTimeField()),
-                ('ends_at', models.DateTimeField(blank=True, null=True)),
-                ('lifted_at', models.DateTimeField(blank=True, null=True)),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("warning", "Warning"),
+                            ("chat_mute", "Chat muted"),
+                            ("rated_bar", "Barred from rated tables"),
+                        ],
+                        max_length=20,
+                        verbose_name="kind",
+                    ),
+                ),
+                ("note", models.CharField(blank=True, max_length=500, verbose_name="note to the player")),
+                ("by_rule", models.BooleanField(default=False, verbose_name="by the abandon rule")),
+                ("starts_at", models.DateTimeField()),
+                ("ends_at", models.DateTimeField(blank=True, null=True)),
+                ("lifted_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'sanction',
-                'verbose_name_plural': 'sanctions',
-                'ordering': ['-starts_at'],
+                "verbose_name": "sanction",
+                "verbose_name_plural": "sanctions",
+                "ordering": ["-starts_at"],
             },
         ),
         migrations.CreateModel(
-            name='AuditEntry',
+            name="AuditEntry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('at', models.DateTimeField(db_index=True)),
-                ('action', models.CharField(choices=[('report', 'Report made'), ('warn', 'Warned'), ('mute', 'Chat muted'), ('bar', 'Barred from rated tables'), ('unfounded', 'Closed as unfounded'), ('lift', 'Sanction lifted'), ('rule_warn', 'Warned by the abandon rule'), ('rule_bar', 'Barred by the abandon rule')], max_length=20, verbose_name='action')),
-                ('note', models.CharField(blank=True, max_length=500, verbose_name='note')),
-                ('actor', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('subject', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('report', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='audit', to='fairplay.report')),
-                ('sanction', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='audit', to='fairplay.sanction')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("at", models.DateTimeField(db_index=True)),
+                (
+                    "action",
+                    models.CharField(
+                        choices=[
+                            ("report", "Report made"),
+                            ("warn", "Warned"),
+                            ("mute", "Chat muted"),
+                            ("bar", "Barred from rated tables"),
+                            ("unfounded", "Closed as unfounded"),
+                            ("lift", "Sanction lifted"),
+                            ("rule_warn", "Warned by the abandon rule"),
+                            ("rule_bar", "Barred by the abandon rule"),
+                        ],
+                        max_length=20,
+                        verbose_name="action",
+                    ),
+                ),
+                ("note", models.CharField(blank=True, max_length=500, verbose_name="note")),
+                (
+                    "actor",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "subject",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "report",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="audit",
+                        to="fairplay.report",
+                    ),
+                ),
+                (
+                    "sanction",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="audit",
+                        to="fairplay.sanction",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'audit log entry',
-                'verbose_name_plural': 'audit log',
-                'ordering': ['-at', '-pk'],
+                "verbose_name": "audit log entry",
+                "verbose_name_plural": "audit log",
+                "ordering": ["-at", "-pk"],
             },
         ),
         migrations.CreateModel(
-            name='TableMute',
+            name="TableMute",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('match', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='games.match')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "match",
+                    models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name="+", to="games.match"),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Abandon',
+            name="Abandon",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('at', models.DateTimeField(db_index=True)),
-                ('match', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='games.match')),
-                ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("at", models.DateTimeField(db_index=True)),
+                (
+                    "match",
+                    models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name="+", to="games.match"),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'abandon',
-                'verbose_name_plural': 'abandons',
-                'constraints': [models.UniqueConstraint(fields=('user', 'match'), name='abandon_unique')],
+                "verbose_name": "abandon",
+                "verbose_name_plural": "abandons",
+                "constraints": [models.UniqueConstraint(fields=("user", "match"), name="abandon_unique")],
             },
         ),
         migrations.CreateModel(
-            name='Block',
+            name="Block",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('blocked', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('blocker', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "blocked",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
+                (
+                    "blocker",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="+", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'block',
-                'verbose_name_plural': 'blocks',
-                'constraints': [models.UniqueConstraint(fields=('blocker', 'blocked'), name='block_unique_pair'), models.CheckConstraint(condition=models.Q(('blocker', models.F('blocked')), _negated=True), name='block_not_self')],
+                "verbose_name": "block",
+                "verbose_name_plural": "blocks",
+                "constraints": [
+                    models.UniqueConstraint(fields=("blocker", "blocked"), name="block_unique_pair"),
+                    models.CheckConstraint(
+                        condition=models.Q(("blocker", models.F("blocked")), _negated=True), name="block_not_self"
+                    ),
+                ],
             },
         ),
         migrations.AddIndex(
-            model_name='sanction',
-            index=models.Index(fields=['user', 'kind', 'ends_at'], name='sanction_user_kind_end'),
+            model_name="sanction",
+            index=models.Index(fields=["user", "kind", "ends_at"], name="sanction_user_kind_end"),
         ),
         migrations.AddConstraint(
-            model_name='tablemute',
-            constraint=models.UniqueConstraint(fields=('user', 'match'), name='tablemute_unique'),
+            model_name="tablemute",
+            constraint=models.UniqueConstraint(fields=("user", "match"), name="tablemute_unique"),
         ),
     ]

@@ -51,7 +51,9 @@ def ranks_with_abandons(totals: Sequence[int], abandoned: Sequence[bool]) -> lis
     finished their seat) ranks below everyone who stayed, whatever their totals (tied together)."""
     stayed = [t for t, gone in zip(totals, abandoned, strict=True) if not gone]
     last = len(stayed) + 1
-    return [last if gone else 1 + sum(1 for other in stayed if other > t) for t, gone in zip(totals, abandoned, strict=True)]
+    return [
+        last if gone else 1 + sum(1 for other in stayed if other > t) for t, gone in zip(totals, abandoned, strict=True)
+    ]
 
 
 def rate(ratings: Sequence[tuple[float, float]], ranks: Sequence[int]) -> list[tuple[float, float]]:

@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0011_analysis_and_practice'),
+        ("games", "0011_analysis_and_practice"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='seat',
-            name='abandoned',
+            model_name="seat",
+            name="abandoned",
             field=models.BooleanField(default=False),
         ),
     ]

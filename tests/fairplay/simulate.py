@@ -8,8 +8,14 @@ import random
 from fairplay.collusion import Table, placements
 
 
-def simulate(*, players: int = 100, tables: int = 1500, seed: int = 1, planted: tuple[int, int] | None = None,
-             planted_share: float = 0.0) -> list[Table]:
+def simulate(
+    *,
+    players: int = 100,
+    tables: int = 1500,
+    seed: int = 1,
+    planted: tuple[int, int] | None = None,
+    planted_share: float = 0.0,
+) -> list[Table]:
     """``tables`` random tables of 3–5 drawn from ``players``; with ``planted`` = (a, b), a fraction
     ``planted_share`` of the tables that seat ``a`` also seat ``b``, and there one of the two (in turn) wins."""
     rng = random.Random(seed)
@@ -45,4 +51,3 @@ def simulate(*, players: int = 100, tables: int = 1500, seed: int = 1, planted: 
             )
         )
     return out
-
