@@ -11,6 +11,7 @@ from django.http import HttpResponseNotAllowed
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
@@ -88,7 +89,7 @@ class ReportAdmin(admin.ModelAdmin):
                 '<li{}><strong>{}</strong> <span dir="auto">{}</span> <small>{}</small></li>',
                 (
                     (
-                        format_html(' style="font-weight:bold;background:#fff3cd"') if line.get("reported") else "",
+                        mark_safe(' class="reported-line" style="font-weight:bold"') if line.get("reported") else "",
                         line.get("user", ""),
                         line.get("text", ""),
                         line.get("at", ""),
