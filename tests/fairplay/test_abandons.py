@@ -86,7 +86,10 @@ def test_the_rule_warns_then_bars_for_longer_each_time_and_forgets_after_the_win
     abandon(start + timedelta(hours=1))
     warning = Sanction.objects.get(user=alice)
     assert warning.kind == SanctionKind.WARNING and warning.by_rule
-    assert selectors.sanction_in_force(user_id=alice.pk, kind=SanctionKind.RATED_BAR, now=start + timedelta(hours=2)) is None
+    assert (
+        selectors.sanction_in_force(user_id=alice.pk, kind=SanctionKind.RATED_BAR, now=start + timedelta(hours=2))
+        is None
+    )
 
     bars = []
     for n, hours in enumerate([24, 72, 168, 168]):
@@ -94,9 +97,12 @@ def test_the_rule_warns_then_bars_for_longer_each_time_and_forgets_after_the_win
         abandon(at)
         bar = selectors.sanction_in_force(user_id=alice.pk, kind=SanctionKind.RATED_BAR, now=at + timedelta(minutes=1))
         assert bar is not None and bar.ends_at - at == timedelta(hours=hours)
-        assert selectors.sanction_in_force(
-            user_id=alice.pk, kind=SanctionKind.RATED_BAR, now=at + timedelta(hours=hours, seconds=1)
-        ) is None
+        assert (
+            selectors.sanction_in_force(
+                user_id=alice.pk, kind=SanctionKind.RATED_BAR, now=at + timedelta(hours=hours, seconds=1)
+            )
+            is None
+        )
         bars.append(bar)
     assert [e.action for e in AuditEntry.objects.filter(subject=alice).order_by("at")] == [
         AuditAction.RULE_WARN,

@@ -29,7 +29,7 @@ def test_a_chat_line_report_keeps_the_chat_around_it(alice, bob, table):
     report = services.report_create(reporter=alice, reason="abuse", details="rude", message_id=line.pk)
     assert report.reported == bob and report.match_id == table.pk and report.chat_message == line
     texts = [entry["text"] for entry in report.evidence["chat"]]
-    assert texts == [f"line {i}" for i in range(10)][:4 + services.EVIDENCE_AROUND + 1]
+    assert texts == [f"line {i}" for i in range(10)][: 4 + services.EVIDENCE_AROUND + 1]
     assert [e["text"] for e in report.evidence["chat"] if e["reported"]] == ["line 4"]
     assert report.evidence["match"] == table.pk
     assert AuditEntry.objects.get(report=report).action == AuditAction.REPORT
