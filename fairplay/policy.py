@@ -31,7 +31,7 @@ class FairPlayGuards(Guards):
             return None
         if bar.ends_at is None:
             return _("You are barred from rated tables. Practice tables are open to you.")
-        return _("You are barred from rated tables until %(until)s. Practice tables are open to you.") % {
+        return _("You are barred from rated tables (until %(until)s). Practice tables are open to you.") % {
             "until": _until(bar)
         }
 
@@ -41,7 +41,7 @@ class FairPlayGuards(Guards):
             return None
         if mute.ends_at is None:
             return _("Your chat is muted by the moderators.")
-        return _("Your chat is muted by the moderators until %(until)s.") % {"until": _until(mute)}
+        return _("Your chat is muted by the moderators (until %(until)s).") % {"until": _until(mute)}
 
     def chat_hidden_authors(self, *, viewer_id, match_id) -> frozenset[int] | None:
         if viewer_id is None:
