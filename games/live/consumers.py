@@ -241,7 +241,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         if message is None:
             return
         with override_scope_language(self.scope):
-            html = render_to_string("games/table.html#chat-message", {"message": message, "oob": True, "user": viewer})
+            html = render_to_string(
+                "games/table.html#chat-message",
+                {"message": message, "oob": True, "user": viewer, "me": self.seat_index is not None},
+            )
         await self.send(text_data=html)
 
     async def push_board(

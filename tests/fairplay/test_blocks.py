@@ -93,3 +93,29 @@ def test_block_and_mute_are_rate_limited(alice, bob, settings):
     with pytest.raises(services.Refused) as refused:
         services.block_set(user=alice, target_id=bob.pk, blocked=False)
     assert refused.value.code == "rate_limited"
+
+
+def test_the_lobby_quick_seat_takes_a_free_seat_or_says_there_is_none(client, alice, bob, carol):
+    client.force_login(alice)
+    response = client.post("/play/new/", {"quick": "seat"}, follow=True)
+    assert "No open table has a free seat for you now" in response.content.decode()
+    services.block_set(user=alice, target_id=bob.pk, blocked=True)
+    game_services.match_create(host=bob, variant="manipulation", seats_count=3)
+    response = client.post("/play/new/", {"quick": "seat"}, follow=True)
+    assert "No open table has a free seat for you now" in response.content.decode()
+    carols = game_services.match_create(host=carol, variant="manipulation", seats_count=3)
+    response = client.post("/play/new/", {"quick": "seat"})
+    assert response.status_code == 302 and response["Location"] == f"/tables/{carols.pk}/"
+    assert Seat.objects.filter(match=carols, user=alice).exists()
+
+
+def test_the_chat_report_link_is_offered_to_players_for_others_lines_only(client, alice, bob, carol):
+    table = game_services.match_create(host=carol, variant="manipulation", seats_count=3)
+    game_services.seat_join(match_id=table.pk, user=alice)
+    own = ChatMessage.objects.create(match=table, user=alice, text="mine")
+    other = ChatMessage.objects.create(match=table, user=carol, text="theirs")
+    client.force_login(alice)
+    page = client.get(f"/tables/{table.pk}/").content.decode()
+    assert f'data-report-line="{other.pk}"' in page and f'data-report-line="{own.pk}"' not in page
+    client.force_login(bob)  # a spectator
+    assert "data-report-line" not in client.get(f"/tables/{table.pk}/").content.decode()

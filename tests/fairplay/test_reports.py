@@ -157,3 +157,22 @@ def test_the_admin_handle_refuses_forged_hours(client, alice, bob, moderator):
         client.post(f"/admin/fairplay/report/{report.pk}/handle/", {"action": "bar", "hours": hours})
     report.refresh_from_db()
     assert report.status == ReportStatus.OPEN and not Sanction.objects.exists()
+
+
+def test_staff_lift_a_sanction_from_the_admin_list_and_it_is_logged(client, alice, bob, moderator):
+    report = services.report_create(reporter=alice, reported_id=bob.pk, reason="spam")
+    services.report_handle(report_id=report.pk, staff=moderator, action="bar", hours=48)
+    bar = Sanction.objects.get(user=bob)
+    client.force_login(moderator)
+    response = client.post(
+        "/admin/fairplay/sanction/", {"action": "lift", "_selected_action": [str(bar.pk)]}, follow=True
+    )
+    assert response.status_code == 200
+    bar.refresh_from_db()
+    assert bar.lifted_at is not None
+    assert AuditEntry.objects.get(action=AuditAction.LIFT).actor == moderator
+    # The audit log is read only: no add, no change, no delete.
+    assert client.get("/admin/fairplay/auditentry/add/").status_code == 403
+    entry = AuditEntry.objects.first()
+    assert client.post(f"/admin/fairplay/auditentry/{entry.pk}/delete/", {"post": "yes"}).status_code == 403
+    assert AuditEntry.objects.filter(pk=entry.pk).exists()
