@@ -132,7 +132,8 @@ class ReportAdmin(admin.ModelAdmin):
         return mine + super().get_urls()
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
-        extra = {**(extra_context or {}), "actions_open": False}
+        # Nothing of a report is edited: the "Act on this report" form is its one action.
+        extra = {**(extra_context or {}), "actions_open": False, "show_save": False, "show_save_and_continue": False}
         try:
             report = Report.objects.filter(pk=inputs.parse_int(str(object_id), lo=1, hi=2**62)).first()
         except inputs.BadInput:

@@ -39,6 +39,7 @@ def test_a_reported_chat_line_muted_from_the_admin_is_seen_by_its_author(
     expect(page.locator(".reported-line blockquote")).to_have_text("you all play like fools")
     page.get_by_label("Abusive or hateful chat").check()
     page.get_by_label("What happened (optional)").fill("Insults at the table.")
+    page.screenshot(path=str(artifacts / "fair-play-report.png"), full_page=True)
     page.get_by_role("button", name="Send the report").click()
     expect(page.locator("[data-report-status='open']")).to_be_visible()
     alice_context.close()
@@ -56,6 +57,7 @@ def test_a_reported_chat_line_muted_from_the_admin_is_seen_by_its_author(
     staff.get_by_label("Mute the chat").check()
     staff.get_by_label("For how many hours (a mute or a bar; empty: until lifted)").fill("24")
     staff.get_by_label("Note shown to the player (never name the reporter)").fill("Keep it friendly.")
+    staff.screenshot(path=str(artifacts / "fair-play-admin-report.png"), full_page=True)
     staff.get_by_role("button", name="Apply").click()
     expect(staff.locator(".messagelist")).to_contain_text("The report is handled")
     staff_context.close()
@@ -77,5 +79,6 @@ def test_a_reported_chat_line_muted_from_the_admin_is_seen_by_its_author(
     expect(mine.locator("[data-chat-mute]")).to_contain_text("Your chat is muted (until")
     expect(mine.locator("body")).to_contain_text("Keep it friendly.")
     expect(mine.locator("body")).not_to_contain_text("alice")
+    mine.screenshot(path=str(artifacts / "fair-play-standing.png"), full_page=True)
     bob_context.close()
     assert ChatMessage.objects.filter(user=bob).count() == 1
