@@ -6,6 +6,7 @@ a block does not keep two players out of a tournament (docs/fair-play.md).
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.utils import formats
 from django.utils.translation import gettext as _
 
@@ -42,6 +43,17 @@ class FairPlayGuards(Guards):
         if mute.ends_at is None:
             return _("Your chat is muted by the moderators.")
         return _("Your chat is muted by the moderators (until %(until)s).") % {"until": _until(mute)}
+
+    def lobby_notice(self, *, user) -> str | None:
+        bar = self.rated_refusal(user=user)
+        if bar:
+            return bar
+        warning = selectors.recent_warning(user_id=user.pk, days=settings.RUMMYHUB_ABANDON_WINDOW_DAYS)
+        if warning is None:
+            return None
+        note = _(warning.note) if warning.by_rule else warning.note
+        # Translators: %(note)s is the warning's text (the abandon rule's, or a moderator's note).
+        return _("You have a warning: %(note)s") % {"note": note} if note else _("You have a warning.")
 
     def chat_hidden_authors(self, *, viewer_id, match_id) -> frozenset[int] | None:
         if viewer_id is None:

@@ -50,6 +50,18 @@ def sanction_in_force(*, user_id: int, kind: str, now=None) -> Sanction | None:
     )
 
 
+def recent_warning(*, user_id: int, days: int, now=None) -> Sanction | None:
+    """The newest warning of ``user_id`` given in the last ``days`` days and not lifted."""
+    now = now or timezone.now()
+    return (
+        Sanction.objects.filter(
+            user_id=user_id, kind=SanctionKind.WARNING, lifted_at__isnull=True, starts_at__gt=now - timedelta(days=days)
+        )
+        .order_by("-starts_at")
+        .first()
+    )
+
+
 def abandons_in_window(*, user_id: int, now=None, days: int) -> int:
     now = now or timezone.now()
     return Abandon.objects.filter(user_id=user_id, at__gt=now - timedelta(days=days), at__lte=now).count()

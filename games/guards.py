@@ -30,6 +30,10 @@ class Guards:
         """Why ``user`` may not post a chat line now, or None."""
         return None
 
+    def lobby_notice(self, *, user) -> str | None:
+        """What the lobby tells ``user`` of their standing (a warning, a bar), or None."""
+        return None
+
     def chat_hidden_authors(self, *, viewer_id: int | None, match_id: int) -> frozenset[int] | None:
         """The authors (user ids) whose lines at this table ``viewer_id`` does not see; None: no line at all
         (the viewer muted the table's chat)."""

@@ -33,6 +33,7 @@ def lobby(request):
     ctx = selectors.lobby_tables(user=request.user)
     ctx["form"] = TableCreateForm()
     ctx["my_tournament_tables"] = user_tournament_tables(request.user)
+    ctx["fair_play_notice"] = guards.current().lobby_notice(user=request.user)
     template = "games/lobby.html#lobby-tables" if request.htmx else "games/lobby.html"
     return render(request, template, ctx)
 

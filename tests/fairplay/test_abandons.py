@@ -147,3 +147,20 @@ def test_the_profile_shows_games_finished(client, alice, bob):
     assert "1 game finished" in page and "1 left to a bot" in page
     assert "2 games finished" in client.get(f"/players/{alice.username}/").content.decode()
     assert Match.objects.count() == 2
+
+
+def test_the_lobby_tells_a_player_of_their_warning_then_of_their_bar(client, alice, bob, settings):
+    settings.RUMMYHUB_ABANDON_WARN_AT = 2
+    settings.RUMMYHUB_ABANDON_BAR_HOURS = [24]
+    client.force_login(alice)
+    now = timezone.now()
+    notices = []
+    for minutes in (30, 20, 10):
+        match = finished_match([alice, bob], at=now - timedelta(minutes=minutes), abandoned=[alice])
+        services.abandons_record(match_id=match.pk, now=now - timedelta(minutes=minutes))
+        page = client.get("/play/").content.decode()
+        notices.append("data-fair-play-notice" in page)
+        if minutes == 20:
+            assert "You have a warning: You left several matches for a bot to finish." in page
+    assert notices == [False, True, True]
+    assert "You are barred from rated tables (until" in page
