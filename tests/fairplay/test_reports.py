@@ -176,3 +176,11 @@ def test_staff_lift_a_sanction_from_the_admin_list_and_it_is_logged(client, alic
     entry = AuditEntry.objects.first()
     assert client.post(f"/admin/fairplay/auditentry/{entry.pk}/delete/", {"post": "yes"}).status_code == 403
     assert AuditEntry.objects.filter(pk=entry.pk).exists()
+
+
+@pytest.mark.parametrize("report_id", ["9" * 30, "²", "\u0661"])
+def test_forged_report_ids_in_the_admin_are_refused_without_a_server_error(client, moderator, report_id):
+    client.force_login(moderator)
+    assert client.get(f"/admin/fairplay/report/{report_id}/change/").status_code in (302, 404)
+    assert client.post(f"/admin/fairplay/report/{report_id}/handle/", {"action": "warn"}).status_code in (302, 404)
+    assert not Sanction.objects.exists() and not AuditEntry.objects.exists()
