@@ -11,6 +11,7 @@ from games import services
 from games.models import ChatMessage
 from plumbing import realtime
 from tests.browser.conftest import login
+from tests.fairplay.support import clear_rate_limits
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -20,6 +21,7 @@ def test_a_reported_chat_line_muted_from_the_admin_is_seen_by_its_author(
 ):
     # Set up at service level; nobody listens to these broadcasts (the sync Playwright loop forbids them).
     monkeypatch.setattr(realtime, "send_now", lambda group, message: None)
+    clear_rate_limits()  # the live server counts reports in the same cache (on Redis, across runs)
     alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
     make_user("moderator", is_staff=True, is_superuser=True)
     table = services.match_create(host=carol, variant="manipulation", seats_count=3)

@@ -1,16 +1,17 @@
-"""The fair-play tests start with no rate-limit counters (they live in the default cache)."""
+"""The fair-play tests start and end with no rate-limit counters of this process."""
 
 from __future__ import annotations
 
 import pytest
-from django.core.cache import cache
+
+from tests.fairplay.support import clear_rate_limits
 
 
 @pytest.fixture(autouse=True)
 def _fresh_rate_limits():
-    cache.clear()
+    clear_rate_limits()
     yield
-    cache.clear()
+    clear_rate_limits()
 
 
 @pytest.fixture

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from django.conf import settings
+from django.core.cache import cache
+
 from games.models import Match, MatchStatus, Seat
 
 
@@ -21,3 +24,16 @@ def finished_match(users, *, at, abandoned=(), totals=None, practice=False) -> M
             abandoned=user in abandoned,
         )
     return match
+
+
+def clear_rate_limits() -> None:
+    """Forget this process's rate-limit counters (django-ratelimit's ``rl:`` keys in the default cache),
+    which outlive a test and, on Redis, a run: only this process's key prefix (settings.REDIS_PREFIX),
+    as tests/accounts/test_ratelimit.py does, so other test processes keep theirs."""
+    prefix = settings.CACHES["default"].get("KEY_PREFIX")
+    if not prefix or not hasattr(cache, "_cache"):
+        cache.clear()
+        return
+    client = cache._cache.get_client(write=True)
+    for key in client.scan_iter(match=f"{prefix}:*rl:*"):
+        client.delete(key)
