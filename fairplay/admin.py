@@ -4,12 +4,15 @@ the audit log (read only), abandons and blocks, and the collusion leads."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.http import HttpResponseNotAllowed
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
+from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
@@ -18,6 +21,8 @@ from django.utils.translation import gettext_lazy, ngettext
 from fairplay import selectors, services
 from fairplay.models import Abandon, AuditEntry, Block, Report, ReportStatus, Sanction
 from plumbing import inputs
+
+COLLUSION_DAYS = 180  # the matches the collusion leads read by default: the last half year
 
 
 class ReadOnly(admin.ModelAdmin):
@@ -170,7 +175,11 @@ class ReportAdmin(admin.ModelAdmin):
     def collusion_view(self, request):
         if not self.has_view_permission(request):
             raise PermissionDenied
-        leads = selectors.collusion_leads()
+        try:
+            days = inputs.parse_int(request.GET.get("days") or str(COLLUSION_DAYS), lo=1, hi=3650)
+        except inputs.BadInput:
+            days = COLLUSION_DAYS
+        leads = selectors.collusion_leads(since=timezone.now() - timedelta(days=days))
         names = dict(
             get_user_model()
             .objects.filter(pk__in={p for lead in leads for p in (lead.a, lead.b)})
@@ -179,6 +188,7 @@ class ReportAdmin(admin.ModelAdmin):
         context = {
             **self.admin_site.each_context(request),
             "title": _("Collusion leads"),
+            "days": days,
             "rows": [{"lead": lead, "a": names.get(lead.a, lead.a), "b": names.get(lead.b, lead.b)} for lead in leads],
             "opts": self.model._meta,
         }

@@ -4,8 +4,10 @@ often than chance and trades wins is flagged; 100 honest players are not."""
 from __future__ import annotations
 
 import random
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
 from fairplay import collusion, selectors
 from games.models import Match, MatchStatus, Seat
@@ -70,7 +72,9 @@ def test_the_admin_page_lists_the_pair_read_from_stored_matches(client, make_use
     tables = simulate(players=30, tables=300, seed=5, planted=PLANTED, planted_share=0.6)
     users = [make_user(f"player{i}") for i in range(30)]
     for t in tables:
-        match = Match.objects.create(variant="manipulation", seats_count=t.seats, status=MatchStatus.FINISHED)
+        match = Match.objects.create(
+            variant="manipulation", seats_count=t.seats, status=MatchStatus.FINISHED, finished_at=timezone.now()
+        )
         # Totals in the order of the placements (a bot takes no seat here: every seat is a player).
         Seat.objects.bulk_create(
             Seat(
@@ -92,3 +96,8 @@ def test_the_admin_page_lists_the_pair_read_from_stored_matches(client, make_use
     page = client.get("/admin/fairplay/report/collusion/").content.decode()
     assert "player0" in page and "player1" in page and 'class="flagged"' in page
     assert page.count('class="flagged"') == 1
+    # A forged period falls back to the default; matches older than the period are left out.
+    assert client.get("/admin/fairplay/report/collusion/?days=%C2%B2").status_code == 200
+    Match.objects.update(finished_at=timezone.now() - timedelta(days=30))
+    assert 'class="flagged"' not in client.get("/admin/fairplay/report/collusion/?days=7").content.decode()
+    assert 'class="flagged"' in client.get("/admin/fairplay/report/collusion/?days=31").content.decode()
