@@ -9,6 +9,7 @@ from django.utils.translation import ngettext
 
 from accounts import ratelimit
 from accounts.forms import SignUpForm
+from fairplay import selectors as fairplay_selectors
 from games.history import selectors as history_selectors
 
 # Set in the session that created the account (read by templates/home.html as request.session.signed_up_here).
@@ -36,7 +37,12 @@ def signup(request):
 def profile(request, username):
     player = get_object_or_404(get_user_model(), username=username, is_active=True)
     stats = history_selectors.player_stats(player=player, viewer=request.user)
-    return render(request, "accounts/profile.html", {"player": player, "stats": stats})
+    ctx = {"player": player, "stats": stats, "figures": fairplay_selectors.games_figures(player=player)}
+    if request.user.is_authenticated and request.user != player:
+        ctx["blocking"] = fairplay_selectors.is_blocking(user=request.user, other=player)
+    if request.user == player:
+        ctx["reports_handled"] = fairplay_selectors.handled_reports_untold(user=player)
+    return render(request, "accounts/profile.html", ctx)
 
 
 def admin_login(request):

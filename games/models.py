@@ -167,6 +167,9 @@ class Seat(models.Model):
     # The player's own order of the cards in hand (ids); new cards go to the end.
     hand_order = models.JSONField(default=list, blank=True)
     final_total = models.IntegerField(null=True, blank=True)
+    # The match ended with a bot playing this player's seat (autopilot: they timed out turn after turn,
+    # or left and did not come back): an abandon (rated last; counted by fairplay).
+    abandoned = models.BooleanField(default=False)
     is_winner = models.BooleanField(default=False)
 
     class Meta:

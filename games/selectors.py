@@ -8,7 +8,7 @@ from django.db.models import Count, F, Q
 from django.http import Http404
 from django.utils import timezone
 
-from games import forms, store
+from games import forms, guards, store
 from games.board import lists, words
 from games.board.data import LOG_LENGTH, BoardData, LogEvent
 from games.models import ChatMessage, Event, Match, MatchStatus, Round, RoundScore, Seat
@@ -204,6 +204,19 @@ def board_data(match: Match, previous: BoardData | None = None) -> BoardData:
     )
 
 
-def chat_messages(match: Match) -> list[ChatMessage]:
-    """The table's last 50 chat messages, oldest first (the page shows them; pushes add new ones)."""
-    return list(ChatMessage.objects.filter(match=match).select_related("user").order_by("-created_at")[:50])[::-1]
+def chat_messages(match: Match, viewer=None) -> list[ChatMessage]:
+    """The table's last 50 chat messages ``viewer`` sees, oldest first (the page shows them; pushes add
+    new ones): none when they muted the table's chat, none of a player they block or who blocks them
+    (``games.guards``: fair play)."""
+    viewer_id = viewer.pk if viewer is not None and viewer.is_authenticated else None
+    hidden = guards.current().chat_hidden_authors(viewer_id=viewer_id, match_id=match.pk)
+    if hidden is None:
+        return []
+    lines = ChatMessage.objects.filter(match=match).exclude(user_id__in=hidden)
+    return list(lines.select_related("user").order_by("-created_at")[:50])[::-1]
+
+
+def chat_shown_to(*, viewer_id: int | None, match_id: int, author_id: int) -> bool:
+    """Whether a new chat line of ``author_id`` is pushed to ``viewer_id``'s socket."""
+    hidden = guards.current().chat_hidden_authors(viewer_id=viewer_id, match_id=match_id)
+    return hidden is not None and author_id not in hidden

@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games import commands, selectors, services
+from games import commands, guards, selectors, services
 from games.analysis import hints
 from games.board import fragments
 from games.forms import TableCreateForm
@@ -29,9 +29,7 @@ MAX_SEAT_INDEX = 4  # five seats at most (RULES B.1.1)
 def home(request):
     # The turn-based games where it is the player's move (kept live over the lobby socket).
     daily = puzzle_selectors.daily_puzzle(timezone.localdate()) if request.user.is_authenticated else None
-    return render(
-        request, "home.html", {"your_moves": selectors.your_moves(user=request.user), "daily_puzzle": daily}
-    )
+    return render(request, "home.html", {"your_moves": selectors.your_moves(user=request.user), "daily_puzzle": daily})
 
 
 @login_required
@@ -39,6 +37,7 @@ def lobby(request):
     ctx = selectors.lobby_tables(user=request.user)
     ctx["form"] = TableCreateForm()
     ctx["my_tournament_tables"] = user_tournament_tables(request.user)
+    ctx["fair_play_notice"] = guards.current().lobby_notice(user=request.user)
     template = "games/lobby.html#lobby-tables" if request.htmx else "games/lobby.html"
     return render(request, template, ctx)
 
@@ -46,9 +45,25 @@ def lobby(request):
 @login_required
 @require_POST
 def table_create(request):
+    if request.POST.get("quick") == "seat":
+        # The lobby's "quick seat": a free seat at an open table of other players (never beside a
+        # player one blocks or is blocked by).
+        try:
+            seat = services.seat_quick(user=request.user)
+        except services.ActionRefused as exc:
+            messages.error(request, exc.message)
+            return redirect("games:lobby")
+        if seat is None:
+            messages.info(request, _("No open table has a free seat for you now: open a table of your own."))
+            return redirect("games:lobby")
+        return redirect("games:table", match_id=seat.match_id)
     if request.POST.get("quick"):
         # Home page "quick game": 3 seats, 2 bots, default rules, started at once.
-        match = services.match_create(host=request.user, variant=Variant.MANIPULATION, seats_count=3, bots=2)
+        try:
+            match = services.match_create(host=request.user, variant=Variant.MANIPULATION, seats_count=3, bots=2)
+        except services.ActionRefused as exc:
+            messages.error(request, exc.message)
+            return redirect("games:lobby")
         services.match_start(match_id=match.pk, user=request.user)
         return redirect("games:table", match_id=match.pk)
     form = TableCreateForm(request.POST)
@@ -87,16 +102,27 @@ def table(request, match_id):
         return render(
             request,
             "games/table.html#table-side",
-            {"match": match, "me": me is not None, "chat": selectors.chat_messages(match)},
+            {"match": match, "me": me is not None, **_chat_context(match, request.user)},
         )
     board = fragments.board_for(selectors.board_data(match), request.user, request=request)
     ctx = board.ctx
     ctx["board_html"] = board.html()
     if not request.htmx:
-        ctx["chat"] = selectors.chat_messages(match)
+        ctx.update(_chat_context(match, request.user))
     ctx["invite"] = request.session.get(f"invite-{match.pk}", "")
     template = "games/table.html#table-board" if request.htmx else "games/table.html"
     return render(request, template, ctx)
+
+
+def _chat_context(match, user) -> dict:
+    """The side panel's chat for ``user``: the lines they see, whether they muted this table's chat,
+    and why they may not post (a moderators' mute: ``games.guards``)."""
+    policy = guards.current()
+    return {
+        "chat": selectors.chat_messages(match, user),
+        "chat_muted": policy.chat_hidden_authors(viewer_id=user.pk, match_id=match.pk) is None,
+        "chat_refusal": policy.chat_refusal(user=user),
+    }
 
 
 def _respond(request, match_id, error: Exception | None = None, status: int = 200):

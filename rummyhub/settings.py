@@ -92,6 +92,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "notifications",
+    "fairplay",  # above games: blocks, reports, abandons (docs/fair-play.md)
     # After games: the first app's command wins, and games' `runworker` adds the analysis worker's poll.
     "channels",
 ]
@@ -249,6 +250,14 @@ RUMMYHUB_LOGIN_LIMIT_ACCOUNT = env_rate("RUMMYHUB_LOGIN_LIMIT_ACCOUNT", "5/15m")
 RUMMYHUB_LOGIN_LIMIT_ADDRESS = env_rate("RUMMYHUB_LOGIN_LIMIT_ADDRESS", "20/15m")
 RUMMYHUB_RESET_LIMIT_EMAIL = env_rate("RUMMYHUB_RESET_LIMIT_EMAIL", "3/h")
 RUMMYHUB_RESET_LIMIT_ADDRESS = env_rate("RUMMYHUB_RESET_LIMIT_ADDRESS", "5/h")
+# Fair play (docs/fair-play.md): the abandon rule, counted over a rolling window of days: the
+# WARN_AT-th abandon in the window warns, each one after it bars from rated tables for the next
+# period of the ladder (hours; the last one repeats).  Every player action is rate limited.
+RUMMYHUB_ABANDON_WINDOW_DAYS = env_int("RUMMYHUB_ABANDON_WINDOW_DAYS", 30)
+RUMMYHUB_ABANDON_WARN_AT = env_int("RUMMYHUB_ABANDON_WARN_AT", 2)
+RUMMYHUB_ABANDON_BAR_HOURS = [int(h) for h in env_list("RUMMYHUB_ABANDON_BAR_HOURS", ["24", "72", "168", "720"])]
+RUMMYHUB_FAIRPLAY_LIMIT = env_rate("RUMMYHUB_FAIRPLAY_LIMIT", "30/h")  # blocks, mutes: per player
+RUMMYHUB_REPORT_LIMIT = env_rate("RUMMYHUB_REPORT_LIMIT", "10/d")  # reports: per player
 # django-ratelimit's counters live in CACHES["default"]; it flags LocMem as "not shared"
 # (E003) and Django's own RedisCache as "not officially supported" (W001).  LocMem is
 # right for the embedded default, which is one process; production sets REDIS_URL, and

@@ -12,6 +12,7 @@ urlpatterns = [
     path("", include("games.tournaments.urls")),
     path("", include("games.history.urls")),
     path("", include("games.puzzles.urls")),
+    path("", include("fairplay.urls")),
     path("accounts/", include("accounts.urls")),
     # The service worker, from the root so that its scope is the whole site (notifications).
     path("sw.js", notification_views.service_worker, name="service_worker"),

@@ -6,7 +6,7 @@ from __future__ import annotations
 import grimp
 
 # The packages whose modules are checked: the whole project.
-CHECKED_PACKAGES = ("games", "accounts", "plumbing", "rummyhub")
+CHECKED_PACKAGES = ("games", "accounts", "fairplay", "plumbing", "rummyhub")
 
 
 def _checked(module: str) -> bool:

@@ -9,7 +9,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("games", "accounts", "plumbing", "rummyhub")
+PACKAGES = ("games", "accounts", "fairplay", "plumbing", "rummyhub")
 DJANGO_PUBLIC = {"_meta", "_state"}  # underscored by Django, documented as public
 
 

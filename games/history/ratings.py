@@ -46,6 +46,16 @@ def ranks_from_totals(totals: Sequence[int]) -> list[int]:
     return [1 + sum(1 for other in totals if other > t) for t in totals]
 
 
+def ranks_with_abandons(totals: Sequence[int], abandoned: Sequence[bool]) -> list[int]:
+    """Competition ranks from final totals, except that every player who abandoned the match (a bot
+    finished their seat) ranks below everyone who stayed, whatever their totals (tied together)."""
+    stayed = [t for t, gone in zip(totals, abandoned, strict=True) if not gone]
+    last = len(stayed) + 1
+    return [
+        last if gone else 1 + sum(1 for other in stayed if other > t) for t, gone in zip(totals, abandoned, strict=True)
+    ]
+
+
 def rate(ratings: Sequence[tuple[float, float]], ranks: Sequence[int]) -> list[tuple[float, float]]:
     """New ``(mu, sigma)`` of each player after one match with these ranks (1 = best, ties allowed)."""
     teams = [[MODEL.create_rating([mu, sigma])] for mu, sigma in ratings]

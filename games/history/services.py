@@ -37,7 +37,8 @@ def rating_update_for_match(*, match: Match) -> RatedMatch | None:
     """Rate a finished match once; returns its ``RatedMatch`` (the existing one when already rated).
 
     A practice table (``Match.practice``) is never rated: None.  Ranks come from the seats' final
-    totals (ties share a rank).  Seats
+    totals (ties share a rank), except that a player who abandoned the match (``Seat.abandoned``)
+    ranks below everyone who stayed.  Seats
     without a player (never the case in a finished match) are left out; with
     fewer than two rated seats the match is marked rated with no change.
     """
@@ -66,7 +67,10 @@ def _rate(match_id: int) -> RatedMatch | None:
         changes = []
         if len(rows) >= 2:
             before = [(row.mu, row.sigma) for _seat, row in rows]
-            after = ratings.rate(before, ratings.ranks_from_totals([seat.final_total for seat, _row in rows]))
+            ranks = ratings.ranks_with_abandons(
+                [seat.final_total for seat, _row in rows], [seat.abandoned for seat, _row in rows]
+            )
+            after = ratings.rate(before, ranks)
             # One row can sit twice (two bots of the same policy): it takes the mean of its seats' updates.
             updates: dict[int, tuple[PlayerRating, list[tuple[float, float]]]] = {}
             for (seat, row), (mu, sigma) in zip(rows, after, strict=True):

@@ -43,6 +43,7 @@ def player_suggest(request):
 def match_detail(request, match_id: int):
     match = selectors.match_for_viewer(match_id=match_id, user=request.user)
     ctx = selectors.match_detail(match=match)
+    ctx["viewer_seated"] = request.user.is_authenticated and any(s.user_id == request.user.pk for s in ctx["seats"])
     if _partial(request):
         return render(request, "games/history/match.html#match-record", ctx)
     return render(request, "games/history/match.html", ctx)

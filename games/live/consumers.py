@@ -235,13 +235,25 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=html)
 
     async def table_chat(self, event):
-        message = await database_sync_to_async(
-            lambda: ChatMessage.objects.select_related("user").filter(pk=event["message"]).first()
-        )()
+        viewer = self.scope.get("user")
+        viewer_id = viewer.pk if viewer is not None and viewer.is_authenticated else None
+
+        def shown_message():
+            message = ChatMessage.objects.select_related("user").filter(pk=event["message"]).first()
+            if message is None or not selectors.chat_shown_to(
+                viewer_id=viewer_id, match_id=message.match_id, author_id=message.user_id
+            ):
+                return None  # a muted table, a blocked author (fair play): this socket hears nothing
+            return message
+
+        message = await database_sync_to_async(shown_message)()
         if message is None:
             return
         with override_scope_language(self.scope):
-            html = render_to_string("games/table.html#chat-message", {"message": message, "oob": True})
+            html = render_to_string(
+                "games/table.html#chat-message",
+                {"message": message, "oob": True, "user": viewer, "me": self.seat_index is not None},
+            )
         await self.send(text_data=html)
 
     async def push_board(

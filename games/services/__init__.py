@@ -71,6 +71,7 @@ from games.services.tables import (  # noqa: F401
     seat_add_bot,
     seat_join,
     seat_leave,
+    seat_quick,
     seat_remove_bot,
     seat_to_bot,
 )

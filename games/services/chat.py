@@ -8,6 +8,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from games import guards
 from games.models import (
     ChatMessage,
 )
@@ -35,6 +36,9 @@ def chat_post(*, match_id: int, user, text: str) -> ChatMessage:
         match = write.match
         if seat_of(match, user) is None:
             raise ActionRefused("not_seated", _("Only players at the table can chat."))
+        refusal = guards.current().chat_refusal(user=user)
+        if refusal:
+            raise ActionRefused("chat_muted", refusal)
         count, seconds = CHAT_RATE
         recent = ChatMessage.objects.filter(
             match=match, user=user, created_at__gte=timezone.now() - timedelta(seconds=seconds)

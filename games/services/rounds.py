@@ -114,6 +114,8 @@ def close_round(write: Write, rules, state) -> None:
         match.finished_at = timezone.now()
         for i, total in enumerate(totals):
             Seat.objects.filter(match=match, index=i).update(final_total=total, is_winner=i in winners)
+        # A player whose seat a bot was playing at the end left the match: an abandon (docs/fair-play.md).
+        Seat.objects.filter(match=match, user__isnull=False, autopilot=True).update(abandoned=True)
         write.seats_changed()
         write.event(
             kind="system",

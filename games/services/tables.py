@@ -10,6 +10,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games import guards
 from games.board import lists
 from games.engine.errors import InvalidAction
 from games.models import (
@@ -67,6 +68,8 @@ def match_create(
     move_time = parse_move_time(move_time)
     if move_time:
         turn_timer = 0
+    if not practice:
+        rated_only(host)
     options = dict(options or {})
     try:
         rules = spec.rules(options, seats_count)
@@ -151,6 +154,20 @@ def _new_match(
     return match
 
 
+def rated_only(user) -> None:
+    """Refuse a seat at a rated table to a player barred from them (``games.guards``: fair play)."""
+    refusal = guards.current().rated_refusal(user=user)
+    if refusal:
+        raise ActionRefused("rated_bar", refusal)
+
+
+def may_sit_with(user, others) -> None:
+    """Refuse a seat beside a player ``user`` blocks or is blocked by (``games.guards``: fair play)."""
+    refusal = guards.current().seating_refusal(user=user, others=others)
+    if refusal:
+        raise ActionRefused("blocked", refusal)
+
+
 def seat_join(*, match_id: int, user, index: int | None = None, invite_token: str | None = None) -> Seat:
     with writing(match_id) as write:
         match = write.match
@@ -161,6 +178,9 @@ def seat_join(*, match_id: int, user, index: int | None = None, invite_token: st
             raise ActionRefused("already_seated", _("You already have a seat at this table."))
         if match.move_time:
             check_cap(user)
+        if not match.practice:
+            rated_only(user)
+        may_sit_with(user, [s.user_id for s in write.seats if s.user_id is not None])
         free = Seat.objects.select_for_update().filter(match=match, user__isnull=True, bot_policy="")
         if index is not None:
             free = free.filter(index=index)
@@ -262,6 +282,9 @@ def match_rematch(*, match_id: int, user) -> Match:
             return existing
         if old.move_time:
             check_cap(user)
+        if not old.practice:
+            rated_only(user)
+        may_sit_with(user, [s.user_id for s in seats_in_order(old) if s.user_id is not None])
         new = _new_match(
             variant=old.variant,
             options=old.options,
@@ -278,6 +301,44 @@ def match_rematch(*, match_id: int, user) -> Match:
         )
         write.save()  # its page now offers the way to the rematch
         return new
+
+
+QUICK_SEAT_CANDIDATES = 50  # open tables looked at, newest first
+
+
+def seat_quick(*, user, rng: random.Random | None = None) -> Seat | None:
+    """A free seat at an open public table of other players (not a practice table, not one of
+    ``user``'s), picked at random among those where nobody blocks ``user`` or is blocked by them;
+    None when there is none (the caller opens a table instead)."""
+    rated_only(user)
+    rng = rng or random.SystemRandom()
+    candidates = list(
+        Match.objects.filter(
+            status=MatchStatus.OPEN,
+            is_private=False,
+            practice=False,
+            seats__user__isnull=True,
+            seats__bot_policy="",
+        )
+        .exclude(seats__user=user)
+        .distinct()
+        .order_by("-created_at")
+        .values_list("pk", flat=True)[:QUICK_SEAT_CANDIDATES]
+    )
+    seated: dict[int, list[int]] = {}
+    for match_id, user_id in Seat.objects.filter(match_id__in=candidates, user__isnull=False).values_list(
+        "match_id", "user_id"
+    ):
+        seated.setdefault(match_id, []).append(user_id)
+    policy = guards.current()
+    allowed = [m for m in candidates if not policy.seating_refusal(user=user, others=seated.get(m, []))]
+    rng.shuffle(allowed)
+    for match_id in allowed:
+        try:
+            return seat_join(match_id=match_id, user=user)
+        except ActionRefused:
+            continue  # taken or changed meanwhile: the next one
+    return None
 
 
 def seat_to_bot(*, match_id: int, index: int, policy: str, name: str) -> None:

@@ -34,6 +34,7 @@ class SeatRow:
     shape: str
     colour: str
     rating_change: int | None = None  # in shown points (games.history.ratings.shown)
+    user_id: int | None = None  # a player's (the page's "Report" link)
 
     @property
     def marker(self):
@@ -47,6 +48,7 @@ def seat_rows(match: Match) -> list[SeatRow]:
             index=s.index,
             name=s.display_name or _("Seat %(n)d") % {"n": s.index + 1},
             username=s.user.username if s.user_id else "",
+            user_id=s.user_id,
             is_bot=s.is_bot,
             role=s.role,
             final_total=s.final_total if match.status == MatchStatus.FINISHED else None,

@@ -1,0 +1,86 @@
+"""Fair play in Chromium against a live daphne: a player reports a chat line from the table, a staff
+user mutes the reported player from the admin's report queue, and that player sees the mute."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from fairplay.models import AuditAction, AuditEntry, Report, ReportStatus
+from games import services
+from games.models import ChatMessage
+from plumbing import realtime
+from tests.browser.conftest import login
+from tests.fairplay.support import clear_rate_limits
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_a_reported_chat_line_muted_from_the_admin_is_seen_by_its_author(
+    browser, live_daphne, make_user, monkeypatch, artifacts
+):
+    # Set up at service level; nobody listens to these broadcasts (the sync Playwright loop forbids them).
+    monkeypatch.setattr(realtime, "send_now", lambda group, message: None)
+    clear_rate_limits()  # the live server counts reports in the same cache (on Redis, across runs)
+    alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
+    make_user("moderator", is_staff=True, is_superuser=True)
+    table = services.match_create(host=carol, variant="manipulation", seats_count=3)
+    services.seat_join(match_id=table.pk, user=alice)
+    services.seat_join(match_id=table.pk, user=bob)
+    services.chat_post(match_id=table.pk, user=carol, text="good luck all")
+    line = services.chat_post(match_id=table.pk, user=bob, text="you all play like fools")
+    base = live_daphne.url
+
+    # Alice reports bob's line from the table.
+    alice_context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = alice_context.new_page()
+    login(page, base, "alice")
+    page.goto(f"{base}/tables/{table.pk}/")
+    page.locator("[data-toggle='show-chat']").click()  # a phone shows the chat on demand
+    page.locator(f"[data-report-line='{line.pk}']").click()
+    expect(page.locator(".reported-line blockquote")).to_have_text("you all play like fools")
+    page.get_by_label("Abusive or hateful chat").check()
+    page.get_by_label("What happened (optional)").fill("Insults at the table.")
+    page.screenshot(path=str(artifacts / "fair-play-report.png"), full_page=True)
+    page.get_by_role("button", name="Send the report").click()
+    expect(page.locator("[data-report-status='open']")).to_be_visible()
+    alice_context.close()
+    report = Report.objects.get()
+    assert report.reported == bob and report.chat_message_id == line.pk
+
+    # A moderator works the queue: the evidence, then a 24-hour chat mute.
+    staff_context = browser.new_context()
+    staff = staff_context.new_page()
+    login(staff, base, "moderator")
+    staff.goto(f"{base}/admin/fairplay/report/")
+    staff.get_by_role("link", name=str(report.pk), exact=True).click()
+    expect(staff.locator(".evidence")).to_contain_text("you all play like fools")
+    expect(staff.locator(".evidence")).to_contain_text("good luck all")
+    staff.get_by_label("Mute the chat").check()
+    staff.get_by_label("For how many hours (a mute or a bar; empty: until lifted)").fill("24")
+    staff.get_by_label("Note shown to the player (never name the reporter)").fill("Keep it friendly.")
+    staff.screenshot(path=str(artifacts / "fair-play-admin-report.png"), full_page=True)
+    staff.get_by_role("button", name="Apply").click()
+    expect(staff.locator(".messagelist")).to_contain_text("The report is handled")
+    staff_context.close()
+    report.refresh_from_db()
+    assert report.status == ReportStatus.ACTIONED
+    assert AuditEntry.objects.filter(report=report, action=AuditAction.MUTE).exists()
+
+    # Bob sees the mute at the table, and his fair-play page says what and until when.
+    bob_context = browser.new_context(viewport={"width": 390, "height": 844})
+    mine = bob_context.new_page()
+    login(mine, base, "bob")
+    mine.goto(f"{base}/tables/{table.pk}/")
+    mine.locator("[data-toggle='show-chat']").click()
+    notice = mine.locator("[data-chat-refusal]")
+    expect(notice).to_contain_text("Your chat is muted by the moderators (until")
+    expect(mine.locator("#chat-form")).to_have_count(0)
+    mine.screenshot(path=str(artifacts / "fair-play-muted.png"))
+    mine.goto(f"{base}/fair-play/")
+    expect(mine.locator("[data-chat-mute]")).to_contain_text("Your chat is muted (until")
+    expect(mine.locator("body")).to_contain_text("Keep it friendly.")
+    expect(mine.locator("body")).not_to_contain_text("alice")
+    mine.screenshot(path=str(artifacts / "fair-play-standing.png"), full_page=True)
+    bob_context.close()
+    assert ChatMessage.objects.filter(user=bob).count() == 1
