@@ -120,7 +120,9 @@ def _cards(words: list[str], *, at_least: int = 1) -> tuple[str, ...]:
     for word in words:
         code = card_code(word)
         if code is None:
-            raise Unclear("unknown_card", _("“%(word)s” is not a card. Write a card as 7H, 10S, QC or JK.") % {"word": word[:20]})
+            raise Unclear(
+                "unknown_card", _("“%(word)s” is not a card. Write a card as 7H, 10S, QC or JK.") % {"word": word[:20]}
+            )
         codes.append(code)
     if len(codes) < at_least:
         raise Unclear("no_card", _("Name the cards, for example 7H 8H 9H."))

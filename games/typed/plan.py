@@ -113,7 +113,9 @@ def status(s: Situation) -> str:
     to_act = view.get("seat_to_act")
     if s.seat is not None and to_act == s.seat:
         moves = sorted({a["type"] for a in view.get("legal_actions", [])})
-        said = [vocab.first_alias(_ACTION_COMMAND.get(m, m)) for m in moves if _ACTION_COMMAND.get(m, m) in vocab.COMMANDS]
+        said = [
+            vocab.first_alias(_ACTION_COMMAND.get(m, m)) for m in moves if _ACTION_COMMAND.get(m, m) in vocab.COMMANDS
+        ]
         if s.family == "manipulation" and "meld" in moves:
             said[:0] = [vocab.first_alias(k) for k in ("new", "add", "move")]
         return _("Your turn. You may: %(moves)s.") % {"moves": lists.items(said)}
@@ -129,9 +131,7 @@ def _hand_manipulation(c: Command, s: Situation) -> Answer:
     hand = _hand_left(s)
     if not hand:
         return Answer(_("Your hand is empty."))
-    return Answer(
-        _("Your hand, %(n)d cards: %(cards)s.") % {"n": len(hand), "cards": speak.hand_words(hand)}
-    )
+    return Answer(_("Your hand, %(n)d cards: %(cards)s.") % {"n": len(hand), "cards": speak.hand_words(hand)})
 
 
 def _table_manipulation(c: Command, s: Situation) -> Answer:
@@ -313,7 +313,8 @@ def _gin_read_hand(c: Command, s: Situation) -> Answer:
         parts = [_("The captain's hand, %(n)d cards: %(cards)s.") % {"n": len(hand), "cards": speak.hand_words(hand)}]
     parts += [m + "." for m in speak.numbered_melds(melds)]
     parts.append(
-        _("Deadwood %(points)d: %(cards)s.") % {"points": gin.deadwood(hand), "cards": lists.items(speak.card_name(x) for x in dead)}
+        _("Deadwood %(points)d: %(cards)s.")
+        % {"points": gin.deadwood(hand), "cards": lists.items(speak.card_name(x) for x in dead)}
         if dead
         else _("No deadwood.")
     )
@@ -324,7 +325,9 @@ def _gin_table(c: Command, s: Situation) -> Answer:
     v = s.view
     top = v.get("discard_top")
     parts = [
-        _("Top of the discard pile: %(card)s.") % {"card": speak.card_name(top)} if top else _("The discard pile is empty."),
+        _("Top of the discard pile: %(card)s.") % {"card": speak.card_name(top)}
+        if top
+        else _("The discard pile is empty."),
         _("%(n)d cards in the stock.") % {"n": v.get("stock_count") or 0},
     ]
     for seat, count in enumerate(v.get("hand_counts") or []):
@@ -357,8 +360,10 @@ def _gin_knock(c: Command, s: Situation, *, gin_only: bool = False) -> Step:
             return _act("knock", s, card=with_card[0]["card"])
         if any("card" not in a for a in knocks):
             return _act("knock", s)
-        raise IllegalMove("not_big_gin", GIN_MESSAGES["not_big_gin"]) if len(hand) == 11 else Unclear(
-            "no_gin", _("You cannot go gin now: say the card to discard, for example “gin 8S”.")
+        raise (
+            IllegalMove("not_big_gin", GIN_MESSAGES["not_big_gin"])
+            if len(hand) == 11
+            else Unclear("no_gin", _("You cannot go gin now: say the card to discard, for example “gin 8S”."))
         )
     hand = _gin_hand(s)
     cards = [a for a in knocks if "card" in a]
@@ -441,7 +446,6 @@ def _layout(c: Command, s: Situation) -> Answer:
         if seat is None:
             continue
         melds = result.get(key) or []
-        dead = result.get(key.replace("melds", "deadwood_cards")) or []
         parts.append(
             _("%(name)s: %(melds)s; deadwood %(points)d.")
             % {

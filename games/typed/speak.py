@@ -80,7 +80,9 @@ def meld_words(refs: Sequence[str]) -> str:
             ]
             # Translators: a run: its ranks, then its suit ("seven, eight, nine of hearts").
             return _("%(ranks)s of %(suit)s") % {"ranks": lists.items(words), "suit": suit_word(suits.pop())}
-        if len(set(ranks)) == 1 and len(ranks) == len({(_rank_of(c), c.suit if not c.is_joker else c.declared[1]) for c in cards}):
+        if len(set(ranks)) == 1 and len(ranks) == len(
+            {(_rank_of(c), c.suit if not c.is_joker else c.declared[1]) for c in cards}
+        ):
             words = [
                 _("joker for %(suit)s") % {"suit": suit_word(c.declared[1])} if c.is_joker else suit_word(c.suit)
                 for c in cards
@@ -98,7 +100,8 @@ def hand_words(refs: Iterable[str]) -> str:
         ranks = sorted(c.rank for c in cards if not c.is_joker and c.suit == suit)
         if ranks:
             clauses.append(
-                _("%(ranks)s of %(suit)s") % {"ranks": lists.items(rank_word(r) for r in ranks), "suit": suit_word(suit)}
+                _("%(ranks)s of %(suit)s")
+                % {"ranks": lists.items(rank_word(r) for r in ranks), "suit": suit_word(suit)}
             )
     clauses.extend(card_name(c.code) for c in cards if c.is_joker)
     return lists.clauses(clauses)

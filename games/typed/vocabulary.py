@@ -85,7 +85,6 @@ KEYWORDS = {
 }
 
 
-
 def _english(table: dict) -> dict[str, str]:
     """The msgids of ``table``: what English readers type, accepted in every language."""
     with translation.override(None):
