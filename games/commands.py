@@ -288,7 +288,9 @@ def carry_out_typed(fields: Mapping[str, Any], *, match, user, invite: str | Non
         result = services.with_retry(service, match_id=match.pk, user=user, **kwargs)
     except REFUSALS as exc:
         text = error_text(exc, match.variant)
-        return Outcome(refusal=exc, answer=" ".join(t for t in (step.said, text) if t) if step.kind == "draft" else text)
+        return Outcome(
+            refusal=exc, answer=" ".join(t for t in (step.said, text) if t) if step.kind == "draft" else text
+        )
     fresh = selectors.access_match_for_user(match_id=match.pk, user=user, invite=invite)
     report = (fresh.draft or {}).get("report") if step.kind == "draft" else None
     answer = typed_plan.after(step, before, situation(fresh, user), report, lambda e: refusal_text(e, family))

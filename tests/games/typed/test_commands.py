@@ -8,6 +8,7 @@ import pytest
 from django.utils import translation
 
 from games import commands, services
+from games.engine import gin
 from games.models import Match
 from tests.games.services.positions import set_position
 from tests.games.services.support import current_state, started_match
@@ -135,8 +136,24 @@ def test_answers_in_the_readers_language_with_short_forms(position):
 
 @pytest.mark.parametrize(
     "text",
-    ["", "fly", "new", "new 7X", "add 7H", "add 7H to 0", "add 7H to 99999999999999999999", "new ²H", "new ①H",
-     "x" * 5000, "new 7H\x00", "read meld", "joker as JK", "move 7H", "new " + "7H " * 40, "\ud800"],
+    [
+        "",
+        "fly",
+        "new",
+        "new 7X",
+        "add 7H",
+        "add 7H to 0",
+        "add 7H to 99999999999999999999",
+        "new ²H",
+        "new ①H",
+        "x" * 5000,
+        "new 7H\x00",
+        "read meld",
+        "joker as JK",
+        "move 7H",
+        "new " + "7H " * 40,
+        "\ud800",
+    ],
 )
 def test_malformed_input_is_answered_and_changes_nothing(position, text):
     match, player = position
@@ -151,3 +168,73 @@ def test_a_spectator_may_read_the_table_but_has_no_hand(position, carol):
     match, _player = position
     assert typed(match, carol, "read table").refusal is not None  # no seat: reading a hand-less view
     assert typed(match, carol, "what changed").refusal is None
+
+
+def gin_table(alice, bob, carol=None, settings=None, variant="gin"):
+    settings.RUMMYHUB_FIXED_SEED = "5"
+    seats = 3 if carol is not None else 2
+    match = services.match_create(host=alice, variant=variant, seats_count=seats)
+    services.seat_join(match_id=match.pk, user=bob)
+    if carol is not None:
+        services.seat_join(match_id=match.pk, user=carol)
+    services.match_start(match_id=match.pk, user=alice)
+    return Match.objects.get(pk=match.pk)
+
+
+def acting(match, users):
+    state = current_state(match)
+    return users[state.seat_to_act]
+
+
+def test_a_gin_hand_by_typed_commands(alice, bob, settings):
+    match = gin_table(alice, bob, settings=settings)
+    users = [alice, bob]
+    player = acting(match, users)
+    hand = typed(match, player, "read hand").answer
+    assert "Your hand, 10 cards" in hand and ("Deadwood" in hand or "No deadwood" in hand)
+    assert "Top of the discard pile" in typed(match, player, "table").answer
+    assert typed(match, player, "pass").refusal is None
+    match = Match.objects.get(pk=match.pk)
+    player = acting(match, users)
+    assert typed(match, player, "pass").refusal is None
+    match = Match.objects.get(pk=match.pk)
+    player = acting(match, users)
+    outcome = typed(match, player, "draw stock")
+    assert outcome.refusal is None and "You drew" in outcome.answer
+    state = current_state(match)
+    card = gin_card_code(state.hands[state.seat_to_act][0])
+    before = Match.objects.get(pk=match.pk).version
+    outcome = typed(Match.objects.get(pk=match.pk), player, f"discard {card}")
+    assert outcome.refusal is None and outcome.moved_to == before + 1, outcome.answer
+    other = users[current_state(match).seat_to_act]
+    assert "discarded" in typed(Match.objects.get(pk=match.pk), other, "what changed").answer
+
+
+def gin_card_code(index: int) -> str:
+    return gin.IDS[index].split(".")[0]
+
+
+def test_gin_mistakes_are_the_boards_reasons(alice, bob, settings):
+    match = gin_table(alice, bob, settings=settings)
+    player = acting(match, [alice, bob])
+    outcome = typed(match, player, "discard 7H")
+    assert outcome.refusal is not None and outcome.answer
+    outcome = typed(match, player, "draw stock")  # the upcard is to be decided first
+    assert outcome.answer == "First take the upcard or pass it."
+
+
+def test_box_gin_advice_and_the_captains_answer(alice, bob, carol, settings):
+    match = gin_table(alice, bob, carol, settings=settings, variant="gin_box")
+    state = current_state(match)
+    users = {seat.index: seat.user for seat in match.seats.all()}
+    advisor, captain = users[state.advisor], users[state.nondealer]
+    assert "captain's hand" in typed(match, advisor, "read hand").answer
+    assert typed(match, captain, "advice").answer == "No suggestion this turn."
+    outcome = typed(match, advisor, "suggest pass")
+    assert outcome.refusal is None, outcome.answer
+    said = typed(Match.objects.get(pk=match.pk), captain, "advice").answer
+    assert said == "The advisor suggests: pass the upcard."
+    assert current_state(match).seat_to_act == state.nondealer  # the captain decides on the upcard (C.4)
+    outcome = typed(Match.objects.get(pk=match.pk), captain, "follow")
+    assert outcome.refusal is None and outcome.moved_to is not None, outcome.answer
+    assert "You follow the advice: pass the upcard." in outcome.answer
