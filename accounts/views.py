@@ -1,7 +1,9 @@
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
@@ -9,6 +11,7 @@ from django.utils.translation import ngettext
 
 from accounts import ratelimit
 from accounts.forms import SignUpForm
+from accounts.models import Profile
 from games.history import selectors as history_selectors
 
 # Set in the session that created the account (read by templates/home.html as request.session.signed_up_here).
@@ -37,6 +40,19 @@ def profile(request, username):
     player = get_object_or_404(get_user_model(), username=username, is_active=True)
     stats = history_selectors.player_stats(player=player, viewer=request.user)
     return render(request, "accounts/profile.html", {"player": player, "stats": stats})
+
+
+@login_required
+@require_POST
+def typed_commands(request):
+    """The profile's setting for the tables' command line (on when the box is ticked)."""
+    on = request.POST.get("typed_commands") == "on"
+    Profile.objects.update_or_create(user=request.user, defaults={"typed_commands": on})
+    if on:
+        messages.success(request, _("The command line is shown at every table."))
+    else:
+        messages.success(request, _("The command line is hidden; the link at the top of a table still opens it."))
+    return redirect("profile", username=request.user.username)
 
 
 def admin_login(request):

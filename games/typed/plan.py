@@ -27,7 +27,7 @@ from games.engine import gin
 from games.engine.cards import Card
 from games.engine.errors import IllegalMove
 from games.engine.text import GIN_MESSAGES, MANIPULATION_MESSAGES
-from games.typed import speak
+from games.board import speech as speak
 from games.typed import vocabulary as vocab
 from games.typed.parse import Command, Unclear
 
