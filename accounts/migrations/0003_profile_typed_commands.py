@@ -4,15 +4,18 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0002_profile'),
+        ("accounts", "0002_profile"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='profile',
-            name='typed_commands',
-            field=models.BooleanField(default=False, help_text='Play by typed commands, with the table read as text (for screen readers).', verbose_name='command line at the tables'),
+            model_name="profile",
+            name="typed_commands",
+            field=models.BooleanField(
+                default=False,
+                help_text="Play by typed commands, with the table read as text (for screen readers).",
+                verbose_name="command line at the tables",
+            ),
         ),
     ]

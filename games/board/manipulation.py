@@ -38,7 +38,9 @@ def manipulation_context(
         ),
         "hand": mark_safe("".join(html for _id, html in hand_cards)),  # each card escaped
         "hand_cards": hand_cards,
-        "hand_words": speech.hand_words(in_order),  # the hand in words, for the command line's readers  # (id, markup): a socket sends the cards a move adds or takes (board.fragments)
+        "hand_words": speech.hand_words(
+            in_order
+        ),  # the hand in words, for the command line's readers  # (id, markup): a socket sends the cards a move adds or takes (board.fragments)
         "my_turn": my_turn,
         "can_draw": "draw" in actions,
         "can_meld": "meld" in actions,

@@ -22,12 +22,12 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from games.board import lists, words
+from games.board import speech as speak
 from games.board.data import LogEvent
 from games.engine import gin
 from games.engine.cards import Card
 from games.engine.errors import IllegalMove
 from games.engine.text import GIN_MESSAGES, MANIPULATION_MESSAGES
-from games.board import speech as speak
 from games.typed import vocabulary as vocab
 from games.typed.parse import Command, Unclear
 
