@@ -124,6 +124,7 @@ def page(request: HttpRequest, variant: str = "") -> HttpResponse:
     spec = spec_for(variant)
     ctx = {
         "variant": variant,
+        "family": spec.family,  # the command line's section (games/howto/_typed.html) names its game's commands
         "title": Variant(variant).label,
         "games": games,
         "options": option_rows(variant),

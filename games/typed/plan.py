@@ -62,16 +62,11 @@ class Step:
 def plan(command: Command, s: Situation) -> Answer | Step:
     """The answer to ``command``, or the move it makes; :class:`Unclear` or the engine's
     :class:`IllegalMove` when it cannot be made as said (nothing changes)."""
-    if command.name == "help":
-        return Answer(help_text(s.family))
-    if command.name == "changes":
-        return Answer(changes(s))
-    if command.name == "status":
-        return Answer(status(s))
+    if command.name in READS:
+        return Answer(READS[command.name](s))
     if s.seat is None or s.view is None:
-        raise Unclear("no_seat", _("You have no hand at this table: you can read the table and what changed."))
-    game = _MANIPULATION if s.family == "manipulation" else _GIN
-    handler = game.get(command.name)
+        raise Unclear("no_seat", _("You have no hand at this table: you can read what changed and whose turn it is."))
+    handler = MOVES[s.family].get(command.name)
     if handler is None:
         raise Unclear("not_this_game", _("That command is not a move of this game. Type “help” for the list."))
     return handler(command, s)
@@ -478,6 +473,11 @@ _GIN = {
     "follow": _follow,
     "layout": _layout,
 }
+
+
+# The commands any viewer may give, and each game's own (a command of the other game is refused).
+READS = {"help": lambda s: help_text(s.family), "changes": lambda s: changes(s), "status": lambda s: status(s)}
+MOVES = {"manipulation": _MANIPULATION, "gin": _GIN}
 
 
 # ----- after a move --------------------------------------------------------------------------------
