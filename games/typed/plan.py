@@ -64,8 +64,10 @@ def plan(command: Command, s: Situation) -> Answer | Step:
     :class:`IllegalMove` when it cannot be made as said (nothing changes)."""
     if command.name in READS:
         return Answer(READS[command.name](s))
-    if s.seat is None or s.view is None:
-        raise Unclear("no_seat", _("You have no hand at this table: you can read what changed and whose turn it is."))
+    if s.view is None:
+        raise Unclear("no_hand", _("There is no hand in play."))
+    if s.seat is None and not (s.family == "manipulation" and command.name in ("table", "read_meld")):
+        raise Unclear("no_seat", _("You have no hand at this table: you can read the table and what changed."))
     handler = MOVES[s.family].get(command.name)
     if handler is None:
         raise Unclear("not_this_game", _("That command is not a move of this game. Type “help” for the list."))

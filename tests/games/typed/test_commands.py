@@ -166,8 +166,10 @@ def test_malformed_input_is_answered_and_changes_nothing(position, text):
 
 def test_a_spectator_may_read_the_table_but_has_no_hand(position, carol):
     match, _player = position
-    assert typed(match, carol, "read table").refusal is not None  # no seat: reading a hand-less view
+    assert typed(match, carol, "read table").answer.startswith("Meld 1: four, five, six of spades.")
     assert typed(match, carol, "what changed").refusal is None
+    outcome = typed(match, carol, "read hand")
+    assert outcome.code == "no_seat" and "no hand" in outcome.answer
 
 
 def gin_table(alice, bob, carol=None, settings=None, variant="gin"):
