@@ -243,6 +243,8 @@
     var title = document.getElementById("results-title");
     if (!title) return;
     var active = document.activeElement;
+    // A player at the command line keeps it: the round's end is read there ("layout", "what changed").
+    if (active && active.closest && active.closest("#typed")) return;
     if (active && active !== document.body && !active.closest("#results")) focusBefore = keyOf(active);
     title.focus({ preventScroll: false });
   }

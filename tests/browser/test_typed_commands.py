@@ -150,16 +150,21 @@ def test_a_box_gin_hand_by_typed_commands(language, browser, live_daphne, artifa
         advice = typed(page, "advice")
         view = spec.view(state, 0)
         if view.get("suggestions") and not followed:
+            version = Match.objects.get(pk=match.pk).version
             said = typed(page, "follow")  # the captain's answer: the advisor's move, made
-            followed = "advice" in said or language != "en"
+            assert language != "en" or said.startswith("You follow the advice: "), said
+            assert Match.objects.get(pk=match.pk).version > version
+            followed = True
             continue
         assert advice
         action = engine_bots.choose_action(state, 0, policy="basic", rng=random.Random(1))
         typed(page, _command_for(action))
     else:
         raise AssertionError("the hand did not end")
+    assert followed, "the advisor never suggested a move"
     layout = typed(page, "layout")
-    assert layout
+    if language == "en":
+        assert "deadwood" in layout
     # The others' moves were read into the live region from the board's own log lines.
     assert page.locator("#typed-log .typed-event").count() > 0
     page.screenshot(path=str(artifacts / f"typed-gin-{language}.png"), full_page=True)
