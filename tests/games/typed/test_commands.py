@@ -240,3 +240,34 @@ def test_box_gin_advice_and_the_captains_answer(alice, bob, carol, settings):
     outcome = typed(Match.objects.get(pk=match.pk), captain, "follow")
     assert outcome.refusal is None and outcome.moved_to is not None, outcome.answer
     assert "You follow the advice: pass the upcard." in outcome.answer
+
+
+def test_the_command_line_without_a_socket_posts_and_gets_the_board_and_the_answer(position, client):
+    match, player = position
+    client.force_login(player)
+    url = f"/tables/{match.pk}/typed/"
+    response = client.post(url, {"text": "new 7H 8H 9H"}, HTTP_HX_REQUEST="true")
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert 'id="table-board"' in html and 'hx-swap-oob="beforeend:#typed-log"' in html
+    assert "New meld 3: seven, eight, nine of hearts." in html
+    assert Match.objects.get(pk=match.pk).draft["table"][-1] == ["7H.0", "8H.0", "9H.0"]
+    response = client.post(url, {"text": "new 7H\x00"}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 400  # the site's input guard: a NUL byte never reaches the game
+
+
+def test_the_table_page_has_the_skip_link_and_the_command_line_as_the_profile_says(position, client):
+    match, player = position
+    client.force_login(player)
+    html = client.get(f"/tables/{match.pk}/").content.decode()
+    assert (
+        "data-typed-open" in html
+        and '<section id="typed" class="panel typed" aria-labelledby="typed-title" hidden>' in html
+    )
+    assert 'id="typed-melds"' in html and "Meld 1: four, five, six of spades" in html  # the table in words
+    client.post("/accounts/settings/typed-commands/", {"typed_commands": "on"})
+    html = client.get(f"/tables/{match.pk}/").content.decode()
+    assert '<section id="typed" class="panel typed" aria-labelledby="typed-title">' in html
+    assert "typed-on" in html.split("<body", 1)[1].split(">", 1)[0]
+    client.post("/accounts/settings/typed-commands/", {})
+    assert "typed-on" not in client.get(f"/tables/{match.pk}/").content.decode().split("<body", 1)[1].split(">", 1)[0]
