@@ -493,7 +493,7 @@ def after(step: Step, before: Situation, now: Situation, report: dict[str, Any] 
         errors = [refusal_text(e) for e in report.get("errors") or []]
         errors += [refusal_text(m) for m in report.get("melds") or [] if not m.get("valid", True) and m.get("reason")]
         if errors:
-            parts += errors
+            parts += list(dict.fromkeys(errors))  # a meld's reason is also among the step's errors: said once
         else:
             parts.append(_("The table is valid: type “meld” to lay it."))
         return " ".join(parts)

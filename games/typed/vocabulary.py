@@ -153,8 +153,17 @@ def fold(text: str) -> str:
 
 def aliases(key: str) -> list[str]:
     """Every way to type the command ``key`` in the reader's language, English included, folded."""
-    words = {fold(w) for w in str(COMMANDS[key]).split("|")} | {fold(w) for w in ENGLISH[key].split("|")}
-    return [w for w in words if w]
+    return list(_aliases(get_language() or "en")[key])
+
+
+@lru_cache(maxsize=16)
+def _aliases(language: str) -> dict[str, tuple[str, ...]]:
+    """Each command's aliases in ``language`` (the active one), folded; kept per language."""
+    table = {}
+    for key, local in COMMANDS.items():
+        words = {fold(w) for w in str(local).split("|")} | {fold(w) for w in ENGLISH[key].split("|")}
+        table[key] = tuple(sorted(w for w in words if w))
+    return table
 
 
 def keyword(key: str) -> set[str]:

@@ -22,6 +22,7 @@
     if (!l || !text) return;
     var line = document.createElement("p");
     line.className = cls;
+    line.dir = "auto"; // a line in the page's language or in English (a catalogue not yet complete)
     line.textContent = text;
     if (hidden) line.setAttribute("aria-hidden", "true");
     l.appendChild(line);

@@ -170,3 +170,29 @@ def test_a_box_gin_hand_by_typed_commands(language, browser, live_daphne, artifa
     page.screenshot(path=str(artifacts / f"typed-gin-{language}.png"), full_page=True)
     no_axe_violations(page)
     context.close()
+
+
+def test_the_command_line_on_a_phone_right_to_left(browser, live_daphne, artifacts, make_user, settings):
+    """Persian (right to left) on a 390×844 phone: the command line fits, answers, and keeps the focus."""
+    alice = make_user("alice")
+    match = services.match_create(host=alice, variant="manipulation", seats_count=2, bots=1)
+    services.match_start(match_id=match.pk, user=alice)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    context.add_cookies(
+        [
+            {"name": "sessionid", "value": session_cookie_for(alice), "url": live_daphne.url},
+            {"name": "django_language", "value": "fa", "url": live_daphne.url},
+        ]
+    )
+    page = context.new_page()
+    page.goto(f"{live_daphne.url}/tables/{match.pk}/#typed-input")  # the skip link's target opens it too
+    expect(page.locator("html")).to_have_attribute("dir", "rtl")
+    expect(page.locator("#typed-input")).to_be_focused()
+    answer = typed(page, "read hand")
+    assert answer  # in Persian where the catalogue has the words, the cards' short forms always read
+    box = page.locator("#typed-input").bounding_box()
+    assert box and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+    page.screenshot(path=str(artifacts / "typed-phone-fa.png"), full_page=False)
+    no_axe_violations(page)
+    context.close()

@@ -20,7 +20,9 @@ def typed(text) -> str:
 
 async def answer_of(communicator) -> str:
     frame = await communicator.receive_from(timeout=10)
-    assert frame.startswith('<div hx-swap-oob="beforeend:#typed-log"><p class="typed-line typed-answer">'), frame[:200]
+    assert frame.startswith('<div hx-swap-oob="beforeend:#typed-log"><p class="typed-line typed-answer" dir="auto">'), (
+        frame[:200]
+    )
     return frame
 
 

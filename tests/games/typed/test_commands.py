@@ -71,7 +71,7 @@ def test_add_move_and_joker_change_the_draft(position):
     match, player = position
     assert "three, four, five, six of spades" in typed(match, player, "add 3S to 1").answer
     answer = typed(match, player, "move 6S from 1 to new").answer
-    assert "Meld 3: six of spades." in answer and "a meld needs at least 3 cards" in answer
+    assert "Meld 3: six of spades." in answer and answer.count("a meld needs at least 3 cards") == 1
     assert typed(match, player, "move 6S to 1").refusal is None
     outcome = typed(match, player, "new JK 2D")
     assert outcome.refusal is None
