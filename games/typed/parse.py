@@ -72,8 +72,8 @@ def parse(text: object) -> Command:
 def _command_word(folded: str) -> tuple[str, str]:
     """The command the line starts with (its longest alias) and the rest of the line."""
     best = ("", "")
-    for key in vocab.COMMANDS:
-        for alias in vocab.aliases(key):
+    for key, words in vocab.alias_table().items():
+        for alias in words:
             if (folded == alias or folded.startswith(alias + " ")) and len(alias) > len(best[1]):
                 best = (key, alias)
     if not best[0]:

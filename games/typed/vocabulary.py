@@ -101,6 +101,12 @@ JOKER_WORDS = {"jk", "joker", "★", "🃏"}
 
 def local_letters() -> tuple[dict[str, int], dict[str, int]]:
     """The reader's language's own rank and suit letters (beside the English ones)."""
+    return _local_letters(get_language() or "en")
+
+
+@lru_cache(maxsize=16)
+def _local_letters(language: str) -> tuple[dict[str, int], dict[str, int]]:
+    """:func:`local_letters` of ``language`` (the active one), kept per language."""
     ranks = {
         # Translators: a card's short form typed at the table is its rank and suit letters ("QH"); the
         # letter a player of your language types for an ace (English "A"; keep "A" if it is the same).
@@ -153,7 +159,12 @@ def fold(text: str) -> str:
 
 def aliases(key: str) -> list[str]:
     """Every way to type the command ``key`` in the reader's language, English included, folded."""
-    return list(_aliases(get_language() or "en")[key])
+    return list(alias_table()[key])
+
+
+def alias_table() -> dict[str, tuple[str, ...]]:
+    """Every command's aliases in the reader's language, English included, folded."""
+    return _aliases(get_language() or "en")
 
 
 @lru_cache(maxsize=16)
@@ -166,8 +177,17 @@ def _aliases(language: str) -> dict[str, tuple[str, ...]]:
     return table
 
 
-def keyword(key: str) -> set[str]:
-    return {fold(w) for w in (str(KEYWORDS[key]).split("|") + ENGLISH_WORDS[key].split("|")) if fold(w)}
+def keyword(key: str) -> frozenset[str]:
+    """The ways to type a word inside commands ("to", "from", "new", "in"), English included, folded."""
+    return _keywords(get_language() or "en")[key]
+
+
+@lru_cache(maxsize=16)
+def _keywords(language: str) -> dict[str, frozenset[str]]:
+    return {
+        key: frozenset(fold(w) for w in (str(local).split("|") + ENGLISH_WORDS[key].split("|")) if fold(w))
+        for key, local in KEYWORDS.items()
+    }
 
 
 def first_alias(key: str) -> str:
