@@ -157,7 +157,18 @@ def _mine(s: Situation) -> bool:
 def _arrangement(s: Situation) -> list[list[str]]:
     """The melds as this player sees them: their own draft while they build one, else the table."""
     if _mine(s):
-        return [list(m) for m in s.draft["table"]]
+        # As the board shows the draft: a joker the engine declared where it lies (its one fitting card).
+        reports = (s.draft.get("report") or {}).get("melds") or []
+        out = []
+        for i, meld in enumerate(s.draft["table"]):
+            report = reports[i] if i < len(reports) and isinstance(reports[i], dict) else {}
+            jokers = dict(report.get("jokers") or {})
+            bare = [ref for ref in meld if ref.startswith("JK.")]
+            options = report.get("joker_options") or []
+            if report.get("valid") and len(bare) == 1 and len(options) == 1 and bare[0] not in jokers:
+                jokers[bare[0]] = "JK=" + options[0] + bare[0][2:]  # its one fitting card ("JK=8H.0")
+            out.append([jokers.get(Card.from_code(ref).id, ref) for ref in meld])
+        return out
     return [list(m) for m in s.view.get("table") or []]
 
 
@@ -248,15 +259,17 @@ def _move(c: Command, s: Situation) -> Step:
 def _joker(c: Command, s: Situation) -> Step:
     melds = _arrangement(s)
     rank, suit = Card.from_code(c.declared).rank, Card.from_code(c.declared).suit
-    places = [
+    if c.meld is not None:
+        _meld_index(melds, c.meld)
+    jokers = [
         (i, k)
         for i, meld in enumerate(melds)
         if c.meld is None or i == c.meld - 1
         for k, ref in enumerate(meld)
-        if Card.from_code(ref).is_joker and (c.meld is not None or not Card.from_code(ref).declared)
+        if Card.from_code(ref).is_joker
     ]
-    if c.meld is not None:
-        _meld_index(melds, c.meld)
+    # The joker still to be declared, else the one joker there is (the engine says whether it may change).
+    places = [(i, k) for i, k in jokers if not Card.from_code(melds[i][k]).declared] or jokers
     if not places:
         raise Unclear("no_joker", _("There is no joker to declare there."))
     if len(places) > 1:

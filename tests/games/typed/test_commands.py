@@ -271,3 +271,13 @@ def test_the_table_page_has_the_skip_link_and_the_command_line_as_the_profile_sa
     assert "typed-on" in html.split("<body", 1)[1].split(">", 1)[0]
     client.post("/accounts/settings/typed-commands/", {})
     assert "typed-on" not in client.get(f"/tables/{match.pk}/").content.decode().split("<body", 1)[1].split(">", 1)[0]
+
+
+def test_a_joker_the_engine_declares_is_read_where_it_stands(position):
+    match, player = position
+    outcome = typed(match, player, "new 7H JK 9H")  # one card fits: the engine declares the joker the 8♥
+    assert outcome.refusal is None, outcome.answer
+    assert (
+        "Meld 3: seven, joker for eight, nine of hearts."
+        in typed(Match.objects.get(pk=match.pk), player, "table").answer
+    )
