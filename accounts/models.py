@@ -30,6 +30,12 @@ class Profile(models.Model):
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
     # One of settings.LANGUAGES; "" while the player has not chosen (the browser's language is used).
     language = models.CharField(_("language"), max_length=12, blank=True, default="")
+    # The table's command line (issue 30): shown on every table, with the table in words.
+    typed_commands = models.BooleanField(
+        _("command line at the tables"),
+        default=False,
+        help_text=_("Play by typed commands, with the table read as text (for screen readers)."),
+    )
 
     class Meta:
         verbose_name = _("profile")

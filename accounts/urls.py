@@ -9,6 +9,7 @@ urlpatterns = [
     path("signup/", views.signup, name="signup"),
     path("login/", views.LoginView.as_view(template_name="accounts/login.html"), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("settings/typed-commands/", views.typed_commands, name="typed_commands"),
     path(
         "password/change/",
         auth_views.PasswordChangeView.as_view(

@@ -1,14 +1,17 @@
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+from django.views.decorators.http import require_POST
 
 from accounts import ratelimit
 from accounts.forms import SignUpForm
+from accounts.models import Profile
 from fairplay import selectors as fairplay_selectors
 from games.history import selectors as history_selectors
 
@@ -43,6 +46,19 @@ def profile(request, username):
     if request.user == player:
         ctx["reports_handled"] = fairplay_selectors.handled_reports_untold(user=player)
     return render(request, "accounts/profile.html", ctx)
+
+
+@login_required
+@require_POST
+def typed_commands(request):
+    """The profile's setting for the tables' command line (on when the box is ticked)."""
+    on = request.POST.get("typed_commands") == "on"
+    Profile.objects.update_or_create(user=request.user, defaults={"typed_commands": on})
+    if on:
+        messages.success(request, _("The command line is shown at every table."))
+    else:
+        messages.success(request, _("The command line is hidden; the link at the top of a table still opens it."))
+    return redirect("profile", username=request.user.username)
 
 
 def admin_login(request):

@@ -28,6 +28,9 @@ from django.utils.translation import gettext as _
 from games import selectors, services
 from games.engine.errors import RulesError
 from games.messages import refusal_text
+from games.models import MatchStatus
+from games.typed import parse as typed_parse
+from games.typed import plan as typed_plan
 from games.variants import spec_for
 from games.versions import gate
 from plumbing import inputs
@@ -38,7 +41,7 @@ MAX_VERSION = 2**31 - 1
 COMMAND_BURST = 20  # commands a socket may send at once (a fast drag session sends a few per second) ...
 COMMAND_RATE = 5.0  # ... refilled at this many per second; beyond that a command is refused unrun
 
-KINDS = ("act", "draft")
+KINDS = ("act", "draft", "typed")  # "typed": the command line's text (games.typed), carried out as an act or draft
 
 ACTION_TYPES = {
     # Manipulation (RULES B.5)
@@ -169,6 +172,7 @@ class Outcome:
 
     moved_to: int | None = None
     refusal: Exception | None = None
+    answer: str = ""  # a typed command's answer, for the command line's live region (its refusal's reason too)
 
     @property
     def code(self) -> str:
@@ -217,6 +221,9 @@ def carry_out(
     with translation.override(language) if language else nullcontext():
         if size > MAX_COMMAND:
             return Outcome(refusal=too_large())
+        if kind == "typed":  # a line of the command line: it reads the match (its game, the player's view)
+            match = selectors.access_match_for_user(match_id=match_id, user=user, invite=invite)
+            return carry_out_typed(fields, match=match, user=user, invite=invite)
         if admitted is None or admitted != Admitted(match_id, user.pk):
             admit(match_id=match_id, user=user, invite=invite)
         try:
@@ -264,3 +271,58 @@ async def carry_out_async(
                 )
         except gate.Busy:
             return Outcome(refusal=services.TableBusy())
+
+
+def situation(match, user) -> typed_plan.Situation:
+    """What ``user`` sees of the table now (their own view only), for the command line."""
+    data = selectors.board_data(match)
+    spec = spec_for(match.variant)
+    me = next((seat for seat in data.seats if user.is_authenticated and seat.user_id == user.pk), None)
+    view = spec.view(data.state, me.index if me is not None else None) if data.state is not None else None
+    draft = match.draft if me is not None and (match.draft or {}).get("seat") == me.index else None
+    return typed_plan.Situation(
+        family=spec.family,
+        version=match.version,
+        seat=me.index if me is not None else None,
+        view=view,
+        draft=draft,
+        names={seat.index: seat.display_name for seat in data.seats},
+        events=data.events,
+        playing=match.status == MatchStatus.PLAYING,
+        team_advice=spec.team_advice,
+    )
+
+
+def carry_out_typed(fields: Mapping[str, Any], *, match, user, invite: str | None = None) -> Outcome:
+    """A typed command (``fields["text"]``): read, or turned into the act or draft the board's forms
+    send and carried out by the same services (:func:`command_for`); the answer says what it did or
+    why not, with the board's own reasons.  The move is made on the version the command was read
+    at: a table that moved on meanwhile refuses it as stale, and nothing changes."""
+    family = spec_for(match.variant).family
+    try:
+        inputs.check_fields(fields, max_length=MAX_FIELD)
+        command = typed_parse.parse(fields.get("text", ""))
+        before = situation(match, user)
+        step = typed_plan.plan(command, before)
+    except inputs.BadInput as exc:
+        return Outcome(refusal=services.ActionRefused(exc.code, exc.message), answer=exc.message)
+    except typed_parse.Unclear as exc:
+        return Outcome(refusal=services.ActionRefused(exc.code, exc.message), answer=exc.message)
+    except RulesError as exc:
+        return Outcome(refusal=exc, answer=error_text(exc, match.variant))
+    if isinstance(step, typed_plan.Answer):
+        return Outcome(answer=step.text)
+    try:
+        service, kwargs = command_for(step.kind, step.fields)
+        result = services.with_retry(service, match_id=match.pk, user=user, **kwargs)
+    except REFUSALS as exc:
+        text = error_text(exc, match.variant)
+        return Outcome(
+            refusal=exc, answer=" ".join(t for t in (step.said, text) if t) if step.kind == "draft" else text
+        )
+    fresh = selectors.access_match_for_user(match_id=match.pk, user=user, invite=invite)
+    report = (fresh.draft or {}).get("report") if step.kind == "draft" else None
+    answer = typed_plan.after(step, before, situation(fresh, user), report, lambda e: refusal_text(e, family))
+    version = getattr(result, "version", None)
+    made = version is not None and version > before.version
+    return Outcome(moved_to=version if made else None, answer=answer)

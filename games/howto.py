@@ -125,12 +125,12 @@ def page(request: HttpRequest, variant: str = "") -> HttpResponse:
     spec = spec_for(variant)
     ctx = {
         "variant": variant,
+        "family": spec.family,  # the command line's section (games/howto/_typed.html) names its game's commands
         "title": Variant(variant).label,
         "games": games,
         "options": option_rows(variant),
         "template": f"games/howto/{variant}.html",
         "d": spec.option_defaults(spec.default_seats),
-        "family": spec.family,
         # Turn-based tables (docs/turn-based.md): the lobby's times and the rule at the deadline.
         "move_times": lists.items([move_time_label(t) for t in MOVE_TIME_CHOICES]),
         "missed": MISSED_TURNS_FOR_AUTOPILOT,

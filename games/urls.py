@@ -17,6 +17,7 @@ urlpatterns = [
     path("tables/<int:match_id>/start/", views.table_start, name="start"),
     path("tables/<int:match_id>/act/", views.table_act, name="act"),
     path("tables/<int:match_id>/draft/", views.table_draft, name="draft"),
+    path("tables/<int:match_id>/typed/", views.table_typed, name="typed"),
     path("tables/<int:match_id>/ready/", views.table_ready, name="ready"),
     path("tables/<int:match_id>/chat/", views.table_chat, name="chat"),
     path("tables/<int:match_id>/rematch/", views.table_rematch, name="rematch"),

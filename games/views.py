@@ -260,6 +260,31 @@ def table_draft(request, match_id):
 
 @login_required
 @require_POST
+def table_typed(request, match_id):
+    """A typed command as a form POST (the command line without a socket): the same edge
+    (``commands.carry_out``, kind "typed"); htmx gets the board and the answer for the live region."""
+    size = len(request.body)
+    fields = {} if size > commands.MAX_COMMAND else {"text": request.POST.get("text", "")}
+    outcome = commands.carry_out(
+        "typed",
+        fields,
+        match_id=match_id,
+        user=request.user,
+        invite=request.session.get(f"invite-{match_id}"),
+        size=size,
+    )
+    answer = outcome.answer or getattr(outcome.refusal, "message", "")
+    if not request.htmx:
+        if answer:
+            messages.info(request, answer)
+        return redirect("games:table", match_id=match_id)
+    board = _respond(request, match_id)
+    reply = render_to_string("games/table.html#typed-answer", {"answer": answer, "oob": True}, request=request)
+    return HttpResponse(board.content.decode() + reply, status=200)
+
+
+@login_required
+@require_POST
 def table_ready(request, match_id):
     return _command(request, match_id, services.round_ready)
 

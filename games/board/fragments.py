@@ -147,7 +147,7 @@ COMMON_BOTTOM = (
 GAME_FRAGMENTS = {
     "manipulation": (
         Fragment("melds", _melds_public),
-        Fragment("hand-area", _never, inputs=_hand_inputs, parts=("hand-info",)),
+        Fragment("hand-area", _never, inputs=_hand_inputs, parts=("hand-info", "hand-words")),
         Fragment("actions", _never, inputs=_actions_inputs, parts=("prompt", "controls")),
     ),
     "gin": (

@@ -15,7 +15,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from games.board import bidi, lists, words
+from games.board import bidi, lists, speech, words
 from games.board.faces import card_face
 from games.engine import gin
 from games.engine.gin import gin_next_roles
@@ -45,6 +45,10 @@ def hand_faces(hand: list[str], order: list[str], *, suggested: str | None = Non
         "melds": [[card_face(c) for c in m] for m in melds],
         "deadwood_cards": [card_face(c) for c in dead],
         "deadwood": gin.deadwood(hand) if hand else 0,
+        # The hand in words, for the command line's readers (the table as text: issue 30).
+        "words": speech.hand_words(hand),
+        "meld_words": speech.numbered_melds(melds),
+        "deadwood_words": lists.items(speech.card_name(c) for c in dead),
     }
 
 

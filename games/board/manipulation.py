@@ -13,7 +13,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from games.board import bidi, faces, words
+from games.board import bidi, faces, speech, words
 from games.board.data import LogEvent
 from games.board.kept import Kept
 from games.engine.cards import Card, hand_points
@@ -39,7 +39,10 @@ def manipulation_context(
             partial(meld_rows, table_refs, reports, drafting, view["table"], last_moves(events), _names(seats))
         ),
         "hand": mark_safe("".join(html for _id, html in hand_cards)),  # each card escaped
-        "hand_cards": hand_cards,  # (id, markup): a socket sends the cards a move adds or takes (board.fragments)
+        "hand_cards": hand_cards,
+        "hand_words": speech.hand_words(
+            in_order
+        ),  # the hand in words, for the command line's readers  # (id, markup): a socket sends the cards a move adds or takes (board.fragments)
         "my_turn": my_turn,
         "can_draw": "draw" in actions,
         "can_meld": "meld" in actions,
@@ -136,6 +139,8 @@ def meld_rows(
             {
                 "index": i,
                 "ids": ids,
+                # The meld in words ("seven, eight, nine of hearts"): the table as a list a screen reader walks.
+                "words": speech.meld_words(meld),
                 "cards_html": mark_safe(
                     "".join(
                         faces.card_html(

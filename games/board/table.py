@@ -364,7 +364,13 @@ def _log_lines(match: Match, events: list[LogEvent], seats: list[Seat], viewer: 
         key = (lang, match.pk, made, e.seq, name)
         line = _LOG_LINES.get(key)
         if line is None:
-            line = format_html('<li data-seq="{}">{}</li>', e.seq, words.event_sentence(e.summary, name))
+            # ``data-seat``: whose move (the command line reads the others' moves aloud: js/typed.js).
+            line = format_html(
+                '<li data-seq="{}" data-seat="{}">{}</li>',
+                e.seq,
+                "" if e.seat is None else e.seat,
+                words.event_sentence(e.summary, name),
+            )
             _LOG_LINES.put(key, line)
         lines.append(line)
     lines.reverse()

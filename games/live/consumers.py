@@ -192,6 +192,9 @@ class TableConsumer(AsyncWebsocketConsumer):
                 gettext_noop("The server could not carry out that move, and nothing changed. Try again."),
             )
             return
+        if kind == "typed":
+            await self.typed_reply(outcome)
+            return
         if outcome.moved_to is not None:
             # The command made a new version: this reply shares that version's one load with
             # the group push to the other sockets here.
@@ -205,6 +208,23 @@ class TableConsumer(AsyncWebsocketConsumer):
             # A refusal, or a change without a new version (the player's own hand order, a Gin
             # knock layout): this viewer's board as it is now.
             await self.push_board(force=True, error=outcome.refusal)
+
+    async def typed_reply(self, outcome: commands.Outcome):
+        """A typed command's answer: the board first when the command made a version (or the table
+        moved on), then the answer for the command line's live region.  A read or a refused command
+        sends no board: the answer says it once (the board's alert would say it a second time)."""
+        if outcome.moved_to is not None:
+            await self.push_board(version=outcome.moved_to, reply=True)
+        elif outcome.code in ("stale_version", "table_busy"):
+            await self.push_board(force=True)
+        answer = outcome.answer
+        if not answer and outcome.refusal is not None:
+            answer = getattr(outcome.refusal, "message", "")
+            with override_scope_language(self.scope):
+                answer = gettext(answer)
+        with override_scope_language(self.scope):
+            html = render_to_string("games/table.html#typed-answer", {"answer": answer, "oob": True})
+        await self.send(text_data=html)
 
     async def send_error(self, code: str, message: str):
         """``message`` is marked with gettext_noop; it is translated here, in the viewer's language."""

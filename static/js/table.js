@@ -243,6 +243,8 @@
     var title = document.getElementById("results-title");
     if (!title) return;
     var active = document.activeElement;
+    // A player at the command line keeps it: the round's end is read there ("layout", "what changed").
+    if (active && active.closest && active.closest("#typed")) return;
     if (active && active !== document.body && !active.closest("#results")) focusBefore = keyOf(active);
     title.focus({ preventScroll: false });
   }
@@ -537,13 +539,16 @@
     var p = page();
     if (!p || !socket || !socketOpen || event.detail.verb !== "post") return;
     var path = event.detail.path;
-    var kind = path === p.dataset.actUrl ? "act" : path === p.dataset.draftUrl ? "draft" : null;
+    var kind = path === p.dataset.actUrl ? "act" : path === p.dataset.draftUrl ? "draft" : path === p.dataset.typedUrl ? "typed" : null;
     if (!kind) return;
     var fields = {};
     event.detail.formData.forEach(function (value, key) {
       if (key !== "csrfmiddlewaretoken") fields[key] = String(value);
     });
     event.preventDefault();
+    // A typed command is read against the table as the server has it (no version of the page's):
+    // its answer comes for the command line's live region, with a board only if it made a move.
+    if (kind === "typed") { send({ type: "command", kind: kind, fields: fields }); return; }
     if (draftInFlight) { queued.push({ kind: kind, fields: fields }); return; }
     sendCommand(kind, fields);
   });

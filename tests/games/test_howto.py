@@ -15,6 +15,8 @@ from games import forms, howto, services
 from games.board.faces import card_html
 from games.engine.manipulation import rules as manip_rules
 from games.models import Variant
+from games.typed import parse as typed_parse
+from games.typed import plan as typed_plan
 from games.variants import spec_for
 
 pytestmark = pytest.mark.django_db
@@ -92,3 +94,20 @@ def test_the_prose_tells_the_engines_defaults():
         html = render_to_string("games/howto/manipulation.html", {"d": defaults})
     assert f"count {defaults['knock_limit']} points or fewer" in html
     assert f"reaches {defaults['game_target']}" in html
+
+
+@pytest.mark.parametrize("variant", GAMES)
+def test_the_command_line_section_names_commands_of_its_game(client, variant):
+    """How to play's section on the command line (issue 30): every command it shows is one the parser
+    reads and the game carries out (or a read), so the page cannot teach a command that is refused."""
+    html = client.get(reverse("games:howto", args=[variant])).content.decode()
+    section = html.split('id="howto-typed"', 1)[1].split("</section>", 1)[0]
+    shown = re.findall(r'<code dir="ltr">([^<]+)</code>', section)
+    assert len(shown) >= 10
+    family = spec_for(variant).family
+    handlers = typed_plan.MOVES[family]
+    for text in shown:
+        command = typed_parse.parse(text)
+        assert command.name in handlers or command.name in typed_plan.READS, (variant, text)
+    if variant == "gin_box":
+        assert {"advice", "follow", "suggest discard 8S"} <= set(shown)

@@ -74,7 +74,7 @@ def test_an_open_table_renders_its_rows_for_each_viewer(alice, bob):
 
 def log_items(html):
     start = html.index('<ol class="log-list"')
-    return re.findall(r'<li data-seq="(\d+)">(.*?)</li>', html[start : html.index("</ol>", start)])
+    return re.findall(r'<li data-seq="(\d+)" data-seat="\d*">(.*?)</li>', html[start : html.index("</ol>", start)])
 
 
 def test_the_log_is_kept_lines_escaped_and_each_new_move_adds_one(table):

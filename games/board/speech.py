@@ -1,0 +1,112 @@
+"""Cards, melds and hands said in the reader's language, for a screen reader: a run is "seven, eight,
+nine of hearts", a set "seven of hearts, spades, clubs", a hand its suits one clause each.  The words
+are whole msgids (the ranks alone, the suits after "of"), marked for translators."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
+from games.board import lists
+from games.board.faces import card_words
+from games.engine.cards import Card
+
+
+def rank_word(rank: int) -> str:
+    """A rank said alone, as in "seven, eight, nine of hearts"."""
+    # Translators: a card's rank said alone, in a list of ranks of one suit ("seven, eight, nine of hearts").
+    return {
+        1: pgettext("card rank alone", "ace"),
+        2: pgettext("card rank alone", "two"),
+        3: pgettext("card rank alone", "three"),
+        4: pgettext("card rank alone", "four"),
+        5: pgettext("card rank alone", "five"),
+        6: pgettext("card rank alone", "six"),
+        7: pgettext("card rank alone", "seven"),
+        8: pgettext("card rank alone", "eight"),
+        9: pgettext("card rank alone", "nine"),
+        10: pgettext("card rank alone", "ten"),
+        11: pgettext("card rank alone", "jack"),
+        12: pgettext("card rank alone", "queen"),
+        13: pgettext("card rank alone", "king"),
+    }[rank]
+
+
+def suit_word(suit: int) -> str:
+    """A suit said after a list of ranks ("… of hearts")."""
+    # Translators: a suit said after a list of ranks or in a list of suits ("seven, eight, nine of hearts").
+    return (
+        pgettext("suit after ranks", "spades"),
+        pgettext("suit after ranks", "hearts"),
+        pgettext("suit after ranks", "diamonds"),
+        pgettext("suit after ranks", "clubs"),
+    )[suit]
+
+
+def card_name(ref: str) -> str:
+    """One card whole ("seven of hearts", "joker as six of spades", "joker"); "" is a card face down."""
+    if not ref:
+        return _("a card from the player’s hand")
+    card = Card.from_code(ref)
+    if not card.is_joker:
+        return card_words(card.rank, card.suit)
+    if card.declared:
+        return _("joker as %(card)s") % {"card": card_words(*card.declared)}
+    return _("joker")
+
+
+def _rank_of(card: Card) -> int:
+    return card.declared[0] if card.is_joker and card.declared else card.rank
+
+
+def meld_words(refs: Sequence[str]) -> str:
+    """A meld said as a player would: a run "seven, eight, nine of hearts" (a joker "joker for eight"
+    where it stands), a set "seven of hearts, spades, clubs", anything else its cards one by one."""
+    if not refs or "" in refs:
+        return lists.items(card_name(r) for r in refs)
+    cards = [Card.from_code(r) for r in refs]
+    natural = [c for c in cards if not c.is_joker]
+    bare = any(c.is_joker and not c.declared for c in cards)
+    if natural and not bare:
+        suits = {c.suit for c in natural} | {c.declared[1] for c in cards if c.is_joker}
+        ranks = [_rank_of(c) for c in cards]
+        if len(suits) == 1 and len(set(ranks)) == len(ranks):
+            words = [
+                # Translators: a joker inside a run, said where it stands ("seven, joker for eight, nine of hearts").
+                _("joker for %(rank)s") % {"rank": rank_word(_rank_of(c))} if c.is_joker else rank_word(c.rank)
+                for c in sorted(cards, key=_rank_of)
+            ]
+            # Translators: a run: its ranks, then its suit ("seven, eight, nine of hearts").
+            return _("%(ranks)s of %(suit)s") % {"ranks": lists.items(words), "suit": suit_word(suits.pop())}
+        if len(set(ranks)) == 1 and len(ranks) == len(
+            {(_rank_of(c), c.suit if not c.is_joker else c.declared[1]) for c in cards}
+        ):
+            words = [
+                _("joker for %(suit)s") % {"suit": suit_word(c.declared[1])} if c.is_joker else suit_word(c.suit)
+                for c in cards
+            ]
+            # Translators: a set: its rank, then its suits ("seven of hearts, spades, clubs").
+            return _("%(rank)s of %(suits)s") % {"rank": rank_word(ranks[0]), "suits": lists.items(words)}
+    return lists.items(card_name(r) for r in refs)
+
+
+def hand_words(refs: Iterable[str]) -> str:
+    """A hand by suit, one clause each ("two, seven of spades; king of hearts; joker")."""
+    cards = [Card.from_code(r) for r in refs]
+    clauses = []
+    for suit in range(4):
+        ranks = sorted(c.rank for c in cards if not c.is_joker and c.suit == suit)
+        if ranks:
+            clauses.append(
+                _("%(ranks)s of %(suit)s")
+                % {"ranks": lists.items(rank_word(r) for r in ranks), "suit": suit_word(suit)}
+            )
+    clauses.extend(card_name(c.code) for c in cards if c.is_joker)
+    return lists.clauses(clauses)
+
+
+def numbered_melds(melds: Sequence[Sequence[str]]) -> list[str]:
+    """Each meld as "Meld 3: seven, eight, nine of hearts"."""
+    return [_("Meld %(n)d: %(cards)s") % {"n": i + 1, "cards": meld_words(m)} for i, m in enumerate(melds)]
