@@ -11,7 +11,7 @@ from ...cards import Card, as_cards
 from ...errors import InvalidAction
 from ..melds import ace_mode_of, classify, sort_meld
 from .dp import Problem, SearchBudgetExceeded
-from .forward import BEAM, Forward
+from .forward import BEAM, CapReached, Forward
 from .freed import freed_meld_sets
 
 
@@ -133,16 +133,28 @@ def best_play(
 # states are those of BEAM parents a rank, but their children are counted: a few thousand for a hand of
 # 25 cards on a table of 80, some 18,000 at most in the positions measured; about a second).
 FIRST_PASS_ALLOWANCE = 20
+DFS_CAP = 3000  # states a depth-first search of a case may visit (steps 1 and 2 of _search)
 
 
 def _search(
-    prepared: list[tuple], max_states: int | None, best_effort: bool = False
+    prepared: list[tuple], max_states: int | None, best_effort: bool = False, gap_unit: int = 1 << 12
 ) -> tuple[tuple[list[list[Card]], list[Card]] | None, bool]:
-    """The best play over the prepared joker cases: best bound first (ties: more freed jokers first); a
-    case whose bound cannot beat the best found so far ends the search, and the best found so far is the
-    floor below which a case's search drops its states (:mod:`.forward`).  Also whether it is proven
-    best: with ``best_effort`` a search past ``max_states`` stops there with the best play found by then
-    (a case's narrow pass included) instead of raising :class:`SearchBudgetExceeded`."""
+    """The best play over the prepared joker cases, and whether it is proven best (with ``best_effort`` a
+    search past ``max_states`` stops there with the best play found by then instead of raising
+    :class:`SearchBudgetExceeded`).
+
+    Cases go best bound first (ties: more freed jokers first); a case whose bound cannot beat the best
+    found so far ends the search.  Each case is searched in up to three steps, each exact for what it
+    claims (:mod:`.forward`):
+
+    1. depth first (:meth:`.forward.Forward.dfs`, at most :data:`DFS_CAP` states) for a play within
+       ``gap_unit`` of the case's bound (a point, with the weights of :class:`_Step`): where nearly every
+       hand card can be laid — the hard positions — it is found in a few paths and the case ends there;
+    2. depth first again, branch and bound from the best found so far (at most :data:`DFS_CAP` states):
+       the best play of the case if it ends within the cap, else a good floor;
+    3. layer by layer from that floor (:meth:`.forward.Forward.run`): what no depth-first search could
+       settle in its cap (the layers merge equal states and drop dominated ones).
+    """
     prepared.sort(key=lambda item: (-item[0], item[1]))
     best_val: float = 0.0
     spent = 0
@@ -157,23 +169,37 @@ def _search(
         prob.shared_half, prob.shared_comps = shared_half, shared_comps
         fw = Forward(prob)
         if max_states is not None:
-            # with best_effort, until a play is found a narrow pass may use FIRST_PASS_ALLOWANCE times the
+            # with best_effort, until a play is found the search may use FIRST_PASS_ALLOWANCE times the
             # budget: a hint has a play to show for all but the largest positions
             allowance = FIRST_PASS_ALLOWANCE if best_effort and best is None else 1
             fw.budget = max_states * allowance - spent
-        floor = best_val - const
         found = None
         try:
-            found, complete = fw.run(floor, BEAM)  # a narrow pass first: a floor for the exact one
+            high = bound - gap_unit
+            settled = False
+            if high > best_val:  # 1. a play close to the bound?
+                try:
+                    found = fw.dfs(high - const, DFS_CAP)
+                    settled = found is not None
+                except CapReached:
+                    pass
+            if not settled:  # 2. the case's best, depth first from the best found so far
+                try:
+                    found = fw.dfs(best_val - const, DFS_CAP)
+                    settled = True
+                except CapReached:
+                    found = fw.best_found()
             if max_states is not None:
                 fw.budget = max_states - spent
-            if not complete and (found is None or found[0] + const < bound):
-                exact, _ = fw.run(floor if found is None else found[0], None)
+            if not settled:  # 3. layer by layer from the best found so far
+                floor = best_val - const if found is None else max(found[0], best_val - const)
+                exact, _ = fw.run(floor, None)
                 found = exact or found
         except SearchBudgetExceeded:
             if not best_effort:
                 raise
             proven = False
+            found = found or fw.best_found()
         spent += fw.states
         if found is not None and found[0] + const > best_val:
             best_val = found[0] + const
