@@ -298,6 +298,10 @@ class Forward:
         """The best play the last :meth:`dfs` found before it stopped (past its cap or the budget)."""
         return self._found
 
+    def keep_found(self, found: tuple[float, list]) -> None:
+        """A play found otherwise (by :meth:`run`), as the best found."""
+        self._found = found
+
     def _dfs(self, r: int, key: int, v: int, path: list, v0: int) -> None:
         p = self.p
         if r == 14 or (r > p.top and key < 16):
