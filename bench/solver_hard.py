@@ -137,18 +137,21 @@ def _near_keys(rng: random.Random, table: list[list[Card]], pool: _Pool) -> list
     return [k for k in out if pool.has(k)]
 
 
-def position(seed: int) -> Hard:
-    """The hard position of ``seed`` (see the module docstring)."""
-    rng = random.Random(f"rummyhub-hard-{seed}")
+def position(seed: int, small: bool = False) -> Hard:
+    """The hard position of ``seed`` (see the module docstring).  ``small``: the same kind of position
+    at a smaller scale (hands of 7–11 cards, tables of 4–8 melds; another series of seeds), for the tests
+    that compare the solver with slower references."""
+    rng = random.Random(f"rummyhub-hard-{'small-' if small else ''}{seed}")
     kind = "hand" if seed % 6 == 5 else "free"
+    hands, melds = ((7, 11), (4, 8)) if small else ((14, 20), (10, 20))
     while True:
         pool = _Pool(rng)
         jokers = rng.choice((2, 2, 3, 3, 4))
-        on_table = rng.randint(1 if kind == "hand" else 0, jokers)
+        on_table = rng.randint(1 if kind == "hand" else 0, min(jokers, melds[0]))
         in_hand = jokers - on_table
-        hand_size = rng.randint(14, 20)
-        table = _table(rng, pool, rng.randint(10, 20))
-        if len(table) < 10:
+        hand_size = rng.randint(*hands)
+        table = _table(rng, pool, rng.randint(*melds))
+        if len(table) < melds[0]:
             continue
         _put_jokers(rng, pool, table, on_table)
         hand: list[Card] = []
@@ -200,8 +203,8 @@ def _settle_kind(rng: random.Random, kind: str, table: list[list[Card]], hand: l
     return False
 
 
-def positions(count: int, start: int = 0) -> list[Hard]:
-    return [position(seed) for seed in range(start, start + count)]
+def positions(count: int, start: int = 0, small: bool = False) -> list[Hard]:
+    return [position(seed, small) for seed in range(start, start + count)]
 
 
 def main() -> None:
