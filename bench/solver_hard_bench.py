@@ -132,7 +132,7 @@ def bench_rummikub(positions: list) -> None:
 
 def bench_new_meld_only(positions: list) -> None:
     rules = ManipulationRules(freed_joker_reuse="new_meld_only")
-    ms = [timed(best_play, p.table, p.hand, "points", rules)[0] for p in positions]
+    ms = [timed(_best_play_args, p.table, p.hand, "points", rules)[0] for p in positions]
     slow = sorted(((x, p.seed) for x, p in zip(ms, positions, strict=True) if x > 500), reverse=True)
     print("3. option freed_joker_reuse=new_meld_only, most points:")
     print(f"   this solver      {summary(ms)}")

@@ -4,9 +4,13 @@ A layer holds the states reached after a rank (open runs and wildcards used) wit
 reservation of high aces, the best gain from the hand so far.  A state whose gain plus an upper bound
 on what the ranks still to come can add (every optional card and wildcard laid, :meth:`thresholds`)
 cannot beat ``floor`` is dropped: what is left is exact for every play better than ``floor``.  The
-floor is the best play of the joker cases searched before, raised by a first narrow pass (a beam: the
-most promising states of each layer) whose play is legal, only not proven best unless no layer had to
-be narrowed; when it reaches the upper bound of the whole case the search ends there.
+same states and bounds are searched two ways: depth first (:meth:`Forward.dfs`: best gain first, the
+floor raised to every play found, a cap on the states visited), which finds a play near the bound in a
+few paths, and layer by layer (:meth:`Forward.run`), which merges equal states and drops dominated ones
+and so proves best what the depth-first search could not in its cap; the floor of the second is the
+best play of the first and of the joker cases searched before.  (``run`` can also keep only the ``width``
+most promising states of each layer, :data:`BEAM`: a legal play, not proven best; the search no longer
+uses it.)
 
 States are kept in a canonical form (:meth:`Forward.canonical`) and, in big layers, dominated ones
 are dropped (:meth:`Forward._dominance`): both rest on what an open run can still do, never on the
@@ -28,7 +32,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .dp import Problem
 
 _SHORT_MASK = sum(0xFF << (16 * s) for s in range(4))
-BEAM = 24  # states kept per layer by the first, narrow pass
+BEAM = 24  # states kept per layer by a narrow pass (``run(floor, BEAM)``)
 DOMINANCE_FROM = 32  # layers this big are cleared of dominated states
 _COVERS: dict[int, bool] = {}  # (xa << 17 | xb << 1 | late) -> covers(xa, xb, late); a few thousand at most
 

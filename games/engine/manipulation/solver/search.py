@@ -11,7 +11,7 @@ from ...cards import Card, as_cards
 from ...errors import InvalidAction
 from ..melds import ace_mode_of, classify, sort_meld
 from .dp import NEG, Problem, SearchBudgetExceeded
-from .forward import BEAM, CapReached, Forward
+from .forward import CapReached, Forward
 from .freed import iter_freed_meld_sets
 
 
@@ -134,11 +134,12 @@ def best_play(
     )
 
 
-# With ``best_effort``: how many times ``max_states`` a narrow pass may use before any play is found (its
-# states are those of BEAM parents a rank, but their children are counted: a few thousand for a hand of
-# 25 cards on a table of 80, some 18,000 at most in the positions measured; about a second).
+# With ``best_effort``: how many times ``max_states`` a case's search may use before any play is found
+# (a hint has a play to show for all but the largest positions; its depth-first steps stop at DFS_CAP
+# states each, so the layer-by-layer search from their floor is what may use it).
 FIRST_PASS_ALLOWANCE = 20
-DFS_CAP = 3000  # states a depth-first search of a case may visit (steps 1 and 2 of _search)
+DFS_CAP = 3000  # states the depth-first search near a case's bound may visit (step 1 of _solve_case)
+DFS_CAP_FROM_FLOOR = 3000  # and the one from the floor (step 2)
 
 
 def _search(
@@ -240,7 +241,7 @@ def _solve_case(
     1. depth first (:meth:`.forward.Forward.dfs`, at most :data:`DFS_CAP` states) for a play within
        ``gap_unit`` of the bound (a point, with the weights of :class:`_Step`): where nearly every hand
        card can be laid — the hard positions — it is found in a few paths and the case ends there;
-    2. depth first again, branch and bound from ``floor`` (at most :data:`DFS_CAP` states): the best
+    2. depth first again, branch and bound from ``floor`` (at most :data:`DFS_CAP_FROM_FLOOR` states): the best
        play of the case if it ends within the cap, else a good floor;
     3. layer by layer from that floor (:meth:`.forward.Forward.run`): what no depth-first search could
        settle in its cap (the layers merge equal states and drop dominated ones).
@@ -257,7 +258,7 @@ def _solve_case(
         except CapReached:
             pass
     try:
-        return fw.dfs(floor, DFS_CAP)
+        return fw.dfs(floor, DFS_CAP_FROM_FLOOR)
     except CapReached:
         found = fw.best_found()
     if max_states is not None:
