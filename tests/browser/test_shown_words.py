@@ -21,7 +21,7 @@ from plumbing import realtime
 from tests.browser.conftest import login
 from tests.browser.test_table_fits import SCREENS
 from tests.engine.manipulation.helpers import make_state
-from tests.engine.test_analysis import BIG_HAND, BIG_TABLE
+from tests.engine.test_analysis import BIG_HAND, BIG_OTHERS, BIG_STOCK, BIG_TABLE
 from tests.games.history.support import play_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -82,7 +82,7 @@ def test_a_hint_past_its_budget_shows_the_best_play_found(
         if state.seat_to_act == 0:
             break
         time.sleep(0.05)
-    big = make_state([BIG_HAND, "2C.1", "KS.1"], table=BIG_TABLE, stock="3C.0 5S.0 7S.0")
+    big = make_state([BIG_HAND, *BIG_OTHERS], table=BIG_TABLE, stock=BIG_STOCK)
     fields = {f: getattr(big, f) for f in big.__dataclass_fields__}
     big = big.__class__(**{**fields, "rules": state.rules, "dealer": state.dealer})
     Match.objects.filter(pk=match.pk).update(

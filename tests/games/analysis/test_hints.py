@@ -85,14 +85,14 @@ def test_a_hint_past_its_search_budget_shows_the_best_play_found_not_proven_best
     """Issue 25.14: a position the budget cannot search fully is answered with the best play found by
     then, labelled "not proven best" (it was "no hint")."""
     from tests.engine.manipulation.helpers import make_state
-    from tests.engine.test_analysis import BIG_HAND, BIG_TABLE
+    from tests.engine.test_analysis import BIG_HAND, BIG_OTHERS, BIG_STOCK, BIG_TABLE
 
     settings.RUMMYHUB_FIXED_SEED = "8"
     settings.RUMMYHUB_HINT_MAX_STATES = 1_500
     match = practice_table(alice, seats=3)
     to_my_meld_step(match, alice)
     match.refresh_from_db()
-    big = make_state([BIG_HAND, "2C.1", "KS.1"], table=BIG_TABLE, stock="3C.0 5S.0 7S.0")
+    big = make_state([BIG_HAND, *BIG_OTHERS], table=BIG_TABLE, stock=BIG_STOCK)
     state = spec_for("manipulation").load(match.state["round"])
     big = big.__class__(**{**{f: getattr(big, f) for f in big.__dataclass_fields__}, "rules": state.rules})
     Match.objects.filter(pk=match.pk).update(state={**match.state, "round": spec_for("manipulation").dump(big)})

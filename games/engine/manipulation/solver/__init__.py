@@ -31,11 +31,18 @@ are not part of the state: a state's value is a vector over every reservation
 (capped by the Q-K-A runs the suit can hold), computed once for all of them.
 The DP runs forward rank by rank as a branch and bound (:mod:`.forward`): a
 state whose gain plus what the ranks to come could still add cannot beat the
-best play found (in an earlier joker case, or by a first narrow pass) is
-dropped, states are kept in a canonical form and dominated ones are dropped
-(an open run of three or more can always close, so it stands for a shorter
-one).  The joker cases are searched best bound first; the melds are rebuilt
-along the best path of states, its choices found again rank by rank.
+best play found (in an earlier joker case, or earlier in the same case) is
+dropped.  Each joker case is searched depth first first, best gain first
+(``Forward.dfs``, a few thousand states at most): a play within a point of
+the case's bound ends it at once — the hard positions, where nearly every
+hand card can be laid, end in a few paths —, and otherwise the best play it
+finds is the floor of a layer-by-layer search (``Forward.run``) in which
+states are kept in a canonical form and dominated ones are dropped (an open
+run of three or more can always close, so it stands for a shorter one).  The
+joker cases are searched best bound first (under ``new_meld_only``, as they
+are made, cases that leave the same cards to place bounded by one shared
+relaxation); the melds are rebuilt along the best path of states, its
+choices found again rank by rank.
 """
 
 from .dp import SearchBudgetExceeded

@@ -247,14 +247,16 @@ class Problem:
                         append((gain, st, w1 + j, pa + b[7], j, kp))
         return out
 
-    def rank_children(self, r: int, runs: int, w: int) -> dict[int, float]:
+    def rank_children(self, r: int, runs: int, w: int, need: int = 0) -> dict[int, float]:
         """The states after rank ``r`` (1…13, as keys ``runs << 8 | w << 4 | r + 1``) and the best gain to
         reach each.
 
         The same choices as ``rank_moves``, enumerated the fast way because this is the solver's hot loop: it
         builds no move tuples, and pairs each entry of the first half (suits 0 and 1) with what the second
         half can add to it (:meth:`_completions`: its run states, wildcards and gains after the groups of
-        the rank are made feasible).  Keep the two in step; ``path_of`` retraces every play through
+        the rank are made feasible).  ``need``: only the children that use at least that many optional
+        naturals of the rank (the completions come most naturals first, so the rest is skipped).  Keep the
+        two in step; ``path_of`` retraces every play through
         ``rank_moves`` against the gains computed here and fails loudly when they disagree (the brute-force
         property tests would catch it).
         """
@@ -276,8 +278,12 @@ class Problem:
             tail = comps.get(ck)
             if tail is None:
                 tail = comps[ck] = self._completions(B, ga, xa, wild - da, wild - ya)
+            if not tail or ua + tail[0][2] < need:
+                continue
             hi = sta << 8 | base_w + (ya << 4)
             for code, yt, ub in tail:
+                if ua + ub < need:
+                    break
                 key = (hi | code) + yt
                 gain = (ua + ub) * wr
                 if get(key, NEG) < gain:
@@ -288,7 +294,7 @@ class Problem:
     def _completions(B: list, ga: int, xa: int, left_d: int, left_y: int) -> tuple:
         """What the second half adds to a first-half entry with ``ga`` naturals to groups (at most ``xa`` in
         one suit) and ``left_d`` / ``left_y`` wildcards left for needs / use: ``(code << 8, (y + j) << 4,
-        optional naturals)`` per distinct outcome, the most naturals kept."""
+        optional naturals)`` per distinct outcome, the most naturals kept; most naturals first."""
         best: dict[tuple[int, int], int] = {}
         for gb, xb, minyb, lst in B:
             gsum = ga + gb
@@ -308,7 +314,7 @@ class Problem:
                     k = (b[5], yb + j)
                     if best.get(k, -1) < b[1]:
                         best[k] = b[1]
-        return tuple((code << 8, y << 4, u) for (code, y), u in best.items())
+        return tuple(sorted(((code << 8, y << 4, u) for (code, y), u in best.items()), key=lambda e: -e[2]))
 
     def rank14_values(self, runs: int, w: int) -> list:
         """The values at rank 14 for every reservation, suit by suit (wildcards the only coupling)."""

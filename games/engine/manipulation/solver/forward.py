@@ -4,9 +4,13 @@ A layer holds the states reached after a rank (open runs and wildcards used) wit
 reservation of high aces, the best gain from the hand so far.  A state whose gain plus an upper bound
 on what the ranks still to come can add (every optional card and wildcard laid, :meth:`thresholds`)
 cannot beat ``floor`` is dropped: what is left is exact for every play better than ``floor``.  The
-floor is the best play of the joker cases searched before, raised by a first narrow pass (a beam: the
-most promising states of each layer) whose play is legal, only not proven best unless no layer had to
-be narrowed; when it reaches the upper bound of the whole case the search ends there.
+same states and bounds are searched two ways: depth first (:meth:`Forward.dfs`: best gain first, the
+floor raised to every play found, a cap on the states visited), which finds a play near the bound in a
+few paths, and layer by layer (:meth:`Forward.run`), which merges equal states and drops dominated ones
+and so proves best what the depth-first search could not in its cap; the floor of the second is the
+best play of the first and of the joker cases searched before.  (``run`` can also keep only the ``width``
+most promising states of each layer, :data:`BEAM`: a legal play, not proven best; the search no longer
+uses it.)
 
 States are kept in a canonical form (:meth:`Forward.canonical`) and, in big layers, dominated ones
 are dropped (:meth:`Forward._dominance`): both rest on what an open run can still do, never on the
@@ -28,7 +32,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .dp import Problem
 
 _SHORT_MASK = sum(0xFF << (16 * s) for s in range(4))
-BEAM = 24  # states kept per layer by the first, narrow pass
+BEAM = 24  # states kept per layer by a narrow pass (``run(floor, BEAM)``)
 DOMINANCE_FROM = 32  # layers this big are cleared of dominated states
 _COVERS: dict[int, bool] = {}  # (xa << 17 | xb << 1 | late) -> covers(xa, xb, late); a few thousand at most
 
@@ -81,6 +85,14 @@ _ONES4 = sum(1 << (16 * s) for s in range(4))
 _GUARD4 = _ONES4 << 12  # a guard bit above each 16-bit suit field
 
 
+class CapReached(Exception):
+    """A depth-first search past its cap of states (:meth:`Forward.dfs`)."""
+
+
+class _Done(Exception):
+    """A play as good as the bound of the whole case: nothing to search further."""
+
+
 class Forward:
     """One branch-and-bound search of a :class:`Problem` (see the module docstring)."""
 
@@ -102,10 +114,12 @@ class Forward:
         self.field = (1 << W) - 1
         self.states = 0
         self.budget: int | None = None
+        self._found: tuple[float, list] | None = None
         self._init_canonical()
         if plain:
             self.canonical = lambda _r, key: key  # type: ignore[method-assign]
         self.kids: list[dict[int, dict[int, int]]] = [{} for _ in range(15)]  # per rank: state -> its children
+        self.kneed: list[dict[int, int]] = [{} for _ in range(15)]  # per rank: state -> the need they were for
 
     def _init_canonical(self) -> None:
         """The tables of :meth:`canonical`, per layer ``r`` (the ranks from ``r`` up to the king to come):
@@ -159,15 +173,18 @@ class Forward:
 
     # ------------------------------------------------------------------ the search
 
-    def children(self, r: int, key: int) -> dict[int, int]:
+    def children(self, r: int, key: int, need: int = 0) -> dict[int, int]:
         """The states after rank ``r`` from state ``key`` (``runs << 4 | w``, canonical) with the best gain
-        to each, remembered for the next pass and for tracing the best path back."""
+        to each, remembered for the next pass and for tracing the best path back.  ``need``: only those
+        that lay at least that many optional naturals of rank ``r`` are asked for (the others cannot beat
+        the floor); what is remembered is the list for the least ``need`` asked so far."""
         hit = self.kids[r].get(key)
-        if hit is None:
+        if hit is None or self.kneed[r][key] > need:
             canonical = self.canonical
             room = self.room[r + 1]  # per wildcards used: the long runs each suit can take on
             hit = self.kids[r][key] = {}
-            for ck, gain in self.p.rank_children(r, key >> 4, key & 15).items():
+            self.kneed[r][key] = need
+            for ck, gain in self.p.rank_children(r, key >> 4, key & 15, need).items():
                 nk = ck >> 4
                 longs = nk >> 12 & _N3_FIELDS
                 if nk & _LOW_BITS or (longs and ((room[nk & 15] - longs) & _GUARD4) != _GUARD4):
@@ -175,6 +192,17 @@ class Forward:
                 if hit.get(nk, -1) < gain:
                     hit[nk] = gain
         return hit
+
+    def need(self, r: int, v: int, t: int) -> int:
+        """The optional naturals rank ``r`` must add to packed gains ``v`` for some live field to reach
+        the packed least values ``t`` of the next layer (0 when any child will do)."""
+        wr = self.p.weight[r]
+        if self.p.L == 1:
+            d = t - v
+        else:
+            W, field, BIG = self.W, self.field, self.BIG
+            d = min((t >> (W * k) & field) - x for k in range(self.p.L) if (x := v >> (W * k) & field) >= BIG)
+        return -(-d // wr) if d > 0 else 0
 
     def canonical(self, r: int, key: int) -> int:
         """A state of layer ``r`` as the search keeps it.  Runs started with a low ace (they never take a
@@ -231,6 +259,124 @@ class Forward:
             layers[r + 1] = nxt
         return self._best_end(layers, floor), complete
 
+    def dfs(self, floor: float, cap: int | None = None) -> tuple[float, list] | None:
+        """The best play better than ``floor`` as ``(value, path)``, or None: the same states and bounds
+        as :meth:`run`, searched depth first (the best gain first), the floor raised to every play found
+        (branch and bound).  A state reached again with gains no better, field by field, than when its
+        whole subtree was searched is not searched again (the floor only rises, so what was found there
+        still holds).  A play whose value is the bound of the whole case ends the search at once: the
+        positions where most hand cards can be laid are found in a few paths instead of a layer by layer
+        search with a low floor."""
+        p = self.p
+        self._floor = floor
+        self._T = self.thresholds(floor)
+        self._found: tuple[float, list] | None = None
+        self._stop = p.ubr[1] + self.jw  # no play does better: every optional card and wildcard laid
+        self._failed: list[dict[int, int]] = [{} for _ in range(15)]
+        self._sorted: list[dict[int, list]] = [{} for _ in range(15)]
+        self._ends: dict[int, list] = {}
+        self._cap = None if cap is None else self.states + cap
+        start, layer = self._first_layer(self._T)
+        path: list[tuple[int, int, int]] = []
+        if self.p.L == 1:
+            order = sorted(layer.items(), key=lambda kv: -kv[1])
+        else:
+            W, field, BIG = self.W, self.field, self.BIG
+            order = sorted(
+                layer.items(),
+                key=lambda kv: -max(((kv[1] >> (W * k) & field) - BIG + self.optace[k]) for k in range(p.L)),
+            )
+        try:
+            for key, v in order:
+                d = ((v | self.guard) - self._T[start]) & self.guard
+                v &= d - (d >> (self.W - 1))
+                if v & self.bigs:
+                    path.append((start, key, 0))
+                    self._dfs(start, key, v, path, v)
+                    path.pop()
+        except _Done:
+            pass
+        return self._found
+
+    def best_found(self) -> tuple[float, list] | None:
+        """The best play the last :meth:`dfs` found before it stopped (past its cap or the budget)."""
+        return self._found
+
+    def keep_found(self, found: tuple[float, list]) -> None:
+        """A play found otherwise (by :meth:`run`), as the best found."""
+        self._found = found
+
+    def _dfs(self, r: int, key: int, v: int, path: list, v0: int) -> None:
+        p = self.p
+        if r == 14 or (r > p.top and key < 16):
+            self._end(key, v, path, v0, r)
+            return
+        failed = self._failed[r].get(key)
+        guard = self.guard
+        if failed is not None and ((failed | guard) - v) & guard == guard:
+            return  # searched before with gains as good in every field
+        self.states += 1
+        if self.budget is not None and self.states > self.budget:
+            raise SearchBudgetExceeded(f"more than {self.budget} search states")
+        if self._cap is not None and self.states > self._cap:
+            raise CapReached
+        t = self._T[r + 1]
+        need = self.need(r, v, t)
+        sk = self._sorted[r].get(key)
+        if sk is None or sk[0] > need:
+            sk = self._sorted[r][key] = (
+                need,
+                sorted(self.children(r, key, need).items(), key=lambda kv: (-kv[1], kv[0] & 15)),
+            )
+        ones, bigs, shift = self.ones, self.bigs, self.W - 1
+        for nk, gain in sk[1]:
+            nv = v + gain * ones if gain else v
+            d = ((nv | guard) - t) & guard
+            nv &= d - (d >> shift)
+            if not nv & bigs:
+                continue
+            path.append((r + 1, nk, gain))
+            self._dfs(r + 1, nk, nv, path, v0)
+            path.pop()
+        if failed is None:
+            self._failed[r][key] = v
+        else:
+            d = ((v | guard) - failed) & guard
+            m = d - (d >> shift)
+            self._failed[r][key] = (v & m) | (failed & ~m)
+
+    def _end(self, key: int, v: int, path: list, v0: int, r: int) -> None:
+        """A state past the last card (rank 14, or no open run left past the top rank): the plays it ends."""
+        p = self.p
+        runs, w = key >> 4, key & 15
+        best_val, best_k, best_tail = self._floor, -1, 0.0
+        if p.high:
+            vec = self._ends.get(key)
+            if vec is None:
+                vec = self._ends[key] = p.rank14_values(runs, w)
+            for k in range(p.L):
+                x = self.field_of(v, k)
+                if x is not None and vec[k] != NEG and x + vec[k] > best_val:
+                    best_val, best_k, best_tail = x + vec[k], k, vec[k]
+        else:
+            if runs & _SHORT_MASK:
+                return
+            e = p.end_value(w)
+            x = self.field_of(v, 0)
+            if x is not None and e != NEG and x + e > best_val:
+                best_val, best_k, best_tail = x + e, 0, e
+        if best_k < 0:
+            return
+        chain = list(path)
+        if r != 14:
+            chain.append((14, key, 0))
+        g0 = self.field_of(v0, best_k)
+        self._found = (best_val, [chain, best_k, g0, best_tail])
+        self._floor = best_val
+        if best_val >= self._stop:
+            raise _Done
+        self._T = self.thresholds(best_val)
+
     def _expand(self, r: int, layer: dict[int, int], t: int, skip_empty: bool) -> dict[int, int]:
         """The next layer: every child of every state, its fields below ``t`` dropped, the best kept."""
         guard, bigs, ones = self.guard, self.bigs, self.ones
@@ -240,7 +386,7 @@ class Forward:
         for key, g in layer.items():
             if skip_empty and key < 16:
                 continue
-            for nk, gain in self.children(r, key).items():
+            for nk, gain in self.children(r, key, self.need(r, g, t)).items():
                 v = g + gain * ones if gain else g
                 d = ((v | guard) - t) & guard
                 v &= d - (d >> shift)
@@ -262,7 +408,8 @@ class Forward:
         for key, g in layer.items():
             if skip_empty and key < 16:
                 continue
-            for nk, gain in self.children(r, key).items():
+            need = t - g
+            for nk, gain in self.children(r, key, -(-need // self.p.weight[r]) if need > 0 else 0).items():
                 v = g + gain
                 if v >= t and get(nk, 0) < v:
                     nxt[nk] = v

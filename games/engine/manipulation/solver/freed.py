@@ -4,6 +4,7 @@ the freed table jokers (exact, as shapes over the hand's values; see :func:`free
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
 
 from ...cards import Card
 
@@ -62,19 +63,29 @@ def freed_meld_sets(
     naturals, so the physical cards are handed out at the end.  Sets that use the same hand cards leave
     the same problem for the rest of the step: only one of them is kept.
     """
+    return list(iter_freed_meld_sets(freed, hand_nat, hand_jokers, mode))
+
+
+def iter_freed_meld_sets(
+    freed: list[Card], hand_nat: dict[tuple[int, int], list[Card]], hand_jokers: list[Card], mode: str
+) -> Iterator[list[list[Card]]]:
+    """:func:`freed_meld_sets` one at a time, in the same order (the search stops early when it can)."""
     copies = {k: len(v) for k, v in hand_nat.items() if v}
     nf, nh = len(freed), len(hand_jokers)
     shapes = _shapes(copies, nf, nh, mode)
 
-    found: dict[tuple, list[list[Card]]] = {}
+    found: set[tuple] = set()
 
-    def rec(start: int, left_f: int, used: dict[tuple[int, int], int], used_h: int, chosen: list[int]) -> None:
+    def rec(
+        start: int, left_f: int, used: dict[tuple[int, int], int], used_h: int, chosen: list[int]
+    ) -> Iterator[list[list[Card]]]:
         if left_f == 0:
             key = (tuple(sorted(used.items())), used_h)
             if key not in found:
                 melds = _declare_freed([shapes[i] for i in chosen], freed, hand_nat, hand_jokers)
                 if melds is not None:
-                    found[key] = melds
+                    found.add(key)
+                    yield melds
             return
         for idx in range(start, len(shapes)):  # a multiset of shapes, in index order
             naturals, f_count, h_count, _slots = shapes[idx]
@@ -85,15 +96,14 @@ def freed_meld_sets(
             for v in naturals:
                 used[v] = used.get(v, 0) + 1
             chosen.append(idx)
-            rec(idx, left_f - f_count, used, used_h + h_count, chosen)
+            yield from rec(idx, left_f - f_count, used, used_h + h_count, chosen)
             chosen.pop()
             for v in naturals:
                 used[v] -= 1
                 if not used[v]:
                     del used[v]
 
-    rec(0, nf, {}, 0, [])
-    return list(found.values())
+    yield from rec(0, nf, {}, 0, [])
 
 
 def _declare_freed(

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ...cards import Card, as_cards
 from ...errors import InvalidAction
 from ..melds import ace_mode_of, classify, sort_meld
-from .dp import Problem, SearchBudgetExceeded
-from .forward import BEAM, Forward
-from .freed import freed_meld_sets
+from .dp import NEG, Problem, SearchBudgetExceeded
+from .forward import CapReached, Forward
+from .freed import iter_freed_meld_sets
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +100,12 @@ def best_play(
     if sum(c.is_joker for m in melds for c in m) + sum(c.is_joker for c in hand_cards) > 8:
         raise InvalidAction("At most 8 jokers can be searched.", code="bad_table")  # the DP packs counts in 4 bits
     step = _Step(melds, hand_cards, objective, rules)
-    best, proven = _search(step.cases(), max_states, best_effort)
+    if step.new_meld_only and step.table_jokers:
+        # every case's bound is about the same (the whole hand): the cases are searched as they are made,
+        # and the search ends as soon as a play lays every hand card that can be laid
+        best, proven = _search([], max_states, best_effort, step, stream=step.stream())
+    else:
+        best, proven = _search(step.cases(), max_states, best_effort, step)
     joker_value = step.joker_value
     if best is None:
         return Play(
@@ -129,20 +134,37 @@ def best_play(
     )
 
 
-# With ``best_effort``: how many times ``max_states`` a narrow pass may use before any play is found (its
-# states are those of BEAM parents a rank, but their children are counted: a few thousand for a hand of
-# 25 cards on a table of 80, some 18,000 at most in the positions measured; about a second).
+# With ``best_effort``: how many times ``max_states`` a case's search may use before any play is found
+# (a hint has a play to show for all but the largest positions; its depth-first steps stop at DFS_CAP
+# states each, so the layer-by-layer search from their floor is what may use it).
 FIRST_PASS_ALLOWANCE = 20
+DFS_CAP = 3000  # states the depth-first search near a case's bound may visit (step 1 of _solve_case)
+DFS_CAP_FROM_FLOOR = 3000  # and the one from the floor (step 2)
 
 
 def _search(
-    prepared: list[tuple], max_states: int | None, best_effort: bool = False
+    prepared: list[tuple],
+    max_states: int | None,
+    best_effort: bool = False,
+    step: _Step | None = None,
+    gap_unit: int = 1 << 12,
+    stream: Iterator[tuple] | None = None,
 ) -> tuple[tuple[list[list[Card]], list[Card]] | None, bool]:
-    """The best play over the prepared joker cases: best bound first (ties: more freed jokers first); a
-    case whose bound cannot beat the best found so far ends the search, and the best found so far is the
-    floor below which a case's search drops its states (:mod:`.forward`).  Also whether it is proven
-    best: with ``best_effort`` a search past ``max_states`` stops there with the best play found by then
-    (a case's narrow pass included) instead of raising :class:`SearchBudgetExceeded`."""
+    """The best play over the prepared joker cases, and whether it is proven best (with ``best_effort`` a
+    search past ``max_states`` stops there with the best play found by then instead of raising
+    :class:`SearchBudgetExceeded`).
+
+    Cases go best bound first (ties: more freed jokers first); a case whose bound cannot beat the best
+    found so far ends the search.  Each case is searched in up to three steps, each exact for what it
+    claims (:func:`_solve_case`).  With option ``freed_joker_reuse = new_meld_only`` (``step.groups``)
+    the cases that leave the same cards to place (kept jokers, hand naturals that must free jokers) and as
+    many hand jokers share a relaxation, the problem with every hand natural left, solved once: no case of
+    the group does better than its own constant plus that value, and none has a play at all when the
+    relaxation has none (most of the thousands of cases of a hand with several jokers, found in one search
+    instead of one each).
+    With ``stream`` (new_meld_only) the cases come as they are made, in their order, and the search ends
+    when the best play reaches ``step.upper()``, a bound on them all.
+    """
     prepared.sort(key=lambda item: (-item[0], item[1]))
     best_val: float = 0.0
     spent = 0
@@ -150,38 +172,101 @@ def _search(
     proven = True
     shared_half: dict = {}  # pairs of suit option lists, shared by the cases of this step
     shared_comps: dict = {}
-    for bound, _i, args, const, pre_melds, extra_played in prepared:
-        if bound <= best_val:
-            break
+    relaxed: dict[tuple, float | None] = {}  # per group of cases: the best value of its relaxation
+
+    def problem(args: tuple) -> Problem:
         prob = Problem(*args)
         prob.shared_half, prob.shared_comps = shared_half, shared_comps
-        fw = Forward(prob)
-        if max_states is not None:
-            # with best_effort, until a play is found a narrow pass may use FIRST_PASS_ALLOWANCE times the
-            # budget: a hint has a play to show for all but the largest positions
-            allowance = FIRST_PASS_ALLOWANCE if best_effort and best is None else 1
-            fw.budget = max_states * allowance - spent
-        floor = best_val - const
+        return prob
+
+    upper = step.upper() if stream is not None and step is not None else None
+    for bound, i, args, const, pre_melds, extra_played in prepared if stream is None else stream:
+        if bound <= best_val:
+            if upper is None:
+                break
+            if best_val >= upper:
+                break
+            continue
         found = None
+        fw = None
         try:
-            found, complete = fw.run(floor, BEAM)  # a narrow pass first: a floor for the exact one
+            group = step.group_of.get(i) if step is not None else None
+            if group is not None:
+                if group not in relaxed:
+                    rb, rargs, rc, _req = step.groups[group]  # type: ignore[union-attr]
+                    rfw = Forward(problem(rargs))
+                    if max_states is not None:
+                        rfw.budget = max_states - spent
+                    try:
+                        got = _solve_case(rfw, rb - rc, NEG, gap_unit)
+                    finally:
+                        spent += rfw.states
+                    relaxed[group] = None if got is None else got[0]
+                top = relaxed[group]
+                if top is None:
+                    continue  # no play for the rest of the step with these jokers and hand cards
+                bound = min(bound, const + top)
+                if bound <= best_val:
+                    continue
+            prob = problem(args)
+            fw = Forward(prob)
             if max_states is not None:
-                fw.budget = max_states - spent
-            if not complete and (found is None or found[0] + const < bound):
-                exact, _ = fw.run(floor if found is None else found[0], None)
-                found = exact or found
+                # with best_effort, until a play is found the search may use FIRST_PASS_ALLOWANCE times the
+                # budget: a hint has a play to show for all but the largest positions
+                allowance = FIRST_PASS_ALLOWANCE if best_effort and best is None else 1
+                fw.budget = max_states * allowance - spent
+            found = _solve_case(fw, bound - const, best_val - const, gap_unit, max_states, spent)
         except SearchBudgetExceeded:
             if not best_effort:
                 raise
             proven = False
-        spent += fw.states
+            found = fw.best_found() if fw is not None else None
+        if fw is not None:
+            spent += fw.states
         if found is not None and found[0] + const > best_val:
             best_val = found[0] + const
-            melds_out, used_opt = prob.rebuild(prob.path_of(found[1], fw.canonical))
+            melds_out, used_opt = fw.p.rebuild(fw.p.path_of(found[1], fw.canonical))  # type: ignore[union-attr]
             best = (pre_melds + melds_out, used_opt + extra_played)
         if not proven:
             break
     return best, proven
+
+
+def _solve_case(
+    fw: Forward, bound: float, floor: float, gap_unit: int, max_states: int | None = None, spent: int = 0
+) -> tuple[float, list] | None:
+    """The best play of one case better than ``floor`` (values without the case's constant; ``bound``:
+    the case's upper bound), or None:
+
+    1. depth first (:meth:`.forward.Forward.dfs`, at most :data:`DFS_CAP` states) for a play within
+       ``gap_unit`` of the bound (a point, with the weights of :class:`_Step`): where nearly every hand
+       card can be laid — the hard positions — it is found in a few paths and the case ends there;
+    2. depth first again, branch and bound from ``floor`` (at most :data:`DFS_CAP_FROM_FLOOR` states): the best
+       play of the case if it ends within the cap, else a good floor;
+    3. layer by layer from that floor (:meth:`.forward.Forward.run`): what no depth-first search could
+       settle in its cap (the layers merge equal states and drop dominated ones).
+
+    Past the budget (:class:`SearchBudgetExceeded`) ``fw.best_found()`` holds the best play found.
+    """
+    high = bound - gap_unit
+    found = None
+    if high > floor:
+        try:
+            found = fw.dfs(high, DFS_CAP)
+            if found is not None:
+                return found
+        except CapReached:
+            pass
+    try:
+        return fw.dfs(floor, DFS_CAP_FROM_FLOOR)
+    except CapReached:
+        found = fw.best_found()
+    if max_states is not None:
+        fw.budget = max_states - spent
+    exact, _ = fw.run(floor if found is None else max(found[0], floor), None)
+    if exact is not None:
+        fw.keep_found(exact)
+    return exact or found
 
 
 def _by_key(cards: Iterable[Card]) -> tuple[dict[Key, list[Card]], list[Card]]:
@@ -222,6 +307,11 @@ class _Step:
         for jk in self.table_jokers:
             self.by_ident.setdefault(jk.declared, []).append(jk)  # type: ignore[arg-type]
         self.prepared: list[tuple] = []
+        # new_meld_only: the cases by what the rest of the step must place (kept jokers, hand naturals that
+        # free the jokers) and the hand jokers left, each group with the problem of its cases with every
+        # hand natural left (a relaxation)
+        self.groups: dict[tuple, tuple] = {}
+        self.group_of: dict[int, tuple] = {}
 
     def _on_table(self, ident: Key) -> int:
         """Naturals of ``ident`` on the table that may free a joker (option ``joker_substitute_from``)."""
@@ -242,15 +332,29 @@ class _Step:
 
     def cases(self) -> list[tuple]:
         """Every joker case prepared: ``(bound, index, Problem args, constant, pre-melds, cards played)``."""
+        for _ in self.stream():
+            pass
+        return self.prepared
+
+    def stream(self) -> Iterator[tuple]:
+        """The joker cases one at a time as they are prepared (more freed jokers first; under
+        new_meld_only, the thousands of sets of new melds one by one, so that a search that can stop early
+        does not make them all)."""
         parts_list = sorted(itertools.product(*self.joker_choices()), key=lambda parts: -sum(map(len, parts)))
         for parts in parts_list:
             freed = [jk for part in parts for jk in part]
             kept = [jk for jk in self.table_jokers if jk not in freed]
             if self.new_meld_only and freed:
-                self._new_meld_only_cases(freed, kept)
+                yield from self._new_meld_only_cases(freed, kept)
             else:
+                n = len(self.prepared)
                 self._any_meld_case(freed, kept)
-        return self.prepared
+                yield from self.prepared[n:]
+
+    def upper(self) -> int:
+        """A bound on every case's value: every hand card laid (the unplayable ones left out)."""
+        naturals = sum(len(cs) * self.weight[key[0]] for key, cs in self.hand_nat.items())
+        return naturals + len(self.hand_jokers) * self.joker_weight
 
     def _any_meld_case(self, freed: list[Card], kept: list[Card]) -> None:
         required = self.requirements(freed, self.hand_nat, [])
@@ -272,9 +376,10 @@ class _Step:
                     hand_case[ident] = self.hand_nat[ident][:req]
         self.prepare(freed, hand_case, self.hand_jokers, required, kept, [], [])
 
-    def _new_meld_only_cases(self, freed: list[Card], kept: list[Card]) -> None:
-        """Option freed_joker_reuse = new_meld_only: the freed jokers go into new melds made of hand cards."""
-        for pre_melds in freed_meld_sets(freed, self.hand_nat, self.hand_jokers, self.ace_mode):
+    def _new_meld_only_cases(self, freed: list[Card], kept: list[Card]) -> Iterator[tuple]:
+        """Option freed_joker_reuse = new_meld_only: the freed jokers go into new melds made of hand cards
+        (each case yielded as it is prepared)."""
+        for pre_melds in iter_freed_meld_sets(freed, self.hand_nat, self.hand_jokers, self.ace_mode):
             used = [c for m in pre_melds for c in m if not (c.is_joker and any(c.same_physical(f) for f in freed))]
             used_ids = {(c.rank, c.suit, c.deck) for c in used}
             hand_rest = {
@@ -285,7 +390,13 @@ class _Step:
             if required is None:
                 continue
             played = [c.undeclared() if c.is_joker else c for c in used]
+            group = (tuple(c.deck for c in kept), tuple(sorted(required.items())), len(jokers_rest))
+            if group not in self.groups:
+                jokers = self.hand_jokers[: len(jokers_rest)]
+                self.groups[group] = self.problem_args([], self.hand_nat, jokers, required, kept)
+            self.group_of[len(self.prepared)] = group
             self.prepare([], hand_rest, jokers_rest, required, kept, pre_melds, played)
+            yield self.prepared[-1]
 
     def requirements(
         self, freed: list[Card], hand_avail: dict[Key, list[Card]], used_naturals: list[Card]
@@ -316,10 +427,24 @@ class _Step:
         pre_played: list[Card],
     ) -> None:
         """One case as a DP problem's arguments, with its bound (the problem is built only if searched)."""
+        bound, args, const, req_cards = self.problem_args(freed_dp, hand_avail, jokers_avail, required, kept)
+        pre = sum(self.joker_weight if c.is_joker else self.weight[c.rank] for c in pre_played)
+        bound, const = bound + pre, const + pre
+        self.prepared.append((bound, len(self.prepared), args, const, pre_melds, req_cards + pre_played))
+
+    def problem_args(
+        self,
+        freed_dp: list[Card],
+        hand_avail: dict[Key, list[Card]],
+        jokers_avail: list[Card],
+        required: dict[Key, int],
+        kept: list[Card],
+    ) -> tuple[int, tuple, int, list[Card]]:
+        """``(bound, Problem args, constant, required hand cards)`` of a case without its pre-melds."""
         weight, joker_weight = self.weight, self.joker_weight
         forced: dict[Key, list[Card]] = {}
         optional: dict[Key, list[Card]] = {}
-        const = sum(joker_weight if c.is_joker else weight[c.rank] for c in pre_played)
+        const = 0
         for key, cs in self.table_nat.items():
             forced.setdefault(key, []).extend(cs)
         for jk in kept:
@@ -335,7 +460,7 @@ class _Step:
         bound = const + sum(len(cs) * weight[key[0]] for key, cs in optional.items()) + len(jokers_avail) * joker_weight
         args = (forced, optional, list(freed_dp), jokers_avail, self.ace_mode, weight, joker_weight)
         req_cards = [c for key, cs in hand_avail.items() for c in cs[: required.get(key, 0)]]
-        self.prepared.append((bound, len(self.prepared), args, const, pre_melds, req_cards + pre_played))
+        return bound, args, const, req_cards
 
 
 def _drop_unplayable(
