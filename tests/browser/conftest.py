@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from games.engine.melds import classify
 from tests.live import LiveDaphne
@@ -110,3 +111,9 @@ def login(page, base_url: str, username: str, password: str = "correct-horse-bat
     page.get_by_label("Password").fill(password)
     page.get_by_role("button", name="Log in").click()
     page.wait_for_url(base_url + "/")
+
+
+def wait_live(page, timeout: float = 15000) -> None:
+    """Wait until the table page's socket is open and has brought the page up to date (its first
+    frame): from then on another player's move reaches the page as a frame of what changed."""
+    expect(page.locator(".table-page")).to_have_attribute("data-live", "true", timeout=timeout)
