@@ -1,7 +1,9 @@
 """Browser tests: Playwright driving Debian's Chromium against a live daphne server.
 
 Run them in their own pytest invocation (`pytest -m e2e`): after a
-sync-Playwright test, async tests in the same session fail (STACK.md).
+sync-Playwright test, async tests in the same session fail (STACK.md).  They run in parallel
+(`-n <cores>`, as `make test` does): each xdist process has its own test database (pytest-django),
+Redis prefix (settings.REDIS_PREFIX), daphne server on a free port (``live_daphne``) and Chromium.
 """
 
 from __future__ import annotations
