@@ -282,7 +282,7 @@ def test_many_knock_choices_are_one_list_with_the_least_deadwood_chosen(client, 
     assert [card for _, card, chosen in options if chosen] == ["AD.0"]  # deadwood 2, the least
     assert {json.loads(html.unescape(value))["card"] for value, card, _ in options} == {c for _, c, _ in options}
     assert "<button" in form and "data-knock-open" in form and reverse("games:draft", args=[1])[:-2] in form
-    assert "<button class=\"button button-danger button-small\" data-knock-card=" not in page
+    assert '<button class="button button-danger button-small" data-knock-card=' not in page
 
 
 def test_two_knock_choices_are_two_buttons(client, make_user):
