@@ -49,8 +49,9 @@ def _hand_faces(hand: list[str], order: list[str], *, suggested: str | None = No
 
 
 # More knock choices than this (the editor's own card aside) are offered as a list to choose from and
-# one button, as the discard is: a button per choice ran past the board on a phone (five are possible).
-KNOCK_BUTTONS_MAX = 2
+# one button, as the discard is: a button per choice ran past the board on a phone (two did, at times;
+# five are possible).
+KNOCK_BUTTONS_MAX = 1
 
 
 def _knock_options(view: dict[str, Any], *, editing: str | None = None) -> list[dict[str, Any]]:

@@ -326,7 +326,7 @@ def test_captain_edits_the_knock_layout_by_drag_and_keyboard_and_confirms(browse
     version = board_version(page)
     page.locator('#gin-board [data-action="take_upcard"]').click()
     wait_past(page, version)
-    page.locator('[data-knock-card="KD.0"]').click()
+    open_knock_editor(page, "KD.0")
     editor = page.locator("#gin-knock-editor")
     expect(editor).to_contain_text("Deadwood: 10 (knock limit 10)")
     expect(editor.locator("#gin-layout-status")).to_have_attribute("data-layout-ok", "true")

@@ -285,12 +285,19 @@ def test_many_knock_choices_are_one_list_with_the_least_deadwood_chosen(client, 
     assert '<button class="button button-danger button-small" data-knock-card=' not in page
 
 
-def test_two_knock_choices_are_two_buttons(client, make_user):
-    """Either end of the four hearts (2♦ left, the card just taken): a button each."""
+def test_two_knock_choices_are_a_list_one_is_a_button(client, make_user):
+    """Either end of the four hearts (2♦ left, the card just taken): two choices, a list; one end of
+    three hearts (2♦ left): one choice, its button."""
     page = knock_choices_after_taking(client, make_user, "7H 8H 9H TH KS KH KD 5S 6S 7S", "2D")
+    options = re.findall(r'<option value="[^"]*" data-knock-card="([^"]+)"', page)
+    assert sorted(options) == ["7H.0", "TH.0"] and "data-knock-open" in page
+
+
+def test_one_knock_choice_is_a_button(client, make_user):
+    page = knock_choices_after_taking(client, make_user, "7H 8H 9H 4D KS KH KD 5S 6S 7S", "2D")
     assert 'id="gin-knock-form"' not in page and "data-knock-select" not in page
     buttons = re.findall(r'<button class="button button-danger button-small" data-knock-card="([^"]+)"', page)
-    assert sorted(buttons) == ["7H.0", "TH.0"]
+    assert buttons == ["4D.0"]
 
 
 def test_big_gin_is_offered_when_the_option_is_on_and_all_eleven_cards_meld(client, make_user):
