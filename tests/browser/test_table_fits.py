@@ -11,6 +11,7 @@ import dataclasses
 import time
 
 import pytest
+from django.conf import settings
 from playwright.sync_api import expect
 
 from games import services
@@ -109,9 +110,14 @@ def current(match_id: int):
     return match, state
 
 
-def open_table(browser, live_daphne, user, screen: str, match_id: int):
+def open_table(browser, live_daphne, user, screen: str, match_id: int, lang: str = "en"):
     context = browser.new_context(**SCREENS[screen])
-    context.add_cookies([{"name": "sessionid", "value": session_cookie_for(user), "url": live_daphne.url}])
+    context.add_cookies(
+        [
+            {"name": "sessionid", "value": session_cookie_for(user), "url": live_daphne.url},
+            {"name": settings.LANGUAGE_COOKIE_NAME, "value": lang, "url": live_daphne.url},
+        ]
+    )
     page = context.new_page()
     page.goto(f"{live_daphne.url}/tables/{match_id}/")
     expect(page.locator("#table-board")).to_have_attribute("data-status", "playing")
@@ -276,18 +282,20 @@ def set_gin_position(match_id: int, hand: str) -> None:
     match.save(update_fields=["state", "draft", "version"])
 
 
-@pytest.mark.parametrize("screen", ["laptop", "phone"])
-def test_a_long_list_of_knock_choices_fits_the_screen(browser, live_daphne, artifacts, make_user, screen):
+@pytest.mark.parametrize(("screen", "lang"), [("laptop", "en"), ("phone", "en"), ("phone", "fa")])
+def test_a_long_list_of_knock_choices_fits_the_screen(browser, live_daphne, artifacts, make_user, screen, lang):
     """Five knock choices (and the discard) offered at once: every choice, and then the layout
-    editor's confirmation, can be reached without scrolling the page or being clipped."""
+    editor's confirmation, can be reached without scrolling the page or being clipped (on the phone
+    right to left too)."""
     alice = make_user("alice")
     match = services.match_create(host=alice, variant="gin_box", seats_count=3, bots=2)
     Match.objects.filter(pk=match.pk).update(seed=seed_for(captain=0))
     services.match_start(match_id=match.pk, user=alice)
     set_gin_position(match.pk, LONG_KNOCK_HAND)
-    context, page = open_table(browser, live_daphne, alice, screen, match.pk)
+    context, page = open_table(browser, live_daphne, alice, screen, match.pk, lang=lang)
+    expect(page.locator("html")).to_have_attribute("dir", "rtl" if lang == "fa" else "ltr")
     expect(page.locator("#gin-knock-select option")).to_have_count(5)
-    steps = Steps(page, artifacts, f"gin-knocks-{screen}", "#gin-hand", GIN_BUTTONS)
+    steps = Steps(page, artifacts, f"gin-knocks-{screen}-{lang}", "#gin-hand", GIN_BUTTONS)
     steps.check("five-knocks")
     # The choice leaving the least deadwood is offered first; a card picked in the hand is chosen instead.
     assert page.locator("#gin-knock-select").evaluate("s => s.selectedOptions[0].dataset.knockCard") == "2H.0"
