@@ -10,8 +10,11 @@ PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 HOST ?= 127.0.0.1
 PORT ?= 8000
-# The tests (not the browser ones) run in this many processes at once (pytest-xdist): one per core.
+# The tests run in this many processes at once (pytest-xdist): one per core.  The browser tests too,
+# in their own invocation: each process has its own test database, Redis prefix, daphne server (on a
+# free port) and Chromium; work is stolen from a busy process so one long journey does not hold the end.
 TEST_WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
+E2E_ARGS = -n $(TEST_WORKERS) --dist worksteal
 SORTABLE := static/vendor/sortablejs/Sortable.min.js
 # The webfonts (Fontsource packages from npm): only the subsets the site needs, with their @font-face rules.
 FONTS := static/vendor/fonts/fonts.css
@@ -38,14 +41,14 @@ test: setup-dev
 	$(VENV)/bin/lint-imports
 	$(PY) manage.py makemigrations --check --dry-run -v 0
 	$(VENV)/bin/pytest -m "not e2e" -n $(TEST_WORKERS)
-	$(VENV)/bin/pytest -m e2e
+	$(VENV)/bin/pytest -m e2e $(E2E_ARGS)
 
 test-unit: setup-dev
 	$(VENV)/bin/pytest -m "not e2e" -n $(TEST_WORKERS)
 
 test-e2e: setup-dev
 	@scripts/ensure-system.sh chromium
-	$(VENV)/bin/pytest -m e2e
+	$(VENV)/bin/pytest -m e2e $(E2E_ARGS)
 
 system:
 	@scripts/ensure-system.sh python node

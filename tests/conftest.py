@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.contrib.auth import hashers
 from django.db import connections
 from django.utils import translation
 
@@ -18,6 +19,14 @@ def pytest_configure(config):
     # the live daphne of the browser tests switches it back on.
     settings.RUMMYHUB_CLOCK = False
     settings.RUMMYHUB_BOT_DELAY = 0
+    # A fast password hasher: the site's own (Django's PBKDF2, a million rounds) took 0.7-2 s a user
+    # on this machine, for every user a test makes and every log-in through a form (the browser
+    # tests' server, forked from here, checks passwords with it too).  What is tested of passwords
+    # (rules, reset, log-in, rate limits) does not depend on the hasher; the site's is checked in
+    # tests/rummyhub/test_settings.py.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    hashers.get_hashers.cache_clear()
+    hashers.get_hashers_by_algorithm.cache_clear()
 
 
 def pytest_sessionstart(session):

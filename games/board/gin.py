@@ -52,9 +52,16 @@ def hand_faces(hand: list[str], order: list[str], *, suggested: str | None = Non
     }
 
 
+# More knock choices than this (the editor's own card aside) are offered as a list to choose from and
+# one button, as the discard is: a button per choice ran past the board on a phone (two did, at times;
+# five are possible).
+KNOCK_BUTTONS_MAX = 1
+
+
 def _knock_options(view: dict[str, Any], *, editing: str | None = None) -> list[dict[str, Any]]:
     """Every card the viewer may knock with (RULES C.6.1) and the least deadwood it leaves; picking one
-    opens the layout editor on it (``editing``: the card the editor is open for)."""
+    opens the layout editor on it (``editing``: the card the editor is open for).  ``best``: the
+    choice leaving the least deadwood (the list's preselected one)."""
     hand = list(view.get("hand") or [])
     out = []
     for act in view.get("legal_actions", []):
@@ -68,8 +75,12 @@ def _knock_options(view: dict[str, Any], *, editing: str | None = None) -> list[
                 "is_gin": dw == 0,
                 "current": act["card"] == editing,
                 "open": json.dumps({"card": act["card"]}),
+                "best": False,
             }
         )
+    others = [o for o in out if not o["current"]]
+    if others:
+        min(others, key=lambda o: o["deadwood"])["best"] = True
     return out
 
 
@@ -536,6 +547,7 @@ def _gin_prompt(view: dict, my_turn: bool, actions: set[str], playing: bool, nam
 
 
 def _gin_actions(view: dict, actions: set[str], editor: dict | None) -> dict[str, Any]:
+    knocks = _knock_options(view, editing=editor["card"]["id"] if editor else None) if "knock" in actions else []
     return {
         "can_take_upcard": "take_upcard" in actions,
         "can_pass_upcard": "pass_upcard" in actions,
@@ -543,10 +555,9 @@ def _gin_actions(view: dict, actions: set[str], editor: dict | None) -> dict[str
         "can_draw_discard": "draw_discard" in actions,
         "can_pass": "pass" in actions,
         "can_discard": "discard" in actions,
-        "knock_options": _knock_options(view, editing=editor["card"]["id"] if editor else None)
-        if "knock" in actions
-        else [],
+        "knock_options": knocks,
         "knock_editor": editor,
+        "knock_as_list": sum(1 for o in knocks if not o["current"]) > KNOCK_BUTTONS_MAX,
         # Big gin (RULES D.1.6, option big_gin): all eleven cards in melds, knock without discarding.
         "can_big_gin": {"type": "knock"} in view.get("legal_actions", []),
     }

@@ -3,7 +3,8 @@
 // server: hand_sort custom), the knock layout editor (cards dragged, or selected and
 // moved with "Move here", between melds, a new meld and the deadwood; every change is
 // sent to the server, which checks it and answers with the board), and the advisor's
-// card suggestions. Every move is one of the board's real forms: this file only fills
+// card suggestions; a card picked in the hand is also chosen in the discard's and the knock's lists.
+// Every move is one of the board's real forms: this file only fills
 // and submits them. The drags, picks, hand order and drafts are cards.js's. No rule is decided here.
 (function () {
   "use strict";
@@ -137,6 +138,10 @@
       select(card, "#gin-hand");
       var sel = b.querySelector("[data-discard-select]");
       if (sel) sel.value = card.dataset.id;
+      // The list of knock choices, when the card is one of them (a knock with it discards it).
+      var knocks = b.querySelector("[data-knock-select]");
+      var knock = knocks && knocks.querySelector('option[data-knock-card="' + card.dataset.id + '"]');
+      if (knock) knocks.value = knock.value;
     } else if (list.id === "gin-captain-hand") {
       select(card, "#gin-captain-hand");
       // A click on one of the captain's cards suggests discarding it.

@@ -136,6 +136,10 @@
   // ---- after a frame (or a whole board from a form): put the page back together -------------
   document.addEventListener("htmx:wsAfterMessage", function (event) {
     var message = event.detail.message || "";
+    // The socket's first frame ends its opening (the server sends one: the board if the table moved
+    // on since the page was drawn, else the online dots): from here on the page is kept up to date
+    // frame by frame. data-live says so (a test waits for it, rather than for a fixed time).
+    if (socketOpen && page() && page().dataset.live !== "true") page().dataset.live = "true";
     if (message.indexOf('id="socket-error"') !== -1) { endBusy(); if (draftInFlight) draftAnswered(); return; }
     if (!VERSION.test(message)) return;
     endBusy();
@@ -515,7 +519,10 @@
     rawSocket = event.detail.event.target;
     socketOpen = true;
   });
-  document.addEventListener("htmx:wsClose", function () { socketOpen = false; });
+  document.addEventListener("htmx:wsClose", function () {
+    socketOpen = false;
+    if (page()) delete page().dataset.live; // live again after the reconnection's first frame
+  });
 
   var busyTimer = null;
   function markBusy() {

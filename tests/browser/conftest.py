@@ -1,7 +1,9 @@
 """Browser tests: Playwright driving Debian's Chromium against a live daphne server.
 
 Run them in their own pytest invocation (`pytest -m e2e`): after a
-sync-Playwright test, async tests in the same session fail (STACK.md).
+sync-Playwright test, async tests in the same session fail (STACK.md).  They run in parallel
+(`-n <cores>`, as `make test` does): each xdist process has its own test database (pytest-django),
+Redis prefix (settings.REDIS_PREFIX), daphne server on a free port (``live_daphne``) and Chromium.
 """
 
 from __future__ import annotations
@@ -11,9 +13,11 @@ import os
 from pathlib import Path
 
 import pytest
+from django.contrib.auth import get_user_model
+from playwright.sync_api import expect
 
 from games.engine.melds import classify
-from tests.live import LiveDaphne
+from tests.live import LiveDaphne, session_cookie_for
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 CHROMIUM = "/usr/bin/chromium"
@@ -104,9 +108,27 @@ def meld_in_hand(state, seat):
     return None
 
 
-def login(page, base_url: str, username: str, password: str = "correct-horse-battery") -> None:
-    page.goto(base_url + "/accounts/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(password)
-    page.get_by_role("button", name="Log in").click()
-    page.wait_for_url(base_url + "/")
+def login(page, base_url: str, username: str, password: str = "correct-horse-battery", *, form: bool = False) -> None:
+    """``username`` logged in in ``page``'s browser context, on the home page.
+
+    By a session made on the server side (its cookie given to the context): a log-in through the form
+    is a page load and a password check more, in every test that needs a player.  ``form``: through the
+    log-in form, as a person does (test_accounts_journey; the form's rules are tested in tests/accounts).
+    """
+    if form:
+        page.goto(base_url + "/accounts/login/")
+        page.get_by_label("Username").fill(username)
+        page.get_by_label("Password").fill(password)
+        page.get_by_role("button", name="Log in").click()
+        page.wait_for_url(base_url + "/")
+        return
+    user = get_user_model().objects.get(username=username)
+    assert user.check_password(password)
+    page.context.add_cookies([{"name": "sessionid", "value": session_cookie_for(user), "url": base_url}])
+    page.goto(base_url + "/")
+
+
+def wait_live(page, timeout: float = 15000) -> None:
+    """Wait until the table page's socket is open and has brought the page up to date (its first
+    frame): from then on another player's move reaches the page as a frame of what changed."""
+    expect(page.locator(".table-page")).to_have_attribute("data-live", "true", timeout=timeout)

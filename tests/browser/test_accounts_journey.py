@@ -1,9 +1,11 @@
-"""A new person signs up, lands on the home page signed in, sees who is online, logs out."""
+"""A new person signs up, lands on the home page signed in, sees who is online, logs out, logs in again."""
 
 from __future__ import annotations
 
 import pytest
 from playwright.sync_api import expect
+
+from tests.browser.conftest import login
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -30,3 +32,7 @@ def test_signup_presence_logout(page, live_daphne, artifacts):
     expect(page.locator(".site-user").get_by_role("link", name="Log in")).to_be_visible()
     expect(page.locator("#presence-count")).to_have_count(0)
     page.screenshot(path=str(artifacts / "foundation-logged-out.png"), full_page=True)
+
+    # Back through the log-in form (the other browser tests log in with a session cookie).
+    login(page, live_daphne.url, "alice", form=True)
+    expect(page.locator(".site-user .user-link")).to_have_text("alice")

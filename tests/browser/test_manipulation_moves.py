@@ -17,7 +17,7 @@ from games import services
 from games.engine import manipulation as manip
 from games.models import Match
 from tests.browser.conftest import drag as conftest_drag
-from tests.browser.conftest import login
+from tests.browser.conftest import login, wait_live
 from tests.games.services.positions import set_position
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -216,7 +216,7 @@ def test_a_card_moved_between_melds_slides_to_its_new_place_for_the_others(brows
         login(watcher, live_daphne.url, who)
         watcher.goto(f"{live_daphne.url}/tables/{match.pk}/")
         watcher.wait_for_function("() => window.htmx && document.querySelector('#melds .card')")
-        watcher.wait_for_timeout(300)
+        wait_live(watcher)  # the move must come as a frame after this (a socket opening late sends the board)
         # Which cards are moving right after each frame is put in.
         watcher.evaluate("""() => { window.slid = [];
             document.addEventListener('htmx:wsAfterMessage', () => document.querySelectorAll('#melds .card[data-id]')

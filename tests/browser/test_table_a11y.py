@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 
 from games import services
 from games.models import Match
+from tests.browser.conftest import wait_live
 from tests.browser.test_gin_journey import seed_for
 from tests.live import session_cookie_for
 
@@ -34,7 +35,7 @@ def violations(browser, live_daphne, user, match_id, shot, artifacts):
     page.goto(f"{live_daphne.url}/tables/{match_id}/")
     expect(page.locator("#table-board")).to_have_attribute("data-status", "playing")
     expect(page.locator("#hand .card, #gin-hand .card").first).to_be_visible()
-    page.wait_for_timeout(300)  # the pushes after the socket connects
+    wait_live(page)  # the socket's opening frame is in (no push of it still to come)
     # The final look, not a frame of a fade-in (the draw for roles): the finite CSS animations have ended
     # (the timer's bar is a transition restarted every half second).
     page.wait_for_function(

@@ -7,13 +7,16 @@ A picture of each step goes to artifacts/ (fits-<game>-<screen>-<step>.png)."""
 
 from __future__ import annotations
 
+import dataclasses
 import time
 
 import pytest
+from django.conf import settings
 from playwright.sync_api import expect
 
 from games import services
 from games.engine import bots as engine_bots
+from games.engine import gin
 from games.models import Match, MatchStatus
 from games.variants import spec_for
 from tests.browser.conftest import meld_in_hand
@@ -107,9 +110,14 @@ def current(match_id: int):
     return match, state
 
 
-def open_table(browser, live_daphne, user, screen: str, match_id: int):
+def open_table(browser, live_daphne, user, screen: str, match_id: int, lang: str = "en"):
     context = browser.new_context(**SCREENS[screen])
-    context.add_cookies([{"name": "sessionid", "value": session_cookie_for(user), "url": live_daphne.url}])
+    context.add_cookies(
+        [
+            {"name": "sessionid", "value": session_cookie_for(user), "url": live_daphne.url},
+            {"name": settings.LANGUAGE_COOKIE_NAME, "value": lang, "url": live_daphne.url},
+        ]
+    )
     page = context.new_page()
     page.goto(f"{live_daphne.url}/tables/{match_id}/")
     expect(page.locator("#table-board")).to_have_attribute("data-status", "playing")
@@ -190,7 +198,21 @@ def test_a_manipulation_round_fits_the_screen(browser, live_daphne, artifacts, m
     context.close()
 
 
-GIN_BUTTONS = "#actions button, #gin-board button[data-action], #gin-board button[data-knock-card]"
+GIN_BUTTONS = (
+    "#actions button, #gin-board button[data-action], #gin-board button[data-knock-card],"
+    " #gin-board [data-knock-open], #gin-board select"
+)
+
+
+def open_knock(page, screen: str, card: str) -> None:
+    """Open the knock layout editor on ``card`` (picked in the hand already): its button, or, when the
+    choices are many, the list (the pick chose it there) and its one button."""
+    if page.locator("#gin-knock-select").count():
+        expect(page.locator(f'#gin-knock-select option[data-knock-card="{card}"]')).to_have_count(1)
+        assert page.locator("#gin-knock-select").evaluate("s => s.selectedOptions[0].dataset.knockCard") == card
+        press(page, screen, page.locator("#gin-board [data-knock-open]"))
+    else:
+        press(page, screen, page.locator(f'[data-knock-card="{card}"]'))
 
 
 @pytest.mark.parametrize("screen", ["laptop", "phone"])
@@ -211,7 +233,7 @@ def test_a_three_player_gin_hand_fits_the_screen(browser, live_daphne, artifacts
             if kind == "discard":
                 press(page, screen, page.locator('#gin-discard-form [data-action="discard"]'))
             else:  # the layout editor on that card, then its proposed layout confirmed
-                press(page, screen, page.locator(f'[data-knock-card="{action["card"]}"]'))
+                open_knock(page, screen, action["card"])
                 expect(page.locator("#gin-knock-editor")).to_be_visible()
                 steps.hand = "#gin-knock-editor .gin-layout-groups"  # the hand, laid out in groups
                 steps.check("knock-layout")
@@ -227,4 +249,64 @@ def test_a_three_player_gin_hand_fits_the_screen(browser, live_daphne, artifacts
     expect(page.locator('#actions [data-action="ready"], #actions [data-action="rematch"]')).to_be_visible()
     steps.check("hand-end", need_hand=False)
     print(f"gin {screen}: {steps.n} steps, page heights {sorted(steps.heights)}")
+    context.close()
+
+
+# The captain (seat 0) to discard, holding three melds and two low cards: five discards leave a
+# deadwood within the knock limit (A♦ 2, 2♥ 1, A♣ 8, 2♣ 7, 3♣ 6), so five knock choices are offered.
+LONG_KNOCK_HAND = "7H 8H 9H KS KH KD AC 2C 3C AD 2H"
+
+
+def set_gin_position(match_id: int, hand: str) -> None:
+    """The captain holds ``hand`` (eleven cards) and is to discard; the box holds ten of the rest,
+    the discard pile one, the stock the others (a new version: no cached board of the old one)."""
+    match = Match.objects.get(pk=match_id)
+    state = spec_for(match.variant).load(match.state["round"])
+    mine = [gin.card_index(c) for c in hand.split()]
+    rest = [c for c in range(52) if c not in mine]
+    hands = [()] * state.n_seats
+    hands[state.captain], hands[state.box] = tuple(mine), tuple(rest[:10])
+    state = dataclasses.replace(
+        state,
+        hands=tuple(hands),
+        discard=(rest[10],),
+        stock=tuple(rest[11:]),
+        phase="discard",
+        seat_to_act=state.captain,
+        taken=None,
+        suggestions=(),
+    )
+    match.state = {**match.state, "round": spec_for(match.variant).dump(state)}
+    match.draft = None
+    match.version += 1
+    match.save(update_fields=["state", "draft", "version"])
+
+
+@pytest.mark.parametrize(("screen", "lang"), [("laptop", "en"), ("phone", "en"), ("phone", "fa")])
+def test_a_long_list_of_knock_choices_fits_the_screen(browser, live_daphne, artifacts, make_user, screen, lang):
+    """Five knock choices (and the discard) offered at once: every choice, and then the layout
+    editor's confirmation, can be reached without scrolling the page or being clipped (on the phone
+    right to left too)."""
+    alice = make_user("alice")
+    match = services.match_create(host=alice, variant="gin_box", seats_count=3, bots=2)
+    Match.objects.filter(pk=match.pk).update(seed=seed_for(captain=0))
+    services.match_start(match_id=match.pk, user=alice)
+    set_gin_position(match.pk, LONG_KNOCK_HAND)
+    context, page = open_table(browser, live_daphne, alice, screen, match.pk, lang=lang)
+    expect(page.locator("html")).to_have_attribute("dir", "rtl" if lang == "fa" else "ltr")
+    expect(page.locator("#gin-knock-select option")).to_have_count(5)
+    steps = Steps(page, artifacts, f"gin-knocks-{screen}-{lang}", "#gin-hand", GIN_BUTTONS)
+    steps.check("five-knocks")
+    # The choice leaving the least deadwood is offered first; a card picked in the hand is chosen instead.
+    assert page.locator("#gin-knock-select").evaluate("s => s.selectedOptions[0].dataset.knockCard") == "2H.0"
+    press(page, screen, page.locator('#gin-hand .card[data-id="3C.0"] .card-face'))
+    open_knock(page, screen, "3C.0")
+    expect(page.locator("#gin-knock-editor")).to_have_attribute("data-card", "3C.0")
+    steps.hand = "#gin-knock-editor .gin-layout-groups"
+    steps.check("knock-layout")
+    v = version(page)
+    press(page, screen, page.locator('#gin-knock-confirm [data-action="knock"]'))
+    past(page, v)
+    expect(page.locator("#gin-end .gin-result")).to_be_visible(timeout=15000)
+    steps.check("hand-end", need_hand=False)
     context.close()

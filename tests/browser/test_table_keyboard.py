@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from games import services
 from games.engine import manipulation as manip
 from games.models import Match
-from tests.browser.conftest import login
+from tests.browser.conftest import login, wait_live
 from tests.games.services.positions import set_position
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -109,6 +109,9 @@ def test_the_focused_control_and_the_picked_cards_survive_another_players_move(
     login(page, live_daphne.url, waiting)
     page.goto(f"{live_daphne.url}/tables/{match.pk}/")
     expect(page.locator(".seat .conn-on")).to_have_count(1)
+    # The socket's opening done: a socket that opened only after the move would bring the whole board
+    # (the page's version unknown to it) and the hand as new nodes, not the move's changes.
+    wait_live(page)
     face = page.locator("#hand .card .card-face").nth(2)
     face.focus()
     face.press("Space")  # picked, for later
@@ -119,8 +122,14 @@ def test_the_focused_control_and_the_picked_cards_survive_another_players_move(
     mover_page = mover_ctx.new_page()
     login(mover_page, live_daphne.url, mover)
     mover_page.goto(f"{live_daphne.url}/tables/{match.pk}/")
+    wait_live(mover_page)
     mover_page.locator('#actions button[data-action="draw"]').click()
-    settled(page, version)
+    expect(mover_page.locator("#hand .card")).to_have_count(11)
+    # The draw's version: the one before it may be the mover's arrival (a seat coming online
+    # reschedules the turn's deadline, a version of its own), which the page can show first.
+    drawn = Match.objects.get(pk=match.pk).version
+    assert drawn > version
+    settled(page, drawn - 1)
     expect(page.locator("#log-list li").first).to_contain_text("drew a card")
     assert page.evaluate("() => document.activeElement === window.focused")
     assert face.get_attribute("aria-pressed") == "true"

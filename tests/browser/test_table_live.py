@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from games import services
 from games.engine import manipulation as manip
 from games.models import Match
-from tests.browser.conftest import login
+from tests.browser.conftest import login, wait_live
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -114,7 +114,7 @@ def test_a_drawn_card_is_put_in_its_place_in_the_hand_and_a_sorted_hand_redrawn(
     login(page, live_daphne.url, mover.username)
     page.goto(f"{live_daphne.url}/tables/{match.pk}/")
     page.wait_for_function("() => window.htmx && document.querySelector('#hand .card')")
-    page.wait_for_timeout(300)  # the socket is open
+    wait_live(page)  # the socket is open and its first frame in
 
     def shown() -> list[str]:
         return page.eval_on_selector_all("#hand .card[data-id]", "cards => cards.map(c => c.dataset.id)")
@@ -172,7 +172,7 @@ def test_a_move_arriving_during_a_drag_is_shown_once_the_drag_ends_without_askin
     page.goto(url)
     mover_page.goto(url)
     page.wait_for_function("() => window.htmx && document.querySelectorAll('#hand .card').length > 3")
-    page.wait_for_timeout(300)
+    wait_live(page)  # the frame of the draw must come over the socket, during the drag
     log_lines = page.locator("#log-list li").count()
     # The waiting player drags a card of their hand along it, and holds it there ...
     source, target = page.locator("#hand .card").nth(0), page.locator("#hand .card").nth(3)

@@ -144,13 +144,56 @@ def tables(make_user, settings):
     return started, open_table, mover, other, carol
 
 
+def table_form_inputs(part: int):
+    """The corpus of one of the table forms (``TABLE_FORMS[part]``): (url, fields without the version,
+    who posts it: "open"/"started" table and "carol"/"mover"/"other")."""
+    url, base, fuzzed = TABLE_FORMS[part]
+    for value in VALUES:
+        for field in fuzzed:
+            if url in ("games:join", "games:add_bot", "games:remove_bot"):
+                targets = [("open", "carol" if url != "games:join" else "other")]
+            elif url == "games:chat":
+                targets = [("started", "carol")]  # any text is a message from a player: from a spectator, none is
+            else:
+                targets = [("started", "mover"), ("started", "other")]
+            for target in targets:
+                if field in ("order", "table") and value == "[]":
+                    continue  # legal: an empty custom order of the hand, an empty draft
+                yield url, {**base, field: value}, target, (url, field, value[:30], target)
+
+
+LOBBY_INPUTS = list(product(LOBBY_FIELDS, VALUES))
+LOBBY_PARTS = 3  # the lobby's fields in three parts (a refused form is a whole lobby page drawn)
+
+
+def lobby_inputs(part: int) -> list[tuple[str, str]]:
+    return [(field, value) for field, value in LOBBY_INPUTS if LOBBY_FIELDS.index(field) % LOBBY_PARTS == part]
+
+
+PAGE_INPUTS = list(product(PAGES, VALUES))
+# The corpus in parts (each table form, the lobby form, the pages), each a test of its own: the same
+# inputs and checks as one test, spread over the suite's processes (the whole took minutes in one).
+PARTS = (
+    [f"form-{i}-{url.split(':')[1]}" for i, (url, _b, _f) in enumerate(TABLE_FORMS)]
+    + [f"lobby-{i}" for i in range(LOBBY_PARTS)]
+    + ["pages"]
+)
+
+
+def test_the_corpus_holds_over_two_thousand_inputs():
+    assert sorted(i for p in range(LOBBY_PARTS) for i in lobby_inputs(p)) == sorted(LOBBY_INPUTS)  # all, once
+    count = sum(1 for i in range(len(TABLE_FORMS)) for _ in table_form_inputs(i)) + len(LOBBY_INPUTS) + len(PAGE_INPUTS)
+    assert count >= 2000, count
+
+
 @pytest.mark.django_db
-def test_a_corpus_of_hostile_form_inputs_is_refused_with_a_code_and_changes_nothing(make_user, settings):
+@pytest.mark.parametrize("part", PARTS)
+def test_a_corpus_of_hostile_form_inputs_is_refused_with_a_code_and_changes_nothing(make_user, settings, part):
     started, open_table, mover, other, carol = tables(make_user, settings)
-    clients = {}
-    for user in (mover, other, carol):
-        clients[user.username] = Client()
-        clients[user.username].force_login(user)
+    clients, names = {}, {"mover": mover, "other": other, "carol": carol}
+    for key, user in names.items():
+        clients[key] = Client()
+        clients[key].force_login(user)
     before = snapshot()
     count, codes = 0, {}
 
@@ -163,36 +206,35 @@ def test_a_corpus_of_hostile_form_inputs_is_refused_with_a_code_and_changes_noth
         assert found, (what, response.content[:300])
         codes[found[-1]] = codes.get(found[-1], 0) + 1
 
-    for (url, base, fuzzed), value in product(TABLE_FORMS, VALUES):
-        for field in fuzzed:
-            data = {"version": str(started.version), **base, field: value}
-            if url in ("games:join", "games:add_bot", "games:remove_bot"):
-                targets = [(open_table, "carol" if url != "games:join" else other.username)]
-            elif url == "games:chat":
-                targets = [(started, "carol")]  # any text is a message from a player: from a spectator, none is
+    if part.startswith("form-"):
+        matches = {"started": started, "open": open_table}
+        for url, fields, (table, who), what in table_form_inputs(int(part.split("-")[1])):
+            data = {"version": str(started.version), **fields}
+            check(clients[who].post(reverse(url, args=[matches[table].pk]), data, **HX), what)
+    lobby = clients["carol"]
+    if part.startswith("lobby-"):
+        for field, value in lobby_inputs(int(part.split("-")[1])):
+            data = {"variant": "manipulation", "seats": "3", "bots": "9", "turn_timer": "0", field: value}
+            response = lobby.post(reverse("games:create"), data)  # bots=9 never fits: every post is refused
+            count += 1
+            assert response.status_code == 400 and CODE.search(response.content.decode()), (field, value[:30])
+    if part == "pages":
+        for page, value in PAGE_INPUTS:
+            if "\x00" in value or "/" in value or "?" in value or "#" in value:
+                path = page.format(value.replace("\x00", "%00"))
             else:
-                targets = [(started, mover.username), (started, other.username)]
-            for match, who in targets:
-                if field in ("order", "table") and value == "[]":
-                    continue  # legal: an empty custom order of the hand, an empty draft
-                check(clients[who].post(reverse(url, args=[match.pk]), data, **HX), (url, field, value[:30], who))
-    lobby = clients[carol.username]
-    for field, value in product(LOBBY_FIELDS, VALUES):
-        data = {"variant": "manipulation", "seats": "3", "bots": "9", "turn_timer": "0", field: value}
-        response = lobby.post(reverse("games:create"), data)  # bots=9 never fits: every post is refused
-        count += 1
-        assert response.status_code == 400 and CODE.search(response.content.decode()), (field, value[:30])
-    for page, value in product(PAGES, VALUES):
-        if "\x00" in value or "/" in value or "?" in value or "#" in value:
-            path = page.format(value.replace("\x00", "%00"))
-        else:
-            path = page.format(value)
-        response = lobby.get(path)
-        count += 1
-        assert response.status_code < 500, path[:60]
+                path = page.format(value)
+            response = lobby.get(path)
+            count += 1
+            assert response.status_code < 500, path[:60]
     assert snapshot() == before
-    assert count >= 2000, count
-    print(f"{count} inputs; refusal codes: {dict(sorted(codes.items()))}")
+    kind, _, number = part.partition("-")
+    inputs = {
+        "form": lambda: list(table_form_inputs(int(number.split("-")[0]))),
+        "lobby": lambda: lobby_inputs(int(number)),
+    }
+    assert count == (len(PAGE_INPUTS) if part == "pages" else len(inputs[kind]()))
+    print(f"{part}: {count} inputs; refusal codes: {dict(sorted(codes.items()))}")
 
 
 FRAMES = [

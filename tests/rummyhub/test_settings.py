@@ -52,3 +52,15 @@ def test_environment_selects_database_and_channel_layer():
         "channels_redis.pubsub.RedisPubSubChannelLayer",
         "True",
     ]
+
+
+def test_the_site_hashes_passwords_with_pbkdf2_the_suites_fast_hasher_being_the_suites_own():
+    """tests/conftest.py gives the test run a fast hasher; the site itself (a fresh process with its
+    settings as they are) stores passwords with Django's PBKDF2."""
+    code = (
+        "from django.contrib.auth.hashers import get_hasher, make_password;"
+        "print(get_hasher().algorithm);"
+        "print(make_password('correct-horse-battery').split('$')[0])"
+    )
+    result = run_manage("shell", "--no-imports", "-c", code)
+    assert result.stdout.split() == ["pbkdf2_sha256", "pbkdf2_sha256"], result.stderr

@@ -255,6 +255,51 @@ def test_knock_layout_is_proposed_and_a_chosen_one_is_validated(client, make_use
     assert 'class="panel round-end"' not in html and "Cards left</th>" not in html
 
 
+def knock_choices_after_taking(client, make_user, captain_hand: str, upcard: str) -> str:
+    """The captain's table page after taking ``upcard`` into ``captain_hand`` (ten cards)."""
+    match, (alice,) = start_box_table(make_user, captain=0)
+    state = round_state(match)
+    hands = [[], [], []]
+    hands[state.nondealer] = captain_hand.split()
+    hands[state.dealer] = "4H 5H 4C 5C 9D TD JS QS 6H 6D".split()
+    dealt = gin.deal_from_cards(
+        gin.GinRules(variant="box3"), hands, upcard, roles=(state.dealer, state.nondealer, state.advisor)
+    )
+    match.state = {**match.state, "round": gin.to_dict(dealt)}
+    match.save(update_fields=["state"])
+    client.force_login(alice)
+    client.post(reverse("games:act", args=[match.pk]), {"action": "take_upcard", "version": match.version}, **HX)
+    return client.get(reverse("games:table", args=[match.pk])).content.decode()
+
+
+def test_many_knock_choices_are_one_list_with_the_least_deadwood_chosen(client, make_user):
+    """Four cards to knock with (A♦ 2, A♣ 9, 2♣ 8, 3♣ 7 left; not the 2♥ just taken): a list and one
+    button, as the discard (a button each ran off a phone's board), opening the layout editor."""
+    page = knock_choices_after_taking(client, make_user, "7H 8H 9H KS KH KD AC 2C 3C AD", "2H")
+    form = re.search(r'<form[^>]*id="gin-knock-form".*?</form>', page, re.S).group(0)
+    options = re.findall(r'<option value="([^"]*)" data-knock-card="([^"]+)"( selected)?', form)
+    assert sorted(card for _, card, _ in options) == ["2C.0", "3C.0", "AC.0", "AD.0"]
+    assert [card for _, card, chosen in options if chosen] == ["AD.0"]  # deadwood 2, the least
+    assert {json.loads(html.unescape(value))["card"] for value, card, _ in options} == {c for _, c, _ in options}
+    assert "<button" in form and "data-knock-open" in form and reverse("games:draft", args=[1])[:-2] in form
+    assert '<button class="button button-danger button-small" data-knock-card=' not in page
+
+
+def test_two_knock_choices_are_a_list_one_is_a_button(client, make_user):
+    """Either end of the four hearts (2♦ left, the card just taken): two choices, a list; one end of
+    three hearts (2♦ left): one choice, its button."""
+    page = knock_choices_after_taking(client, make_user, "7H 8H 9H TH KS KH KD 5S 6S 7S", "2D")
+    options = re.findall(r'<option value="[^"]*" data-knock-card="([^"]+)"', page)
+    assert sorted(options) == ["7H.0", "TH.0"] and "data-knock-open" in page
+
+
+def test_one_knock_choice_is_a_button(client, make_user):
+    page = knock_choices_after_taking(client, make_user, "7H 8H 9H 4D KS KH KD 5S 6S 7S", "2D")
+    assert 'id="gin-knock-form"' not in page and "data-knock-select" not in page
+    buttons = re.findall(r'<button class="button button-danger button-small" data-knock-card="([^"]+)"', page)
+    assert buttons == ["4D.0"]
+
+
 def test_big_gin_is_offered_when_the_option_is_on_and_all_eleven_cards_meld(client, make_user):
     """RULES D.1.6 / E.2 ``big_gin``: after taking the eleventh card, knock without discarding."""
     match, (alice,) = start_box_table(make_user, captain=0)
