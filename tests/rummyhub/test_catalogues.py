@@ -28,7 +28,13 @@ ROOT = Path(settings.BASE_DIR)
 LANGS = ("ro", "fa", "ta", "co")
 NPLURALS = {"ro": 3, "fa": 2, "ta": 2, "co": 2}
 # What makemessages reads (the Makefile's `messages` target ignores the rest of the tree).
-SOURCES = ("accounts", "games", "plumbing", "rummyhub", "templates", "manage.py")
+# What makemessages reads: every top-level package of the project (an app added later is found
+# without a change here), the templates and manage.py.
+SOURCES = (
+    *sorted(p.name for p in ROOT.iterdir() if (p / "__init__.py").is_file() and p.name not in ("tests", "bench")),
+    "templates",
+    "manage.py",
+)
 
 
 def catalogue(lang: str) -> Path:
