@@ -22,8 +22,10 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def finished_match(alice, settings, sent):
+    # A match whose positions hold puzzles (about half the seeds do; which ones depends on the bots'
+    # and the solver's choices among equally good plays: "5" gave two before the solver's new search).
     match, _mistakes = play_with_mistakes(
-        alice, settings=settings, policy=DeclineOneMeldStepPerRound(), seed="5", options={"game_target": 30}
+        alice, settings=settings, policy=DeclineOneMeldStepPerRound(), seed="2", options={"game_target": 30}
     )
     return match
 
