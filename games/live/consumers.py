@@ -107,7 +107,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             # The page was rendered at version ?v=N: push a board only if the table moved on since;
             # otherwise just the online dots, which may have changed between the page and the socket.
             self.shown.version = _query_version(self.scope)
-            await self.push_board()
+            # A seat's first board is loaded after its row committed: a version kept here may have been
+            # loaded (by another socket's push, or a move's commit) a moment before, with this seat away.
+            await self.push_board(fresh=self.seat_index is not None)
             if self.shown.version == _query_version(self.scope):
                 await self.send(text_data=await database_sync_to_async(self._render_dots, thread_sensitive=False)())
         except BaseException:
@@ -277,14 +279,24 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=html)
 
     async def push_board(
-        self, force: bool = False, version: int = -1, error: Exception | None = None, reply: bool = False
+        self,
+        force: bool = False,
+        version: int = -1,
+        error: Exception | None = None,
+        reply: bool = False,
+        fresh: bool = False,
     ):
         """Send this viewer's board: at ``version`` or later, or (``force``) as it is now.
 
         A forced board or a ``reply`` answers this socket (a resync, a command, its refusal): the page
-        shows it even when its version is not newer than the board it has.
+        shows it even when its version is not newer than the board it has.  ``fresh``: loaded from the
+        database, not a version kept here, but sent only if newer (a seat's socket just opened).
         """
-        data = None if force else boardcache.peek(self.match_id, min_version=version, created_at=self.match_created)
+        data = (
+            None
+            if force or fresh
+            else boardcache.peek(self.match_id, min_version=version, created_at=self.match_created)
+        )
         if data is not None:
             # The version is loaded already (this process made the move, or another socket's push
             # loaded it): its views are CPU only (and usually drawn already), done here rather than
@@ -293,7 +305,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         else:
             # Loading reads the database: on the thread pool, in parallel, not on the one
             # thread-sensitive executor that every write of this process queues on.
-            view = await database_sync_to_async(self._load_view, thread_sensitive=False)(version, force, error)
+            view = await database_sync_to_async(self._load_view, thread_sensitive=False)(version, force or fresh, error)
         if view is None:
             return
         answer = force or reply

@@ -192,12 +192,19 @@ class Viewer:
         self.page = Page()
 
 
+def shown_version(page) -> int:
+    found = re.search(r'data-version="(\d+)"', page.fragments.get("board-meta", ""))
+    return int(found.group(1)) if found else -1
+
+
 async def settle(viewers, match_id: int) -> None:
     """Apply every frame up to the match's current version to each page; check each frame and then each page."""
     version = (await database_sync_to_async(Match.objects.get)(pk=match_id)).version
     for v in viewers:
         hidden, _own = await database_sync_to_async(may_see)(match_id, v.seat)
-        while f'data-version="{version}"' not in v.page.fragments.get("board-meta", ""):
+        # At the match's version or later: a seat's socket opening can make a version of its own (the
+        # player to act is back: their disconnect grace ends), read again below.
+        while shown_version(v.page) < version:
             frame = await v.socket.receive_from(timeout=10)
             leaked = set(CARD_ATTR.findall(frame)) & hidden
             assert not leaked, f"seat {v.seat} was sent {sorted(leaked)}"
@@ -205,6 +212,9 @@ async def settle(viewers, match_id: int) -> None:
         while not await v.socket.receive_nothing(timeout=0.02):  # the online dots of sockets opening
             v.page.apply(await v.socket.receive_from())
         expected = await database_sync_to_async(scratch)(match_id, v.user)
+        if shown_version(v.page) != (await database_sync_to_async(Match.objects.get)(pk=match_id)).version:
+            await settle(viewers, match_id)  # the table moved on meanwhile: every page again at the new one
+            return
         shown = {name: same_dom(html) for name, html in v.page.fragments.items()}
         assert shown == expected, f"seat {v.seat}'s page differs from its board drawn from scratch at {version}: " + (
             differences(shown, expected)
