@@ -83,7 +83,18 @@ class Reader:
 
     def read(self, where: str) -> None:
         self.page.wait_for_load_state("domcontentloaded")
-        text = self.page.evaluate("document.body.innerText")
+        # Text marked English on purpose (``lang="en"``: the command line's English words, which work in
+        # every language and which a screen reader says as English) is left out.
+        text = self.page.evaluate(
+            """() => {
+                const marked = [...document.querySelectorAll('body [lang="en"]')];
+                const was = marked.map((e) => e.style.display);
+                marked.forEach((e) => { e.style.display = "none"; });
+                const text = document.body.innerText;
+                marked.forEach((e, i) => { e.style.display = was[i]; });
+                return text;
+            }"""
+        )
         for name in self.allowed:
             text = text.replace(name, " ")
         assert "%(" not in text and "{{" not in text, f"{self.lang} {where}: a raw placeholder shows"

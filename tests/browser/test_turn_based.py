@@ -81,7 +81,7 @@ def test_a_turn_based_move_shows_on_the_other_players_home_page(browser, live_da
     # The lobby lists it too, for the player whose move it is.
     other.goto(base + "/play/")
     expect(other.locator("#your-moves .your-move")).to_have_count(1)
-    # Right to left, on a phone: the list keeps its row (Persian; the words are English until translated).
+    # Right to left, on a phone: the list keeps its row, in Persian.
     other.context.add_cookies([{"name": "django_language", "value": "fa", "url": base}])
     other.set_viewport_size({"width": 390, "height": 844})
     other.goto(base + "/")
@@ -90,7 +90,9 @@ def test_a_turn_based_move_shows_on_the_other_players_home_page(browser, live_da
     expect(row).to_have_count(1)
     box = row.bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    expect(row.locator(".time-left")).not_to_contain_text("left")  # its time left is said in Persian too
     other.screenshot(path=str(artifacts / "turn-based-3-your-move-rtl-phone.png"), full_page=True)
+    other.context.add_cookies([{"name": "django_language", "value": "en", "url": base}])
     # The list counts the time down by itself (the page's clock moved two hours, not waited for).
     later = other.context.new_page()
     later.clock.install()
