@@ -102,7 +102,7 @@ def test_the_command_line_section_names_commands_of_its_game(client, variant):
     reads and the game carries out (or a read), so the page cannot teach a command that is refused."""
     html = client.get(reverse("games:howto", args=[variant])).content.decode()
     section = html.split('id="howto-typed"', 1)[1].split("</section>", 1)[0]
-    shown = re.findall(r'<code dir="ltr">([^<]+)</code>', section)
+    shown = re.findall(r'<code dir="ltr" lang="en">([^<]+)</code>', section)
     assert len(shown) >= 10
     family = spec_for(variant).family
     handlers = typed_plan.MOVES[family]
