@@ -25,7 +25,7 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from games import selectors, services
+from games import selectors, services, store
 from games.engine.errors import RulesError
 from games.messages import refusal_text
 from games.models import MatchStatus
@@ -223,7 +223,7 @@ def carry_out(
             return Outcome(refusal=too_large())
         if kind == "typed":  # a line of the command line: it reads the match (its game, the player's view)
             match = selectors.access_match_for_user(match_id=match_id, user=user, invite=invite)
-            return carry_out_typed(fields, match=match, user=user, invite=invite)
+            return carry_out_typed(fields, match=match, user=user)
         if admitted is None or admitted != Admitted(match_id, user.pk):
             admit(match_id=match_id, user=user, invite=invite)
         try:
@@ -293,7 +293,7 @@ def situation(match, user) -> typed_plan.Situation:
     )
 
 
-def carry_out_typed(fields: Mapping[str, Any], *, match, user, invite: str | None = None) -> Outcome:
+def carry_out_typed(fields: Mapping[str, Any], *, match, user) -> Outcome:
     """A typed command (``fields["text"]``): read, or turned into the act or draft the board's forms
     send and carried out by the same services (:func:`command_for`); the answer says what it did or
     why not, with the board's own reasons.  The move is made on the version the command was read
@@ -320,7 +320,7 @@ def carry_out_typed(fields: Mapping[str, Any], *, match, user, invite: str | Non
         return Outcome(
             refusal=exc, answer=" ".join(t for t in (step.said, text) if t) if step.kind == "draft" else text
         )
-    fresh = selectors.access_match_for_user(match_id=match.pk, user=user, invite=invite)
+    fresh = store.match_row(match.pk) or match  # the row after the move (access was checked before it)
     report = (fresh.draft or {}).get("report") if step.kind == "draft" else None
     answer = typed_plan.after(step, before, situation(fresh, user), report, lambda e: refusal_text(e, family))
     version = getattr(result, "version", None)
