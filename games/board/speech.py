@@ -6,43 +6,60 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
 
 from games.board import lists
 from games.board.faces import card_words
+from games.board.kept import Kept
 from games.engine.cards import Card
 
 
 def rank_word(rank: int) -> str:
     """A rank said alone, as in "seven, eight, nine of hearts"."""
-    # Translators: a card's rank said alone, in a list of ranks of one suit ("seven, eight, nine of hearts").
-    return {
-        1: pgettext("card rank alone", "ace"),
-        2: pgettext("card rank alone", "two"),
-        3: pgettext("card rank alone", "three"),
-        4: pgettext("card rank alone", "four"),
-        5: pgettext("card rank alone", "five"),
-        6: pgettext("card rank alone", "six"),
-        7: pgettext("card rank alone", "seven"),
-        8: pgettext("card rank alone", "eight"),
-        9: pgettext("card rank alone", "nine"),
-        10: pgettext("card rank alone", "ten"),
-        11: pgettext("card rank alone", "jack"),
-        12: pgettext("card rank alone", "queen"),
-        13: pgettext("card rank alone", "king"),
-    }[rank]
+    return _words()[0][rank]
 
 
 def suit_word(suit: int) -> str:
     """A suit said after a list of ranks ("… of hearts")."""
-    # Translators: a suit said after a list of ranks or in a list of suits ("seven, eight, nine of hearts").
-    return (
-        pgettext("suit after ranks", "spades"),
-        pgettext("suit after ranks", "hearts"),
-        pgettext("suit after ranks", "diamonds"),
-        pgettext("suit after ranks", "clubs"),
-    )[suit]
+    return _words()[1][suit]
+
+
+_WORDS: dict[str | None, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+
+
+def _words() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The ranks and suits said alone, in the current language: looked up once per language (a board
+    says every hand's cards at every version; 13 lookups per rank said were most of a board's CPU)."""
+    language = get_language()
+    words = _WORDS.get(language)
+    if words is None:
+        # Translators: a card's rank said alone, in a list of ranks of one suit ("seven, eight, nine of hearts").
+        ranks = (
+            "",
+            pgettext("card rank alone", "ace"),
+            pgettext("card rank alone", "two"),
+            pgettext("card rank alone", "three"),
+            pgettext("card rank alone", "four"),
+            pgettext("card rank alone", "five"),
+            pgettext("card rank alone", "six"),
+            pgettext("card rank alone", "seven"),
+            pgettext("card rank alone", "eight"),
+            pgettext("card rank alone", "nine"),
+            pgettext("card rank alone", "ten"),
+            pgettext("card rank alone", "jack"),
+            pgettext("card rank alone", "queen"),
+            pgettext("card rank alone", "king"),
+        )
+        # Translators: a suit said after a list of ranks or in a list of suits ("seven, eight, nine of hearts").
+        suits = (
+            pgettext("suit after ranks", "spades"),
+            pgettext("suit after ranks", "hearts"),
+            pgettext("suit after ranks", "diamonds"),
+            pgettext("suit after ranks", "clubs"),
+        )
+        words = _WORDS[language] = (ranks, suits)
+    return words
 
 
 def card_name(ref: str) -> str:
@@ -92,8 +109,23 @@ def meld_words(refs: Sequence[str]) -> str:
     return lists.items(card_name(r) for r in refs)
 
 
+_HANDS = Kept(4096)
+
+
 def hand_words(refs: Iterable[str]) -> str:
-    """A hand by suit, one clause each ("two, seven of spades; king of hearts; joker")."""
+    """A hand by suit, one clause each ("two, seven of spades; king of hearts; joker").
+
+    Kept by the hand and language: every seat's hand is said at every version, and most did not change."""
+    refs = tuple(refs)
+    key = (get_language(), refs)
+    said = _HANDS.get(key)
+    if said is None:
+        said = _hand_words(refs)
+        _HANDS.put(key, said)
+    return said
+
+
+def _hand_words(refs: tuple[str, ...]) -> str:
     cards = [Card.from_code(r) for r in refs]
     clauses = []
     for suit in range(4):
