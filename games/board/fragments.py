@@ -26,8 +26,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.template import engines
+from django.template.base import NodeList, TextNode
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
@@ -269,19 +271,35 @@ def versioned(html: SafeString, parts: Parts | None, version: int) -> tuple[Safe
 
 
 _CUT = "\x1e"  # between two fragments of one render: a control character no template writes
-_BUNDLES: dict[tuple[str, ...], Any] = {}  # by a set of fragments: a handful per game
+_BUNDLES: dict[tuple[tuple[str, ...], str], Any] = {}  # by a set of fragments and language: a handful per game
+
+
+def _bundle(partials: tuple[str, ...]):
+    """One template drawing these partials one after the other (each followed by :data:`_CUT`): their
+    nodes, as the current language's templates hold them (``plumbing.templates``), put together once
+    per language, so a render looks up no template by name.  Not kept in debug (a template edited while
+    the server runs is read again)."""
+    key = (partials, get_language())
+    template = _BUNDLES.get(key)
+    if template is None:
+        engine = engines["django"]
+        template = engine.from_string("")
+        nodes = NodeList()
+        for partial in partials:
+            nodes.extend(engine.get_template(partial).template.nodelist)
+            nodes.append(TextNode(_CUT))
+        template.template.nodelist = nodes
+        if not settings.DEBUG:
+            _BUNDLES[key] = template
+    return template
 
 
 def _render_all(frags: tuple[Fragment, ...], ctx: dict, request=None) -> dict[str, tuple[SafeString, Parts | None]]:
-    """These fragments rendered in one pass (one template including each partial), by name, each with
+    """These fragments rendered in one pass (one template drawing each partial), by name, each with
     its parts: what its ``{% part %}`` partials drew in that same render (``PARTS`` for the rest)."""
     if not frags:
         return {}
-    partials = tuple(f.partial for f in frags)
-    template = _BUNDLES.get(partials)
-    if template is None:
-        template = engines["django"].from_string("".join("{% include '" + p + "' %}" + _CUT for p in partials))
-        _BUNDLES[partials] = template
+    template = _bundle(tuple(f.partial for f in frags))
     ctx[boardparts.SINK] = drawn = {}
     try:
         pieces = template.render(ctx, request).split(_CUT)[:-1]

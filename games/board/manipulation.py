@@ -29,8 +29,7 @@ def manipulation_context(
     my_turn = me is not None and view.get("seat_to_act") == me.index and match.status == MatchStatus.PLAYING
     actions = {a["type"] for a in view.get("legal_actions", [])}
     draft, drafting, table_refs, hand_ids, reports = _draft_table(match, view, me)
-    in_order = faces.sorted_hand(hand_ids, me.hand_order if me else [])
-    hand_cards = _hand_cards(tuple(in_order))
+    hand_cards, hand_html, hand_words = _hand(tuple(hand_ids), tuple(me.hand_order or ()) if me else ())
     draft_report = (match.draft or {}).get("report") if drafting else None
     return {
         # Worked out only if shown: the melds are this viewer's own only while it is their turn (else
@@ -38,11 +37,9 @@ def manipulation_context(
         "melds": SimpleLazyObject(
             partial(meld_rows, table_refs, reports, drafting, view["table"], last_moves(events), _names(seats))
         ),
-        "hand": mark_safe("".join(html for _id, html in hand_cards)),  # each card escaped
-        "hand_cards": hand_cards,
-        "hand_words": speech.hand_words(
-            in_order
-        ),  # the hand in words, for the command line's readers  # (id, markup): a socket sends the cards a move adds or takes (board.fragments)
+        "hand": hand_html,
+        "hand_cards": hand_cards,  # (id, markup): a socket sends the cards a move adds or takes (board.fragments)
+        "hand_words": hand_words,  # the hand in words, for the command line's readers
         "my_turn": my_turn,
         "can_draw": "draw" in actions,
         "can_meld": "meld" in actions,
@@ -67,18 +64,24 @@ def manipulation_context(
     }
 
 
-# A hand's cards as (id, markup), per hand and language: a seat's hand is drawn again at every version,
-# and between two of its own moves it is the same.  ~1.5 KB a hand; the oldest go first.
+# A hand as the viewer has it (its cards in the viewer's order, as (id, markup), the markup of them all,
+# the hand in words), per hand, order and language: a seat's hand is drawn again at every version, and
+# between two of its own moves it is the same.  ~2 KB a hand; the oldest go first.
 _HANDS = Kept(4096)
 
 
-def _hand_cards(in_order: tuple[str, ...]) -> tuple[tuple[str, SafeString], ...]:
-    key = (get_language(), in_order)
-    cards = _HANDS.get(key)
-    if cards is None:
+def _hand(
+    hand_ids: tuple[str, ...], order: tuple[str, ...]
+) -> tuple[tuple[tuple[str, SafeString], ...], SafeString, str]:
+    key = (get_language(), hand_ids, order)
+    hand = _HANDS.get(key)
+    if hand is None:
+        in_order = faces.sorted_hand(list(hand_ids), list(order))
         cards = tuple(zip([Card.from_code(ref).id for ref in in_order], faces.card_items(in_order), strict=True))
-        _HANDS.put(key, cards)
-    return cards
+        html = mark_safe("".join(markup for _id, markup in cards))  # each card escaped
+        hand = (cards, html, speech.hand_words(in_order))
+        _HANDS.put(key, hand)
+    return hand
 
 
 def _draft_table(match: Match, view: dict, me: Seat | None):
