@@ -64,6 +64,9 @@ class View:
     parts: dict[str, fragments.Parts]
     meta: dict = field(repr=False)  # what ``#board-meta`` is drawn from
     drawn_meta: dict = field(default_factory=dict, repr=False, compare=False)  # reply -> the meta, its clock a mark
+    # The version's deltas, shared by its views (a public fragment is the same string in every view, and
+    # most sockets showed the same before): (name, markup, markup shown) -> (parts, parts shown, delta).
+    deltas: dict = field(default_factory=dict, repr=False, compare=False)
 
 
 META = ("version", "can_meld", "status", "timer", "meta")  # what the frag-board-meta partial reads
@@ -108,21 +111,33 @@ def _view(data: BoardData, board: fragments.Board) -> View:
         fragments=board.fragments,
         parts=board.parts,
         meta=meta,
+        deltas=data.shared.setdefault("deltas", {}),
     )
 
 
 _CLOCK = "\ue000"  # where a frame's clock goes in its view's meta: a private-use character no template writes
+# ``#board-meta`` drawn with marks for the clock and the version, by what else its partial reads (a few
+# dozen combinations in all; it has no words, so no language): see :func:`meta_html`.
+_METAS: dict[tuple, str] = {}
 
 
 def meta_html(view: View, *, reply: bool) -> SafeString:
     """The frame's ``#board-meta``: the view's, with the server's clock now and whether it answers this socket.
 
-    Drawn once per view and kind of frame with a mark where the clock goes; each frame puts its time there.
+    Drawn once per combination of what the ``frag-board-meta`` partial reads besides the version and the
+    clock, with marks where those go; each view puts its version in, each frame its time.
     """
     drawn = view.drawn_meta.get(reply)
     if drawn is None:
-        ctx = {**view.meta, "meta": {**view.meta["meta"], "now_ms": _CLOCK}, "reply": reply}
-        drawn = view.drawn_meta[reply] = " ".join(render_to_string(f"{fragments.PAGE}#frag-board-meta", ctx).split())
+        meta = view.meta
+        # Everything the partial reads but the version and the clock (a template change that reads more adds it here).
+        seat, mine = meta["meta"]["my_seat"], meta["meta"]["my_turn"]
+        key = (reply, bool(mine), bool(meta["can_meld"]), str(meta["status"]), str(seat), bool(meta["timer"]))
+        shape = _METAS.get(key)
+        if shape is None:
+            ctx = {**meta, "version": fragments.VERSION, "meta": {**meta["meta"], "now_ms": _CLOCK}, "reply": reply}
+            shape = _METAS[key] = " ".join(render_to_string(f"{fragments.PAGE}#frag-board-meta", ctx).split())
+        drawn = view.drawn_meta[reply] = shape.replace(fragments.VERSION, str(view.version), 1)
     return mark_safe(drawn.replace(_CLOCK, str(int(timezone.now().timestamp() * 1000)), 1))
 
 
@@ -131,6 +146,20 @@ def forget(match_id: int) -> None:
     with _lock:
         for key in [k for k in _last if k[0] == match_id]:
             del _last[key]
+
+
+def _delta(view: View, name: str, html: str, sent: str | None, sent_parts: fragments.Parts | None) -> str | None:
+    """``fragments.delta`` of a fragment, worked out once per version for the sockets that showed the same."""
+    parts = view.parts.get(name)
+    if sent is None or html is sent:
+        return fragments.delta(html, parts, sent, sent_parts)  # the whole fragment, or nothing: no work
+    key = (name, html, sent)
+    kept = view.deltas.get(key)
+    if kept is not None and kept[0] == parts and kept[1] == sent_parts:
+        return kept[2]
+    piece = fragments.delta(html, parts, sent, sent_parts)
+    view.deltas[key] = (parts, sent_parts, piece)
+    return piece
 
 
 class Shown:
@@ -163,7 +192,7 @@ class Shown:
             if name in always:
                 out.append(html)
                 continue
-            piece = fragments.delta(html, view.parts.get(name), self.fragments.get(name), self.parts.get(name))
+            piece = _delta(view, name, html, self.fragments.get(name), self.parts.get(name))
             if piece:
                 out.append(piece)
         self.adopt(view)
