@@ -5,12 +5,23 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from django.utils.translation import pgettext
+from django.utils.translation import get_language, pgettext
+
+_SEPARATORS: dict[str | None, tuple[str, str]] = {}
+
+
+def _separators() -> tuple[str, str]:
+    """(between items, between clauses) in the current language, looked up once per language."""
+    language = get_language()
+    found = _SEPARATORS.get(language)
+    if found is None:
+        found = _SEPARATORS[language] = (pgettext("list separator", ", "), pgettext("clause separator", "; "))
+    return found
 
 
 def separator() -> str:
     """The separator between a list's items in the reader's language (", "; Persian "، ")."""
-    return pgettext("list separator", ", ")
+    return _separators()[0]
 
 
 def items(values: Iterable[object]) -> str:
@@ -20,4 +31,4 @@ def items(values: Iterable[object]) -> str:
 
 def clauses(values: Iterable[object]) -> str:
     """ "a; b; c": clauses, each of which may hold a list of its own."""
-    return pgettext("clause separator", "; ").join(str(v) for v in values)
+    return _separators()[1].join(str(v) for v in values)

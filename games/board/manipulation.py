@@ -34,9 +34,7 @@ def manipulation_context(
     return {
         # Worked out only if shown: the melds are this viewer's own only while it is their turn (else
         # the public board's are shown: board.fragments).
-        "melds": SimpleLazyObject(
-            partial(meld_rows, table_refs, reports, drafting, view["table"], last_moves(events), _names(seats))
-        ),
+        "melds": SimpleLazyObject(partial(_melds_shown, table_refs, reports, drafting, view["table"], events, seats)),
         "hand": hand_html,
         "hand_cards": hand_cards,  # (id, markup): a socket sends the cards a move adds or takes (board.fragments)
         "hand_words": hand_words,  # the hand in words, for the command line's readers
@@ -166,6 +164,11 @@ def meld_rows(
             }
         )
     return melds
+
+
+def _melds_shown(table_refs, reports, drafting, table, events, seats) -> list[dict[str, Any]]:
+    """:func:`meld_rows` with the marks of the players' last moves: worked out only when the melds are drawn."""
+    return meld_rows(table_refs, reports, drafting, table, last_moves(events), _names(seats))
 
 
 @dataclass(frozen=True, slots=True)

@@ -127,13 +127,14 @@ def hand_words(refs: Iterable[str]) -> str:
 
 def _hand_words(refs: tuple[str, ...]) -> str:
     cards = [Card.from_code(r) for r in refs]
+    rank_words, suit_words = _words()
     clauses = []
     for suit in range(4):
         ranks = sorted(c.rank for c in cards if not c.is_joker and c.suit == suit)
         if ranks:
             clauses.append(
                 _("%(ranks)s of %(suit)s")
-                % {"ranks": lists.items(rank_word(r) for r in ranks), "suit": suit_word(suit)}
+                % {"ranks": lists.items(rank_words[r] for r in ranks), "suit": suit_words[suit]}
             )
     clauses.extend(card_name(c.code) for c in cards if c.is_joker)
     return lists.clauses(clauses)

@@ -88,6 +88,11 @@ def _act_url(match_id: int, prefix: str) -> str:
     return reverse("games:act", args=[match_id])
 
 
+@lru_cache(maxsize=64)
+def _howto_url(variant: str, prefix: str) -> str:
+    return reverse("games:howto", args=[variant])
+
+
 @lru_cache(maxsize=4096)
 def _hint_url(match_id: int, prefix: str) -> str:
     return reverse("games:hint", args=[match_id])
@@ -176,6 +181,9 @@ def _build_public(data: BoardData) -> tuple[dict[str, Any], dict[str, Any]]:
         # Every move button posts here: reversed once per match, not once per button per render.
         "act_url": _act_url(match.pk, get_script_prefix()),
         "status": match.status,
+        "variant_label": match.get_variant_display(),
+        "status_label": match.get_status_display(),
+        "howto_url": _howto_url(match.variant, get_script_prefix()),
         "is_open": match.status == MatchStatus.OPEN,
         "is_playing": match.status == MatchStatus.PLAYING,
         "between_rounds": match.status == MatchStatus.BETWEEN_ROUNDS,
