@@ -148,3 +148,11 @@ def test_the_your_move_list_names_who_you_play_bots_as_bots(
         assert f'<bdi>{bot.bot_name}</bdi> <span class="badge badge-quiet">bot</span>' in against
         assert f"<bdi>{mover.username}</bdi>" not in against
         assert re.sub(r"\s+", " ", rows[two.pk]).count("<bdi>") == 1 and "<bdi>carol</bdi>" in rows[two.pk]
+
+
+def test_the_home_page_says_games_are_played_in_real_time_or_turn_based_over_days(client, alice):
+    for viewer in (None, alice):
+        if viewer is not None:
+            client.force_login(viewer)
+        lede = re.sub(r"\s+", " ", client.get("/").content.decode().split('class="lede">')[1].split("</p>")[0])
+        assert "Hollywood — in real time or turn-based over days, against friends or bots." in lede
