@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from fairplay import services as fairplay_services
 from fairplay.models import AuditAction, AuditEntry, Report, ReportStatus
 from games import services
 from games.models import ChatMessage
@@ -84,3 +85,36 @@ def test_a_reported_chat_line_muted_from_the_admin_is_seen_by_its_author(
     mine.screenshot(path=str(artifacts / "fair-play-standing.png"), full_page=True)
     bob_context.close()
     assert ChatMessage.objects.filter(user=bob).count() == 1
+
+
+def test_a_mute_given_while_the_table_is_open_shows_at_the_next_chat_line_without_a_reload(
+    browser, live_daphne, make_user, monkeypatch, artifacts
+):
+    monkeypatch.setattr(realtime, "send_now", lambda group, message: None)
+    clear_rate_limits()
+    bob, carol = make_user("bob"), make_user("carol")
+    moderator = make_user("moderator", is_staff=True, is_superuser=True)
+    table = services.match_create(host=carol, variant="manipulation", seats_count=3)
+    services.seat_join(match_id=table.pk, user=bob)
+    line = services.chat_post(match_id=table.pk, user=bob, text="you all play like fools")
+
+    context = browser.new_context()
+    page = context.new_page()
+    login(page, live_daphne.url, "bob")
+    page.goto(f"{live_daphne.url}/tables/{table.pk}/")
+    chat = page.locator("#chat-text")
+    expect(chat).to_be_visible()
+    # Staff mute bob from the queue while his table is open.
+    report = fairplay_services.report_create(reporter=carol, reason="abuse", message_id=line.pk)
+    fairplay_services.report_handle(report_id=report.pk, staff=moderator, action="mute", hours=24)
+
+    url = page.url
+    chat.fill("still here")
+    chat.press("Enter")
+    notice = page.locator(".table-side [data-chat-refusal]")
+    expect(notice).to_contain_text("Your chat is muted by the moderators (until")
+    expect(page.locator("#chat-form")).to_have_count(0)
+    assert page.url == url  # no reload, no navigation
+    page.screenshot(path=str(artifacts / "fair-play-muted-live.png"))
+    assert list(ChatMessage.objects.filter(user=bob).values_list("text", flat=True)) == ["you all play like fools"]
+    context.close()
