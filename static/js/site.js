@@ -30,6 +30,32 @@
       span.classList.toggle("time-left-low", left < 3600);
     });
   }
+  // The menu button of a narrow screen (templates/base.html, static/css/site.css): it opens the
+  // navigation over the page; Escape, a click or tap elsewhere, or the focus leaving the header close
+  // it (Escape gives the focus back to the button).
+  var toggle = document.querySelector("[data-nav-toggle]");
+  if (toggle) {
+    var header = toggle.closest(".site-header");
+    var setOpen = function (open) {
+      header.classList.toggle("nav-open", open);
+      toggle.setAttribute("aria-expanded", open ? "true" : "false");
+    };
+    var isOpen = function () { return toggle.getAttribute("aria-expanded") === "true"; };
+    toggle.addEventListener("click", function () { setOpen(!isOpen()); });
+    document.addEventListener("keydown", function (event) {
+      if (event.key !== "Escape" || !isOpen()) return;
+      var inside = header.contains(document.activeElement);
+      setOpen(false);
+      if (inside) toggle.focus();
+    });
+    document.addEventListener("click", function (event) {
+      if (isOpen() && !header.contains(event.target)) setOpen(false);
+    });
+    header.addEventListener("focusout", function (event) {
+      if (isOpen() && event.relatedTarget && !header.contains(event.relatedTarget)) setOpen(false);
+    });
+  }
+
   setInterval(countDown, 20000);
   countDown(); // the list the page came with: its time starts now
   document.addEventListener("htmx:load", countDown); // a list pushed over the lobby socket
