@@ -18,6 +18,7 @@ from games.puzzles.selectors import THEMES
 from plumbing import inputs
 
 DRAFTS = "puzzle-drafts"  # the session's drafts, by puzzle id (the page may be reloaded mid-draft)
+THEME = "puzzle-theme"  # the theme chosen for "Next puzzle" (none: any theme)
 
 
 def _index_context(request, theme: str) -> dict:
@@ -39,6 +40,10 @@ def puzzle_index(request):
 def puzzle_next(request):
     theme = request.GET.get("theme") or ""
     theme = theme if theme in THEMES else ""
+    if theme:
+        request.session[THEME] = theme  # the next puzzle after this one is of the same theme
+    else:
+        request.session.pop(THEME, None)
     puzzle = selectors.next_puzzle(request.user, theme=theme or None)
     if puzzle is not None:
         return redirect("puzzles:play", pk=puzzle.pk)
@@ -94,6 +99,9 @@ def _context(request, puzzle, *, verdict=None, error=None, by_rank=False):
         "solution": boards.solution(puzzle) if attempt and not attempt.solved else None,
         "act_url": reverse("puzzles:answer", args=[puzzle.pk]),
     }
+    theme = request.session.get(THEME, "")
+    if theme in THEMES:
+        context["next_theme"], context["next_theme_label"] = theme, THEMES[theme]
     if puzzle.family == "manipulation":
         # once answered: the arrangement the player submitted, no longer movable
         shown = (attempt.answer or {}).get("table") if attempt else _draft(request, puzzle)
