@@ -11,7 +11,7 @@ from fairplay.models import AuditAction, AuditEntry, Report, ReportStatus
 from games import services
 from games.models import ChatMessage
 from plumbing import realtime
-from tests.browser.conftest import login
+from tests.browser.conftest import login, wait_live
 from tests.fairplay.support import clear_rate_limits
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -117,4 +117,43 @@ def test_a_mute_given_while_the_table_is_open_shows_at_the_next_chat_line_withou
     assert page.url == url  # no reload, no navigation
     page.screenshot(path=str(artifacts / "fair-play-muted-live.png"))
     assert list(ChatMessage.objects.filter(user=bob).values_list("text", flat=True)) == ["you all play like fools"]
+    context.close()
+
+
+def test_a_mute_from_the_queue_shows_at_once_on_the_players_open_table(
+    browser, live_daphne, make_user, monkeypatch, artifacts
+):
+    """Staff mute a player from the report queue while the player's table page is open: the page
+    shows the mute at once (pushed over its socket), in the player's language, with no line sent."""
+    monkeypatch.setattr(realtime, "send_now", lambda group, message: None)
+    clear_rate_limits()
+    bob, carol = make_user("bob"), make_user("carol")
+    make_user("moderator", is_staff=True, is_superuser=True)
+    table = services.match_create(host=carol, variant="manipulation", seats_count=3)
+    services.seat_join(match_id=table.pk, user=bob)
+    line = services.chat_post(match_id=table.pk, user=bob, text="you all play like fools")
+    report = fairplay_services.report_create(reporter=carol, reason="abuse", message_id=line.pk)
+
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    login(page, live_daphne.url, "bob")
+    page.goto(f"{live_daphne.url}/tables/{table.pk}/")
+    wait_live(page)
+    page.locator("[data-toggle='show-chat']").click()  # a phone shows the chat on demand
+    expect(page.locator("#chat-text")).to_be_visible()
+
+    staff_context = browser.new_context()
+    staff = staff_context.new_page()
+    login(staff, live_daphne.url, "moderator")
+    staff.goto(f"{live_daphne.url}/admin/fairplay/report/{report.pk}/change/")
+    staff.get_by_label("Mute the chat").check()
+    staff.get_by_label("For how many hours (a mute or a bar; empty: until lifted)").fill("24")
+    staff.get_by_role("button", name="Apply").click()
+    expect(staff.locator(".messagelist")).to_contain_text("The report is handled")
+    staff_context.close()
+
+    notice = page.locator(".table-side [data-chat-refusal]")
+    expect(notice).to_contain_text("Your chat is muted by the moderators (until")
+    expect(page.locator("#chat-form")).to_have_count(0)
+    page.screenshot(path=str(artifacts / "fair-play-muted-pushed.png"))
     context.close()
