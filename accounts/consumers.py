@@ -58,7 +58,11 @@ class PresenceConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=html)
 
     async def user_fragment(self, event):
-        """A partial for this user only (``template``: "file.html#partial", ``context``: plain data)."""
+        """A partial for this user only (``template``: "file.html#partial", ``context``: plain data).
+        One for their table pages only (``pages``: "table", a mute's notice in the chat) is not for this
+        socket: a table page has none of its own (its table socket joins the user's group instead)."""
+        if event.get("pages") == "table":
+            return
         await self.send(text_data=realtime.render_user_fragment(self.scope, event))
 
     async def _beat(self):

@@ -35,6 +35,7 @@ from fairplay.models import (
     TableMute,
 )
 from games.models import ChatMessage, Match, MatchStatus, Seat
+from plumbing import realtime
 
 EVIDENCE_AROUND = 6  # chat lines kept before and after a reported line
 EVIDENCE_MATCH_LINES = 30  # the last chat lines of a match reported without a line
@@ -236,6 +237,8 @@ def report_handle(*, report_id: int, staff, action: str, hours: int | None = Non
                 ends_at=now + timedelta(hours=hours) if hours and kind != SanctionKind.WARNING else None,
                 created_by=staff,
             )
+        if kind == SanctionKind.CHAT_MUTE:
+            _tell_muted(sanction)
         report.status = status
         report.handled_at = now
         report.save(update_fields=["status", "handled_at"])
@@ -249,6 +252,22 @@ def report_handle(*, report_id: int, staff, action: str, hours: int | None = Non
             now=now,
         )
     return report
+
+
+def _tell_muted(sanction: Sanction) -> None:
+    """The muted player's open table pages show the mute at once, not at their next chat line or
+    reload: their chat's slot becomes the notice, sent over their user's group (which a table socket
+    joins; the presence socket of the other pages, with no chat, skips it: ``pages``)."""
+    until = sanction.ends_at.isoformat() if sanction.ends_at else ""
+    realtime.broadcast_on_commit(
+        realtime.user_group(sanction.user_id),
+        {
+            "type": "user.fragment",
+            "template": "fairplay/chat_muted.html",
+            "context": {"until": until},
+            "pages": "table",
+        },
+    )
 
 
 def sanction_lift(*, sanction_id: int, staff, note: str = "", now=None) -> Sanction:

@@ -4,9 +4,12 @@ data is ``games.board.table.table_context``."""
 
 from __future__ import annotations
 
-from django.db.models import Count, F, Q
+from django.db.models import Count, F, Prefetch, Q
 from django.http import Http404
 from django.utils import timezone
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
 
 from games import forms, guards, store
 from games.board import lists, words
@@ -85,7 +88,8 @@ YOUR_MOVES = 50  # the most a list shows (the cap on turn-based games per player
 
 def your_moves(*, user, now=None) -> list[Match]:
     """The turn-based games where it is ``user``'s move, the nearest deadline first; each with
-    ``left`` (seconds) and ``left_text`` ("2 d 3 h left", in the active language).  One query."""
+    ``left`` (seconds), ``left_text`` ("2 d 3 h left", in the active language) and ``opponents``
+    (who the user plays: the other seats' names, a bot's with its badge).  Two queries."""
     if not user.is_authenticated:
         return []
     now = now or timezone.now()
@@ -100,6 +104,7 @@ def your_moves(*, user, now=None) -> list[Match]:
             match__turn_deadline__isnull=False,
         )
         .select_related("match")
+        .prefetch_related(Prefetch("match__seats", queryset=Seat.objects.select_related("user").order_by("index")))
         .order_by("match__turn_deadline")[:YOUR_MOVES]
     )
     out = []
@@ -110,8 +115,23 @@ def your_moves(*, user, now=None) -> list[Match]:
         match.left_text = words.time_left_text(match.left)
         match.move_time_text = forms.move_time_label(match.move_time)
         match.formats = formats
+        match.opponents = _opponents(match.seats.all(), seat.index)
         out.append(match)
     return out
+
+
+def _opponents(seats, mine: int) -> str:
+    """The other seats' names in a list ("<bdi>bob</bdi>, <bdi>Ada</bdi> bot"): each isolated (a name
+    in another script keeps its own direction), a bot's with the badge the seats and history show."""
+    bot = _("bot")
+    names = [
+        format_html('<bdi>{}</bdi> <span class="badge badge-quiet">{}</span>', s.display_name, bot)
+        if s.is_bot
+        else format_html("<bdi>{}</bdi>", s.display_name)
+        for s in seats
+        if s.index != mine and not s.is_empty
+    ]
+    return mark_safe(conditional_escape(lists.separator()).join(names))  # every name escaped by format_html
 
 
 LOG_FIELDS = ("seq", "seat", "summary", "by_bot")

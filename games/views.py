@@ -300,6 +300,9 @@ def table_chat(request, match_id):
             services.chat_post, match_id=match_id, user=request.user, text=request.POST.get("text", "")[:2000]
         )
     except services.ActionRefused as exc:
+        if request.htmx and exc.code == "chat_muted":
+            # A moderators' mute that came after the page was drawn: the notice takes the form's place.
+            return render(request, "games/table.html#chat-refusal", {"chat_refusal": exc.message}, status=403)
         if request.htmx:
             return render(
                 request,

@@ -90,6 +90,14 @@ def next_puzzle(user, *, theme: str | None = None) -> Puzzle | None:
     return qs.annotate(gap=Func(F("rating_mu") - mu, function="ABS")).order_by("gap", "pk").first()
 
 
+def puzzles_exist(*, theme: str | None = None) -> bool:
+    """Whether there is any puzzle (of ``theme`` when given), answered or not."""
+    qs = Puzzle.objects.all()
+    if theme:
+        qs = qs.filter(themes__contains=f" {theme} ")
+    return qs.exists()
+
+
 def daily_puzzle(day: date) -> Puzzle | None:
     """The day's puzzle: the same for everyone all day, picked from the day's date among the puzzles
     stored before the day began (those of the day itself only while there are no others)."""

@@ -18,29 +18,58 @@ from games.puzzles.selectors import THEMES
 from plumbing import inputs
 
 DRAFTS = "puzzle-drafts"  # the session's drafts, by puzzle id (the page may be reloaded mid-draft)
+THEME = "puzzle-theme"  # the theme chosen for "Next puzzle" (none: any theme)
+
+
+def _index_context(request, theme: str) -> dict:
+    return {
+        "mine": selectors.player_rating(request.user),
+        "themes": selectors.theme_choices(),
+        "theme": theme,
+        "daily": selectors.daily_puzzle(timezone.localdate()),
+    }
 
 
 @login_required
 def puzzle_index(request):
     theme = request.GET.get("theme") or ""
-    context = {
-        "mine": selectors.player_rating(request.user),
-        "themes": selectors.theme_choices(),
-        "theme": theme if theme in THEMES else "",
-        "daily": selectors.daily_puzzle(timezone.localdate()),
-    }
-    return render(request, "games/puzzles/index.html", context)
+    return render(request, "games/puzzles/index.html", _index_context(request, theme if theme in THEMES else ""))
 
 
 @login_required
 def puzzle_next(request):
     theme = request.GET.get("theme") or ""
-    puzzle = selectors.next_puzzle(request.user, theme=theme if theme in THEMES else None)
-    if puzzle is None:
-        return render(
-            request, "games/puzzles/index.html", {"none_left": True, "mine": selectors.player_rating(request.user)}
-        )
-    return redirect("puzzles:play", pk=puzzle.pk)
+    theme = theme if theme in THEMES else ""
+    if theme:
+        request.session[THEME] = theme  # the next puzzle after this one is of the same theme
+    else:
+        request.session.pop(THEME, None)
+    puzzle = selectors.next_puzzle(request.user, theme=theme or None)
+    if puzzle is not None:
+        return redirect("puzzles:play", pk=puzzle.pk)
+    # None to give: the whole puzzles page (the other themes, the daily puzzle), saying why.
+    context = _index_context(request, theme)
+    context["none_left"] = _none_left(theme)
+    return render(request, "games/puzzles/index.html", context)
+
+
+def _none_left(theme: str) -> str:
+    """Why "Next puzzle" has nothing for this player (of ``theme`` when one was chosen)."""
+    if not selectors.puzzles_exist():
+        return _("There are no puzzles yet. They are made from positions of finished games: play a game and come back.")
+    if not theme:
+        return _("No puzzle left for you here: you have answered them all. New ones come from every finished game.")
+    label = THEMES[theme]
+    if selectors.puzzles_exist(theme=theme):
+        # Translators: %(theme)s is a puzzle theme's name ("High card").
+        return _(
+            "You have answered every puzzle of the theme “%(theme)s”. Choose another theme, or take the next "
+            "puzzle of any theme."
+        ) % {"theme": label}
+    # Translators: %(theme)s is a puzzle theme's name ("High card").
+    return _(
+        "There is no puzzle of the theme “%(theme)s” yet. Choose another theme, or take the next puzzle of any theme."
+    ) % {"theme": label}
 
 
 def _puzzle(pk) -> object:
@@ -70,6 +99,9 @@ def _context(request, puzzle, *, verdict=None, error=None, by_rank=False):
         "solution": boards.solution(puzzle) if attempt and not attempt.solved else None,
         "act_url": reverse("puzzles:answer", args=[puzzle.pk]),
     }
+    theme = request.session.get(THEME, "")
+    if theme in THEMES:
+        context["next_theme"], context["next_theme_label"] = theme, THEMES[theme]
     if puzzle.family == "manipulation":
         # once answered: the arrangement the player submitted, no longer movable
         shown = (attempt.answer or {}).get("table") if attempt else _draft(request, puzzle)

@@ -498,6 +498,15 @@ MOVES = {"manipulation": _MANIPULATION, "gin": _GIN}
 # ----- after a move --------------------------------------------------------------------------------
 
 
+def _drawn(cards: Sequence[str]) -> str:
+    """The cards a move put in the hand: "You drew seven of hearts." (card names as the other answers
+    say them), but one joker alone "You drew a joker." (the bare word "joker" is a list's item)."""
+    if len(cards) == 1 and Card.from_code(cards[0]).is_joker:
+        # Translators: the answer of the command line after a draw that brought a joker.
+        return _("You drew a joker.")
+    return _("You drew %(cards)s.") % {"cards": lists.items(speak.card_name(c) for c in cards)}
+
+
 def after(step: Step, before: Situation, now: Situation, report: dict[str, Any] | None, refusal_text) -> str:
     """What a move's answer says: what it did, the draft's reasons (as the board shows them), a card
     drawn, and what the player may do now."""
@@ -514,6 +523,6 @@ def after(step: Step, before: Situation, now: Situation, report: dict[str, Any] 
         old = set(before.view.get("hand") or [])
         new = [c for c in now.view.get("hand") or [] if c not in old]
         if new:
-            parts.append(_("You drew %(cards)s.") % {"cards": lists.items(speak.card_name(c) for c in new)})
+            parts.append(_drawn(new))
     parts.append(status(now))
     return " ".join(p for p in parts if p)

@@ -154,6 +154,15 @@
   document.addEventListener("htmx:beforeSwap", function (event) {
     if (event.detail.target && event.detail.target.id === "table-board") before = snapshot();
   });
+  // The chat form's refusals are answers to show in its place (htmx 2 swaps no 4xx answer by itself):
+  // 400, the form again with the reason (too long, too fast); 403, a moderators' mute that came after
+  // the page was drawn, whose notice takes the form's place (games.views.table_chat).
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var target = event.detail.target, status = event.detail.xhr && event.detail.xhr.status;
+    if (!target || target.id !== "chat-form" || (status !== 400 && status !== 403)) return;
+    event.detail.shouldSwap = true;
+    event.detail.isError = false;
+  });
   document.addEventListener("htmx:afterSettle", function () {
     if (!meta() || meta() === settledMeta) return;
     endBusy();

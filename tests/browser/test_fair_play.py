@@ -6,11 +6,12 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from fairplay import services as fairplay_services
 from fairplay.models import AuditAction, AuditEntry, Report, ReportStatus
 from games import services
 from games.models import ChatMessage
 from plumbing import realtime
-from tests.browser.conftest import login
+from tests.browser.conftest import login, wait_live
 from tests.fairplay.support import clear_rate_limits
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -84,3 +85,75 @@ def test_a_reported_chat_line_muted_from_the_admin_is_seen_by_its_author(
     mine.screenshot(path=str(artifacts / "fair-play-standing.png"), full_page=True)
     bob_context.close()
     assert ChatMessage.objects.filter(user=bob).count() == 1
+
+
+def test_a_mute_given_while_the_table_is_open_shows_at_the_next_chat_line_without_a_reload(
+    browser, live_daphne, make_user, monkeypatch, artifacts
+):
+    monkeypatch.setattr(realtime, "send_now", lambda group, message: None)
+    clear_rate_limits()
+    bob, carol = make_user("bob"), make_user("carol")
+    moderator = make_user("moderator", is_staff=True, is_superuser=True)
+    table = services.match_create(host=carol, variant="manipulation", seats_count=3)
+    services.seat_join(match_id=table.pk, user=bob)
+    line = services.chat_post(match_id=table.pk, user=bob, text="you all play like fools")
+
+    context = browser.new_context()
+    page = context.new_page()
+    login(page, live_daphne.url, "bob")
+    page.goto(f"{live_daphne.url}/tables/{table.pk}/")
+    chat = page.locator("#chat-text")
+    expect(chat).to_be_visible()
+    # Staff mute bob from the queue while his table is open.
+    report = fairplay_services.report_create(reporter=carol, reason="abuse", message_id=line.pk)
+    fairplay_services.report_handle(report_id=report.pk, staff=moderator, action="mute", hours=24)
+
+    url = page.url
+    chat.fill("still here")
+    chat.press("Enter")
+    notice = page.locator(".table-side [data-chat-refusal]")
+    expect(notice).to_contain_text("Your chat is muted by the moderators (until")
+    expect(page.locator("#chat-form")).to_have_count(0)
+    assert page.url == url  # no reload, no navigation
+    page.screenshot(path=str(artifacts / "fair-play-muted-live.png"))
+    assert list(ChatMessage.objects.filter(user=bob).values_list("text", flat=True)) == ["you all play like fools"]
+    context.close()
+
+
+def test_a_mute_from_the_queue_shows_at_once_on_the_players_open_table(
+    browser, live_daphne, make_user, monkeypatch, artifacts
+):
+    """Staff mute a player from the report queue while the player's table page is open: the page
+    shows the mute at once (pushed over its socket), in the player's language, with no line sent."""
+    monkeypatch.setattr(realtime, "send_now", lambda group, message: None)
+    clear_rate_limits()
+    bob, carol = make_user("bob"), make_user("carol")
+    make_user("moderator", is_staff=True, is_superuser=True)
+    table = services.match_create(host=carol, variant="manipulation", seats_count=3)
+    services.seat_join(match_id=table.pk, user=bob)
+    line = services.chat_post(match_id=table.pk, user=bob, text="you all play like fools")
+    report = fairplay_services.report_create(reporter=carol, reason="abuse", message_id=line.pk)
+
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    login(page, live_daphne.url, "bob")
+    page.goto(f"{live_daphne.url}/tables/{table.pk}/")
+    wait_live(page)
+    page.locator("[data-toggle='show-chat']").click()  # a phone shows the chat on demand
+    expect(page.locator("#chat-text")).to_be_visible()
+
+    staff_context = browser.new_context()
+    staff = staff_context.new_page()
+    login(staff, live_daphne.url, "moderator")
+    staff.goto(f"{live_daphne.url}/admin/fairplay/report/{report.pk}/change/")
+    staff.get_by_label("Mute the chat").check()
+    staff.get_by_label("For how many hours (a mute or a bar; empty: until lifted)").fill("24")
+    staff.get_by_role("button", name="Apply").click()
+    expect(staff.locator(".messagelist")).to_contain_text("The report is handled")
+    staff_context.close()
+
+    notice = page.locator(".table-side [data-chat-refusal]")
+    expect(notice).to_contain_text("Your chat is muted by the moderators (until")
+    expect(page.locator("#chat-form")).to_have_count(0)
+    page.screenshot(path=str(artifacts / "fair-play-muted-pushed.png"))
+    context.close()

@@ -184,3 +184,45 @@ def test_forged_report_ids_in_the_admin_are_refused_without_a_server_error(clien
     assert client.get(f"/admin/fairplay/report/{report_id}/change/").status_code in (302, 404)
     assert client.post(f"/admin/fairplay/report/{report_id}/handle/", {"action": "warn"}).status_code in (302, 404)
     assert not Sanction.objects.exists() and not AuditEntry.objects.exists()
+
+
+def test_a_mute_is_pushed_to_the_players_table_pages_at_once(
+    alice, bob, table, moderator, monkeypatch, django_capture_on_commit_callbacks
+):
+    """A moderators' mute is told at once to every table page the muted player has open (over their
+    user's group, which a table socket joins; the presence socket of other pages skips it): the
+    chat's slot becomes the mute's notice, in the page's own language, with the time it ends."""
+    from django.utils import translation
+    from django.utils.translation import override
+
+    from plumbing import realtime
+
+    sent = []
+    monkeypatch.setattr(realtime, "send_now", lambda group, message: sent.append((group, message)))
+    line = ChatMessage.objects.get(match=table, text="line 1")
+    report = services.report_create(reporter=alice, reason="abuse", message_id=line.pk)
+    sent.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.report_handle(report_id=report.pk, staff=moderator, action="mute", hours=24)
+    mute = Sanction.objects.get(user=bob, kind=SanctionKind.CHAT_MUTE)
+    pushed = [m for g, m in sent if g == realtime.user_group(bob.pk)]
+    assert len(pushed) == 1 and pushed[0]["type"] == "user.fragment" and pushed[0]["pages"] == "table"
+    for lang in ("en", "ro"):
+        with override(lang):
+            told = policy_text(bob)
+        html = realtime.render_user_fragment({"cookies": {"django_language": lang}}, pushed[0])
+        assert html.startswith('<div id="chat-slot" hx-swap-oob="true">') and "data-chat-refusal" in html
+        assert told in html, (told, html)
+    assert translation.get_language() == "en" and mute.ends_at is not None
+    # Handled without a mute (a warning): nothing pushed.
+    sent.clear()
+    other = services.report_create(reporter=alice, reported_id=bob.pk, reason="spam")
+    with django_capture_on_commit_callbacks(execute=True):
+        services.report_handle(report_id=other.pk, staff=moderator, action="warn")
+    assert not [m for _g, m in sent if m.get("type") == "user.fragment"]
+
+
+def policy_text(user) -> str:
+    from fairplay.policy import FairPlayGuards
+
+    return FairPlayGuards().chat_refusal(user=user)

@@ -6,8 +6,10 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
+from fairplay import services
 from fairplay.models import Block, Report, TableMute
 from games import services as game_services
+from games.models import ChatMessage
 from tests.fairplay.support import finished_match
 
 pytestmark = pytest.mark.django_db
@@ -61,3 +63,32 @@ def test_forged_ids_in_a_url_are_refused(client, alice, url):
 def test_a_page_needs_a_signed_in_player(client, bob):
     assert client.get(f"/fair-play/report/?player={bob.pk}").status_code == 302
     assert client.post(f"/fair-play/block/{bob.pk}/").status_code == 302
+
+
+def test_a_staff_mute_refuses_the_next_chat_line_at_once_and_the_answer_shows_the_mute(
+    client, alice, bob, carol, moderator
+):
+    """Staff mute a player from the report queue while their table's page is open: their next chat line
+    is refused by the server (nothing saved, nothing sent), and the answer to the chat form is the
+    mute's notice, put in the form's place, so the page shows it without a reload."""
+    table = game_services.match_create(host=carol, variant="manipulation", seats_count=3)
+    game_services.seat_join(match_id=table.pk, user=bob)
+    line = game_services.chat_post(match_id=table.pk, user=bob, text="you all play like fools")
+    client.force_login(bob)
+    page = client.get(f"/tables/{table.pk}/").content.decode()
+    assert 'id="chat-form"' in page and "data-chat-refusal" not in page  # the page open before the mute
+
+    report = services.report_create(reporter=carol, reason="abuse", message_id=line.pk)
+    services.report_handle(report_id=report.pk, staff=moderator, action="mute", hours=24)
+
+    response = client.post(f"/tables/{table.pk}/chat/", {"text": "still here"}, HTTP_HX_REQUEST="true")
+    html = response.content.decode()
+    assert response.status_code == 403
+    assert html.lstrip().startswith('<p class="hint" role="status" data-chat-refusal')
+    assert "Your chat is muted by the moderators (until" in html and 'id="chat-form"' not in html
+    assert ChatMessage.objects.filter(user=bob).count() == 1
+    # Without scripts: back to the table, which shows the mute in the form's place.
+    response = client.post(f"/tables/{table.pk}/chat/", {"text": "still here"}, follow=True)
+    page = response.content.decode()
+    assert "data-chat-refusal" in page and 'id="chat-form"' not in page
+    assert ChatMessage.objects.filter(user=bob).count() == 1

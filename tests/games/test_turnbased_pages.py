@@ -108,3 +108,51 @@ def test_the_table_shows_the_turns_time_left_and_the_lists_show_the_game(alice, 
     # Over: off the list.
     Match.objects.filter(pk=match.pk).update(status="finished", finished_at=timezone.now())
     assert selectors.your_moves(user=to_act) == []
+
+
+def test_the_your_move_list_names_who_you_play_bots_as_bots(
+    alice, bob, carol, settings, client, django_assert_num_queries
+):
+    """Each game of the "Your move" list says who the player is playing: the other seats' names (a
+    bot's with the "bot" badge), never the player's own; the list stays a fixed number of queries."""
+    settings.RUMMYHUB_FIXED_SEED = "7"
+    three = services.match_create(host=alice, variant="manipulation", seats_count=3, bots=1, move_time=86400)
+    services.seat_join(match_id=three.pk, user=bob)
+    services.match_start(match_id=three.pk, user=alice)
+    services.run_until_human(match_id=three.pk)
+    three = Match.objects.get(pk=three.pk)
+    seats = list(three.seats.order_by("index"))
+    mover = seats[three.turn_seat].user
+    bot = next(s for s in seats if s.is_bot)
+    other = bob if mover == alice else alice
+    two = services.match_create(host=mover, variant="gin", seats_count=2, move_time=3600)
+    services.seat_join(match_id=two.pk, user=carol)
+    services.match_start(match_id=two.pk, user=mover)
+    two = Match.objects.get(pk=two.pk)
+    if two.turn_seat != 0:  # carol's move first: she passes the upcard, and the move is the mover's
+        services.turn_submit(match_id=two.pk, user=carol, action={"type": "pass_upcard"}, expected_version=two.version)
+
+    with django_assert_num_queries(2):
+        mine = selectors.your_moves(user=mover)
+    assert {m.pk for m in mine} == {three.pk, two.pk}
+    client.force_login(mover)
+    for url in ("/", reverse("games:lobby")):
+        html = client.get(url).content.decode()
+        rows = {
+            int(pk): row
+            for pk, row in re.findall(r'<li class="table-row your-move" data-match="(\d+)">(.*?)</li>', html, re.S)
+        }
+        assert set(rows) == {three.pk, two.pk}
+        against = re.sub(r"\s+", " ", rows[three.pk])
+        assert "against <bdi>" in against and f"<bdi>{other.username}</bdi>" in against
+        assert f'<bdi>{bot.bot_name}</bdi> <span class="badge badge-quiet">bot</span>' in against
+        assert f"<bdi>{mover.username}</bdi>" not in against
+        assert re.sub(r"\s+", " ", rows[two.pk]).count("<bdi>") == 1 and "<bdi>carol</bdi>" in rows[two.pk]
+
+
+def test_the_home_page_says_games_are_played_in_real_time_or_turn_based_over_days(client, alice):
+    for viewer in (None, alice):
+        if viewer is not None:
+            client.force_login(viewer)
+        lede = re.sub(r"\s+", " ", client.get("/").content.decode().split('class="lede">')[1].split("</p>")[0])
+        assert "Hollywood — in real time or turn-based over days, against friends or bots." in lede

@@ -133,6 +133,30 @@ def test_private_table_is_404_without_invite_and_open_with_it(client, bob, carol
     assert Seat.objects.get(match=match, index=1).user == carol
 
 
+def test_a_full_table_waiting_for_its_host_tells_a_spectator_and_leads_back_to_the_lobby(
+    client, alice, bob, carol, dave
+):
+    """A full open table: a signed-in player with no seat (a spectator) is told it is full and waits for its
+    host (with the way back to the lobby), not shown an empty panel; the seated see their own note."""
+    match = services.match_create(host=alice, variant="manipulation", seats_count=3)
+    services.seat_join(match_id=match.pk, user=bob)
+    url = reverse("games:table", args=[match.pk])
+    client.force_login(dave)
+    # A free seat left: dave may sit, so nothing says it is full.
+    assert "This table is full" not in client.get(url).content.decode()
+    services.seat_join(match_id=match.pk, user=carol)
+    for response in (client.get(url), client.get(url, **HX)):  # the page, and the board htmx fetches
+        html = response.content.decode()
+        panel = html.split('id="open-panel"')[1][:1500]
+        assert "This table is full: it starts when its host starts the game." in panel
+        assert f'href="{reverse("games:lobby")}"' in panel and "Back to the lobby" in panel
+        assert "Waiting for players" not in html and "Full: waiting for the host" in html
+    for seated, note in ((bob, "Waiting for the host to start the game."), (alice, "Start the game")):
+        client.force_login(seated)
+        html = client.get(url).content.decode()
+        assert note in html and "This table is full" not in html
+
+
 def test_spectator_sees_counts_not_cards(client, alice, bob, carol, settings):
     match = started(alice, bob, settings=settings)
     client.force_login(carol)

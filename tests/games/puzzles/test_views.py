@@ -229,3 +229,57 @@ def test_the_daily_puzzle_stays_the_same_all_day(alice_client, bob):
     assert daily in old
     support.gin_puzzle(bob, step=9)  # made today: not a candidate until tomorrow
     assert selectors.daily_puzzle(today) == daily
+
+
+def status_text(html: str) -> str:
+    return " ".join(html.split('role="status">')[1].split("</p>")[0].split())
+
+
+def test_next_puzzle_with_none_left_says_why_clearly_and_offers_the_other_themes(alice_client, bob):
+    """ "Next puzzle" with nothing to give: a clear message for each case (no puzzle yet, none of the
+    chosen theme, all of the theme answered, all answered) on the whole puzzles page: the themes
+    there are, the daily puzzle and the next puzzle of any theme stay offered."""
+    nxt = reverse("puzzles:next")
+    response = alice_client.get(nxt)
+    assert response.status_code == 200
+    assert status_text(response.content.decode()) == (
+        "There are no puzzles yet. They are made from positions of finished games: play a game and come back."
+    )
+    gin = support.gin_puzzle(bob)  # the themes high_card, knock_soon
+    first = support.manipulation_puzzle(bob)
+    alice_client.post(answer_url(gin), {"action": "discard", "card": "KC.0"})
+    html = alice_client.get(nxt + "?theme=high_card").content.decode()
+    assert status_text(html) == (
+        "You have answered every puzzle of the theme “High card”. Choose another theme, or take the next puzzle"
+        " of any theme."
+    )
+    assert f'href="{nxt}?theme=run_split"' in html and "data-daily-puzzle" in html
+    assert f'href="{nxt}" data-action="next-puzzle"' in html
+    html = alice_client.get(nxt + "?theme=undercut_avoided").content.decode()
+    assert status_text(html) == (
+        "There is no puzzle of the theme “Undercut avoided” yet. Choose another theme, or take the next puzzle"
+        " of any theme."
+    )
+    alice_client.post(answer_url(first), {"table": json.dumps(support.SOLVED_TABLE)})
+    html = alice_client.get(nxt).content.decode()
+    assert status_text(html).startswith("No puzzle left for you here: you have answered them all.")
+    assert f'href="{nxt}?theme=run_split"' in html
+
+
+def test_the_chosen_theme_is_kept_from_puzzle_to_puzzle_until_it_has_none_left(alice_client, bob):
+    """A theme chosen on the puzzles page is the next puzzle's after an answer too; when it has none
+    left the page says so (naming it), and the next puzzle of any theme forgets it."""
+    gin = support.gin_puzzle(bob)  # high_card
+    first = support.manipulation_puzzle(bob)  # run_split
+    nxt = reverse("puzzles:next")
+    response = alice_client.get(nxt + "?theme=high_card")
+    assert response["Location"] == reverse("puzzles:play", args=[gin.pk])
+    html = alice_client.post(answer_url(gin), {"action": "discard", "card": "KC.0"}, **HX).content.decode()
+    assert f'href="{nxt}?theme=high_card" data-action="next-puzzle"' in html
+    assert "Next puzzle of the theme “High card”" in html
+    html = alice_client.get(nxt + "?theme=high_card").content.decode()
+    assert "You have answered every puzzle of the theme “High card”." in status_text(html)
+    # Any theme: the next puzzle's page offers the next of any theme.
+    assert alice_client.get(nxt)["Location"] == reverse("puzzles:play", args=[first.pk])
+    html = alice_client.post(answer_url(first), {"table": json.dumps(support.SOLVED_TABLE)}, **HX).content.decode()
+    assert f'href="{nxt}" data-action="next-puzzle"' in html and "Next puzzle of the theme" not in html

@@ -4,14 +4,20 @@ mistake is answered with the board's own reason while nothing changes."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.utils import translation
+from django.utils.translation import trans_real
 
 from games import commands, services
+from games.board import speech
 from games.engine import gin
 from games.models import Match
+from games.typed import plan
 from tests.games.services.positions import set_position
 from tests.games.services.support import current_state, started_match
+from tests.games.test_every_string_marked import Pseudo
 
 pytestmark = pytest.mark.django_db
 
@@ -281,3 +287,35 @@ def test_a_joker_the_engine_declares_is_read_where_it_stands(position):
         "Meld 3: seven, joker for eight, nine of hearts."
         in typed(Match.objects.get(pk=match.pk), player, "table").answer
     )
+
+
+@pytest.mark.parametrize(
+    ("drawn", "said"),
+    [
+        (["JK.1"], "You drew a joker."),
+        (["7H.0"], "You drew seven of hearts."),
+        (["7H.0", "JK.0"], "You drew seven of hearts, joker."),
+    ],
+)
+def test_a_card_drawn_is_said_as_a_sentence(drawn, said, monkeypatch):
+    """After a draw the answer names the card as the other answers do, a joker alone as a sentence
+    says it ("You drew a joker.", not "You drew joker.")."""
+    hand = ["3S.0", "QC.0"]
+
+    def seen(cards):
+        view = {"hand": cards, "seat_to_act": 1}
+        return plan.Situation("manipulation", 1, 0, view, None, {0: "alice", 1: "bob"}, playing=True)
+
+    def answer():
+        return plan.after(plan.Step("act", {"action": "draw"}), seen(hand), seen(hand + drawn), None, str)
+
+    with translation.override("en"):
+        assert answer() == f"{said} Waiting for bob to play…"
+    # Every word of it is a translatable string's: in a pseudo-language (each message in fullwidth
+    # letters) no plain letter is left but the players' names.
+    original = trans_real.translation
+    fake = Pseudo(original("co"))
+    monkeypatch.setattr(trans_real, "translation", lambda lang: fake if lang == "co" else original(lang))
+    monkeypatch.setattr(speech, "_WORDS", {})  # the ranks and suits, looked up once per language
+    with translation.override("co"):
+        assert re.findall(r"[A-Za-z]+", answer()) == ["bob"]
