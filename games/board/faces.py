@@ -17,6 +17,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from games.board import kept
 from games.engine.cards import Card, sort_by_suit
 from games.engine.text import CARD_NAMES
 
@@ -49,7 +50,7 @@ def card_face(ref: str, *, hidden: bool = False) -> dict[str, Any]:
 
 # (card id, its options, language) -> its ``<li>``: a board draws up to a hundred cards per viewer
 # per push, and the markup of one card with one set of options in one language never changes.
-_CARD_HTML: dict[tuple[Any, ...], SafeString] = {}
+_CARD_HTML: dict[tuple[Any, ...], SafeString] = kept.forgettable({})
 _CARD_HTML_MAX = 20_000  # card ids (jokers with each declaration) × options × languages: a few thousand
 
 

@@ -34,6 +34,7 @@ from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
+from games.board import kept
 from games.board.data import BoardData
 from games.board.table import public_context, table_context
 from games.templatetags import boardparts
@@ -271,7 +272,9 @@ def versioned(html: SafeString, parts: Parts | None, version: int) -> tuple[Safe
 
 
 _CUT = "\x1e"  # between two fragments of one render: a control character no template writes
-_BUNDLES: dict[tuple[tuple[str, ...], str], Any] = {}  # by a set of fragments and language: a handful per game
+_BUNDLES: dict[tuple[tuple[str, ...], str], Any] = kept.forgettable(
+    {}
+)  # by a set of fragments and language: a handful per game
 
 
 def _bundle(partials: tuple[str, ...]):

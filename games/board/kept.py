@@ -1,4 +1,9 @@
-"""Markup and text kept by their content, for the boards drawn again at every version."""
+"""Markup and text kept by their content, for the boards drawn again at every version.
+
+Everything kept here in a language (its words, its markup) is registered (:class:`Kept` itself,
+and :func:`forgettable` for plain dicts), so :func:`forget_all` drops it all: a test that swaps a
+language's catalogue while the process runs (the catalogues never change in a running server).
+"""
 
 from __future__ import annotations
 
@@ -16,6 +21,7 @@ class Kept:
         self.size = size
         self._items: dict = {}
         self._lock = threading.Lock()
+        _FORGETTABLE.append(self)
 
     def get(self, key):
         return self._items.get(key)
@@ -26,8 +32,27 @@ class Kept:
                 del self._items[next(iter(self._items))]  # the oldest (dicts keep insertion order)
             self._items[key] = value
 
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
     def __len__(self) -> int:
         return len(self._items)
 
     def __iter__(self):
         return iter(list(self._items))
+
+
+_FORGETTABLE: list = []  # what forget_all clears: every Kept, and the dicts registered by forgettable
+
+
+def forgettable(cache: dict) -> dict:
+    """Register a module's dict of words or markup kept per language; returns it."""
+    _FORGETTABLE.append(cache)
+    return cache
+
+
+def forget_all() -> None:
+    """Drop everything kept (a test that swapped a catalogue; the templates' own cache is Django's loaders')."""
+    for cache in _FORGETTABLE:
+        cache.clear()

@@ -7,7 +7,9 @@ from collections.abc import Iterable
 
 from django.utils.translation import get_language, pgettext
 
-_SEPARATORS: dict[str | None, tuple[str, str]] = {}
+from games.board import kept
+
+_SEPARATORS: dict[str | None, tuple[str, str]] = kept.forgettable({})
 
 
 def _separators() -> tuple[str, str]:

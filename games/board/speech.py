@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 
-from games.board import lists
+from games.board import kept, lists
 from games.board.faces import card_words
 from games.board.kept import Kept
 from games.engine.cards import Card
@@ -25,7 +25,7 @@ def suit_word(suit: int) -> str:
     return _words()[1][suit]
 
 
-_WORDS: dict[str | None, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+_WORDS: dict[str | None, tuple[tuple[str, ...], tuple[str, ...]]] = kept.forgettable({})
 
 
 def _words() -> tuple[tuple[str, ...], tuple[str, ...]]:

@@ -13,12 +13,12 @@ import html
 import re
 
 import pytest
+from django.template.autoreload import reset_loaders
 from django.urls import reverse
 from django.utils.translation import trans_real
 
 from games import services
-from games.board import faces
-from games.board import table as board_table
+from games.board import kept
 from games.models import BOT_NAMES, Match
 from plumbing import realtime
 from tests.games.history.support import play_match
@@ -55,8 +55,9 @@ class Pseudo:
 
 
 def clear_caches() -> None:
-    faces._CARD_HTML.clear()
-    board_table._SEAT_ROWS._items.clear()
+    """Drop every word and markup kept in a language, and the templates compiled for each language."""
+    kept.forget_all()
+    reset_loaders()
 
 
 @pytest.fixture

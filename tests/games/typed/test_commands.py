@@ -11,7 +11,7 @@ from django.utils import translation
 from django.utils.translation import trans_real
 
 from games import commands, services
-from games.board import speech
+from games.board import kept
 from games.engine import gin
 from games.models import Match
 from games.typed import plan
@@ -316,6 +316,9 @@ def test_a_card_drawn_is_said_as_a_sentence(drawn, said, monkeypatch):
     original = trans_real.translation
     fake = Pseudo(original("co"))
     monkeypatch.setattr(trans_real, "translation", lambda lang: fake if lang == "co" else original(lang))
-    monkeypatch.setattr(speech, "_WORDS", {})  # the ranks and suits, looked up once per language
-    with translation.override("co"):
-        assert re.findall(r"[A-Za-z]+", answer()) == ["bob"]
+    kept.forget_all()  # the words kept per language (ranks, suits, separators, hands)
+    try:
+        with translation.override("co"):
+            assert re.findall(r"[A-Za-z]+", answer()) == ["bob"]
+    finally:
+        kept.forget_all()  # none of the pseudo-language's words stays for the next tests
