@@ -115,7 +115,9 @@ def main() -> None:
     versions -= WARM_UP
     print(f"push cost: {versions} versions timed, {len(viewers)} sockets (4 players, {args.spectators} spectators)")
     for name, total in spent.items():
-        print(f"  {name:<12} {total / versions * 1000:7.2f} ms CPU per version  ({total / base:.2f} x {next(iter(spent))})")
+        print(
+            f"  {name:<12} {total / versions * 1000:7.2f} ms CPU per version  ({total / base:.2f} x {next(iter(spent))})"
+        )
 
 
 if __name__ == "__main__":
