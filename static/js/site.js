@@ -30,17 +30,35 @@
       span.classList.toggle("time-left-low", left < 3600);
     });
   }
-  // The menu button of a narrow screen (templates/base.html, static/css/site.css): it opens the
+  // The menu button (templates/base.html, static/css/site.css): on a narrow screen it opens the
   // navigation over the page; Escape, a click or tap elsewhere, or the focus leaving the header close
-  // it (Escape gives the focus back to the button).
+  // it (Escape gives the focus back to the button).  On a wider screen the navigation stays in the
+  // header's line while it fits there; where it does not (a long language, a long name) it goes
+  // behind the button too (.nav-narrow) rather than making the header a second line.
   var toggle = document.querySelector("[data-nav-toggle]");
   if (toggle) {
     var header = toggle.closest(".site-header");
+    var isOpen = function () { return toggle.getAttribute("aria-expanded") === "true"; };
     var setOpen = function (open) {
       header.classList.toggle("nav-open", open);
       toggle.setAttribute("aria-expanded", open ? "true" : "false");
     };
-    var isOpen = function () { return toggle.getAttribute("aria-expanded") === "true"; };
+    var visible = function () { return getComputedStyle(toggle).display !== "none"; };
+    var fit = function () {
+      // Measured with the navigation in the line (not narrowed, not open over the page).
+      var open = isOpen();
+      header.classList.remove("nav-narrow", "nav-open");
+      var narrow = false;
+      if (!visible()) {
+        var line = header.querySelector(".brand").getBoundingClientRect();
+        narrow = Array.prototype.some.call(header.children, function (el) {
+          var r = el.getBoundingClientRect();
+          return r.height > 0 && (r.top >= line.bottom - 1 || r.bottom > line.bottom + 8);
+        });
+      }
+      header.classList.toggle("nav-narrow", narrow);
+      setOpen(open && visible()); // still open where the button is; wide again, the navigation is in the line
+    };
     toggle.addEventListener("click", function () { setOpen(!isOpen()); });
     document.addEventListener("keydown", function (event) {
       if (event.key !== "Escape" || !isOpen()) return;
@@ -54,6 +72,17 @@
     header.addEventListener("focusout", function (event) {
       if (isOpen() && event.relatedTarget && !header.contains(event.relatedTarget)) setOpen(false);
     });
+    var pending = false;
+    window.addEventListener("resize", function () {
+      if (pending) return;
+      pending = true;
+      requestAnimationFrame(function () {
+        pending = false;
+        fit();
+      });
+    });
+    fit();
+    if (document.fonts && document.fonts.ready) document.fonts.ready.then(fit); // the webfonts change the widths
   }
 
   setInterval(countDown, 20000);

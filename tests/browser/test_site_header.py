@@ -112,3 +112,29 @@ def test_the_phone_header_is_compact_and_its_menu_opens_by_touch_and_keyboard(
     assert header_height(page) <= 70, header_height(page)
     page.screenshot(path=str(artifacts / f"header-laptop-{lang}.png"))
     context.close()
+
+
+@pytest.mark.parametrize(("width", "lang"), [(1024, "en"), (1280, "ta")])
+def test_a_wider_screen_where_the_navigation_does_not_fit_one_line_has_the_menu_too(
+    browser, live_daphne, make_user, artifacts, width, lang
+):
+    """Wider than a phone the header's one line may still be too short (a laptop of 1024 px, Tamil's
+    long words): the navigation goes behind the menu button rather than making a second line."""
+    alice = make_user("alice")
+    context = context_for(browser, live_daphne, alice, {"viewport": {"width": width, "height": 768}}, lang)
+    page = context.new_page()
+    page.goto(live_daphne.url + "/")
+    toggle = page.locator("[data-nav-toggle]")
+    expect(toggle).to_be_visible()
+    assert header_height(page) <= 70, header_height(page)
+    toggle.click()
+    links = page.locator(".site-nav a")
+    for i in range(LINKS):
+        expect(links.nth(i)).to_be_visible()
+    page.screenshot(path=str(artifacts / f"header-{width}-{lang}-open.png"))
+    # Made wide enough, the navigation is back in the line and the button gone.
+    page.set_viewport_size({"width": 1900, "height": 768})
+    expect(toggle).to_be_hidden()
+    expect(links.first).to_be_visible()
+    assert header_height(page) <= 70, header_height(page)
+    context.close()
