@@ -29,7 +29,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.template import engines
-from django.template.base import NodeList, TextNode
+from django.template.base import Node, NodeList, TextNode
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
@@ -277,6 +277,18 @@ _BUNDLES: dict[tuple[tuple[str, ...], str], Any] = kept.forgettable(
 )  # by a set of fragments and language: a handful per game
 
 
+class _Drawn(Node):
+    """A partial inside a bundle: rendered by its template object, with the render state it keeps apart."""
+
+    child_nodelists = ()
+
+    def __init__(self, template):
+        self.template = template
+
+    def render(self, context):
+        return self.template.render(context)
+
+
 def _bundle(partials: tuple[str, ...]):
     """One template drawing these partials one after the other (each followed by :data:`_CUT`): their
     nodes, as the current language's templates hold them (``plumbing.templates``), put together once
@@ -289,7 +301,8 @@ def _bundle(partials: tuple[str, ...]):
         template = engine.from_string("")
         nodes = NodeList()
         for partial in partials:
-            nodes.extend(engine.get_template(partial).template.nodelist)
+            # Each partial drawn through its own template object, as an include drew it (its render state apart).
+            nodes.append(_Drawn(engine.get_template(partial).template))
             nodes.append(TextNode(_CUT))
         template.template.nodelist = nodes
         if not settings.DEBUG:
