@@ -109,6 +109,11 @@ class Match(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True, db_index=True)
     version = models.PositiveIntegerField(default=0)
+    # The newest version made by a change a move can depend on (a move, a deal, a seat, a draft, a rule):
+    # a move made on any version from this one to ``version`` is made on the same table.  The versions
+    # after it only moved the deadline as sockets opened or closed (``Write.save(presence=True)``), so
+    # they show a new clock but make no move stale (``services.write._check_version``).
+    play_version = models.PositiveIntegerField(default=0, editable=False)
     # The seq of this match's newest Event: the next one is numbered from it under the match lock.
     event_seq = models.PositiveIntegerField(default=0, editable=False)
     round_number = models.PositiveSmallIntegerField(default=0)

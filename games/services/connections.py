@@ -56,7 +56,7 @@ def table_connection_open(*, match_id: int, user, token: str) -> None:
         Seat.objects.filter(pk=seat.pk).update(last_seen=now, autopilot=False, missed_turns=0)
         grace_ended = (not was_online or seat.autopilot) and _reschedule(write)
         if seat.autopilot or grace_ended:
-            write.save("deadline")
+            write.save("deadline", presence=True)
         if not was_online:
             presence_changed(match, seat, True)
 
@@ -80,7 +80,7 @@ def table_connection_close(*, token: str) -> None:
         Seat.objects.filter(pk=seat.pk).update(last_seen=now)
         if not store.user_here(match.pk, user_id, now):
             if _reschedule(write):
-                write.save("deadline")
+                write.save("deadline", presence=True)
             presence_changed(match, seat, False)
 
 
@@ -153,7 +153,7 @@ def _sweep_match(*, match_id: int, cutoff) -> int:
             since = max(seat.last_seen or last_beat[seat.user_id], last_beat[seat.user_id])
             Seat.objects.filter(pk=seat.pk).update(last_seen=since)
         if gone and _reschedule(write):
-            write.save("deadline")
+            write.save("deadline", presence=True)
         for seat in gone:
             presence_changed(match, seat, False)
         return deleted

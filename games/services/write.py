@@ -59,12 +59,16 @@ def _locked(match_id: int) -> Match:
 
 def _check_version(match: Match, expected_version: Any) -> None:
     """Every move names the version of the table it was made on: a second copy of it (a double
-    click, a retry, a flood) finds a newer version and is refused, so a move is never played twice."""
+    click, a retry, a flood) finds a newer version and is refused, so a move is never played twice.
+
+    The versions after ``match.play_version`` changed only the deadline as sockets came and went (the
+    page of a player who moves before their socket opened was drawn before it): a move made on one of
+    them is made on the same table, and is played."""
     try:
         expected = inputs.parse_int(expected_version, lo=0, hi=2**31 - 1)
     except inputs.BadInput:
         raise ActionRefused("bad_version", _("The request carried no valid table version.")) from None
-    if expected != match.version:
+    if not match.play_version <= expected <= match.version:
         raise StaleVersion(match.version)
 
 
@@ -91,9 +95,16 @@ def own_seat(match: Match, user, seats: list[Seat] | None = None) -> Seat:
     return seat
 
 
-def _bump(match: Match, *fields: str) -> None:
-    """Save a new version of the match and tell its sockets once the transaction commits."""
+def _bump(match: Match, *fields: str, presence: bool = False) -> None:
+    """Save a new version of the match and tell its sockets once the transaction commits.
+
+    ``presence``: the version only moves the deadline because a seat came or went; it makes no move
+    made on the versions before it stale (``Match.play_version`` stays).
+    """
     match.version += 1
+    if not presence:
+        match.play_version = match.version
+        fields = (*fields, "play_version")
     store.update(match, ["version", "event_seq", *fields])
     realtime.broadcast_on_commit(
         realtime.table_group(match.pk), {"type": "table.changed", "id": match.pk, "version": match.version}
@@ -181,13 +192,16 @@ class Write:
         self.events.append(event)
         return event
 
-    def save(self, *fields: str) -> None:
+    def save(self, *fields: str, presence: bool = False) -> None:
         """Store the new version (these fields with it) and publish it once the transaction commits
-        (``games.versions.committed``), with the seats and the state when this write holds them."""
+        (``games.versions.committed``), with the seats and the state when this write holds them.
+
+        ``presence``: all that changed is the deadline, because a seat's sockets came or went (``_bump``).
+        """
         match = self.match
         if match.move_time and "deadline" in fields:
             fields = (*fields, *TURN_FIELDS)  # a turn-based table's deadline comes with its turn
-        _bump(match, *fields)
+        _bump(match, *fields, presence=presence)
         events, self.events = self.events, []  # the next save (a second move in one step) has its own
         whole = self.seats_in_order is not None and not self._seats_stale and self._state not in (_UNREAD, None)
         news = committed.Committed(

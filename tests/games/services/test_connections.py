@@ -192,3 +192,20 @@ def test_a_boards_presence_costs_no_query_per_seat(make_user, settings):
     with CaptureQueriesContext(connection) as queries:
         assert selectors.seat_presence(match_id=match.pk, viewer=None) == [(0, False), (1, True), (2, False), (3, True)]
     assert len(queries) == 1
+
+
+def test_a_move_made_before_a_socket_opened_is_not_stale_but_its_copy_is(table, django_capture_on_commit_callbacks):
+    """A page drawn at version v, whose player moves before its socket is open: the socket's opening
+    moves the deadline (a new version: the boards show it) but changes nothing a move depends on, so the
+    move made on v is played; the same move sent again finds the version that move made and is refused."""
+    match, mover, _other = table
+    drawn = Match.objects.get(pk=match.pk).version
+    with django_capture_on_commit_callbacks(execute=True):
+        services.table_connection_open(match_id=match.pk, user=mover, token="late")
+    assert Match.objects.get(pk=match.pk).version > drawn  # the deadline moved: a new version
+    played = services.turn_submit(match_id=match.pk, user=mover, action={"type": "draw"}, expected_version=drawn)
+    assert played.version > drawn
+    with pytest.raises(services.StaleVersion):
+        services.turn_submit(match_id=match.pk, user=mover, action={"type": "draw"}, expected_version=drawn)
+    with pytest.raises(services.StaleVersion):
+        services.turn_submit(match_id=match.pk, user=mover, action={"type": "draw"}, expected_version=drawn + 1)
