@@ -23,6 +23,7 @@ tables, not of every table it ever showed; ``MAX_ENTRIES`` caps them all.
 
 from __future__ import annotations
 
+import itertools
 import threading
 import time
 from collections import OrderedDict
@@ -43,6 +44,10 @@ MAX_ENTRIES = 1024
 _lock = threading.Lock()
 _entries: OrderedDict[int, tuple[float, BoardData]] = OrderedDict()
 _loading: dict[int, threading.Event] = {}
+# match id -> how many times its kept seats went out of date without a version (:func:`stale`, :func:`forget`):
+# a load that began before one of those may have read a seat's old dot, so it is kept as a base only.
+_generations: dict[int, int] = {}
+_counter = itertools.count(1)
 
 
 def peek(match_id: int, *, min_version: int = -1, created_at=None) -> BoardData | None:
@@ -84,12 +89,14 @@ def board_data_for(match_id: int, *, min_version: int = -1, fresh: bool = False,
         pending.wait(timeout=5)
         fresh = False
     try:
+        with _lock:
+            generation = _generations.get(match_id, 0)
         with one_snapshot():
             match = store.match_row(match_id)
             if match is None:
                 forget(match_id)
                 return None
-            return load(match)
+            return load(match, generation=generation)
     finally:
         with _lock:
             _loading.pop(match_id, None)
@@ -115,14 +122,18 @@ def one_snapshot() -> Iterator[None]:
         yield
 
 
-def load(match: Match) -> BoardData:
+def load(match: Match, *, generation: int | None = None) -> BoardData:
     """Load this match row's board data now and keep it for the pushes that follow.
 
     The newest kept entry of the match, however old, saves reading its log again (events are
-    append-only; ``selectors.board_data`` checks it is the same match).
+    append-only; ``selectors.board_data`` checks it is the same match).  ``generation``: the match's
+    count of :func:`stale` when the caller read the row (by default, now).
     """
+    if generation is None:
+        with _lock:
+            generation = _generations.get(match.pk, 0)
     data = selectors.board_data(match, previous=latest(match.pk))
-    remember(data)
+    remember(data, generation=generation)
     return data
 
 
@@ -167,17 +178,23 @@ def successor(match: Match, *, seats: list, state, events: list) -> None:
     )
 
 
-def remember(data: BoardData) -> None:
-    """Keep a fresh load for the pushes that follow."""
+def remember(data: BoardData, *, generation: int | None = None) -> None:
+    """Keep a fresh load for the pushes that follow.
+
+    A load that began before a seat's dot changed (``generation`` is no longer the match's) may show
+    the old dot: it never replaces an entry of its version or newer, and is kept as a base only (it
+    serves no push).
+    """
     with _lock:
-        current = _entries.get(data.match.pk)
-        if (
-            current is None
-            or current[1].version <= data.version
-            or current[1].match.created_at != data.match.created_at
-        ):
+        pk = data.match.pk
+        current = _entries.get(pk)
+        outdated = generation is not None and _generations.get(pk, 0) != generation
+        same_match = current is not None and current[1].match.created_at == data.match.created_at
+        if outdated and same_match and current[1].version >= data.version:
+            return
+        if not same_match or current[1].version <= data.version:
             now = time.monotonic()
-            _entries[data.match.pk] = (now, data)
+            _entries[pk] = (now - TTL if outdated else now, data)
             _entries.move_to_end(data.match.pk)
             while len(_entries) > MAX_ENTRIES:
                 _entries.popitem(last=False)
@@ -204,10 +221,19 @@ def latest(match_id: int) -> BoardData | None:
     return entry[1] if entry is not None else None
 
 
+def _next_generation(match_id: int) -> None:
+    """The caller holds the lock.  Clearing them all (a long-running process) only makes the loads in
+    flight bases, as if a dot had changed."""
+    if len(_generations) > 4 * MAX_ENTRIES:
+        _generations.clear()
+    _generations[match_id] = next(_counter)  # never a value an earlier load read, even after a clear
+
+
 def stale(match_id: int) -> None:
     """Seat fields changed without a new version (an online dot): the kept entry no longer serves a
     push, but stays the base of the next load (which then reads only what can have changed)."""
     with _lock:
+        _next_generation(match_id)
         entry = _entries.get(match_id)
         if entry is not None:
             _entries[match_id] = (entry[0] - TTL, entry[1])
@@ -215,6 +241,7 @@ def stale(match_id: int) -> None:
 
 def forget(match_id: int) -> None:
     with _lock:
+        _next_generation(match_id)
         _entries.pop(match_id, None)
 
 

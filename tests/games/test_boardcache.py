@@ -253,3 +253,39 @@ def test_a_bot_move_that_brings_the_advisors_suggestion_is_handed_on_with_it(mak
             handed += 1
     assert advised >= 2
     assert len(counted_loads) <= 1 + 20 - handed  # the handed-on versions were never loaded
+
+
+def test_a_load_that_began_before_a_dot_changed_serves_no_push(make_user, monkeypatch):
+    """A push loads the board while a seat's socket opens: the load read the seat away, the seat's row
+    then committed and the socket marked the kept board out of date, and a forced render of the seat
+    waited for the load in flight.  That load is kept as a base only: the forced render loads again and
+    shows the seat online, and no later push is served the old dot."""
+    match, alice, _bob = started(make_user)
+    real = selectors.board_data
+    reading, go_on = threading.Event(), threading.Event()
+
+    def slow_first(m, previous=None):
+        data = real(m, previous=previous)
+        if not reading.is_set():
+            reading.set()
+            go_on.wait(5)
+        return data
+
+    monkeypatch.setattr(selectors, "board_data", slow_first)
+    early = []
+    pushing = threading.Thread(target=lambda: early.append(boardcache.board_data_for(match.pk)))
+    pushing.start()
+    assert reading.wait(5)
+    services.table_connection_open(match_id=match.pk, user=alice, token="alice")
+    boardcache.stale(match.pk)  # what the socket does once its row committed
+    forced = []
+    rendering = threading.Thread(target=lambda: forced.append(boardcache.board_data_for(match.pk, fresh=True)))
+    rendering.start()
+    time.sleep(0.05)
+    go_on.set()
+    pushing.join(5)
+    rendering.join(5)
+    assert {s.user_id: bool(s.online) for s in early[0].seats}[alice.pk] is False  # the load in flight
+    assert {s.user_id: bool(s.online) for s in forced[0].seats}[alice.pk] is True
+    later = boardcache.board_data_for(match.pk, min_version=match.version)
+    assert {s.user_id: bool(s.online) for s in later.seats}[alice.pk] is True

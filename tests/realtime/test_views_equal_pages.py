@@ -36,6 +36,7 @@ VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "met
 CARD_ATTR = re.compile(r"""data-(?:id|ref)=["']([^"']+)["']""")
 CLOCK = re.compile(r' data-now-ms="\d+"')
 BETWEEN_TAGS = re.compile(r">\s+<")
+PRESENCE_WAIT = 2.0  # seconds a page that differs waits for one more message (an online dot) before it fails
 
 
 def same_dom(html: str) -> str:
@@ -209,13 +210,18 @@ async def settle(viewers, match_id: int) -> None:
             leaked = set(CARD_ATTR.findall(frame)) & hidden
             assert not leaked, f"seat {v.seat} was sent {sorted(leaked)}"
             v.page.apply(frame)
-        while not await v.socket.receive_nothing(timeout=0.02):  # the online dots of sockets opening
+        # The online dots of sockets opening come as their own messages, in their own time (no version):
+        # the page is compared again as each arrives, until it is the board drawn from scratch or
+        # nothing more comes.  A page left wrong fails; one only late to show a dot does not.
+        while True:
+            expected = await database_sync_to_async(scratch)(match_id, v.user)
+            if shown_version(v.page) != (await database_sync_to_async(Match.objects.get)(pk=match_id)).version:
+                await settle(viewers, match_id)  # the table moved on meanwhile: every page again at the new one
+                return
+            shown = {name: same_dom(html) for name, html in v.page.fragments.items()}
+            if shown == expected or await v.socket.receive_nothing(timeout=PRESENCE_WAIT):
+                break
             v.page.apply(await v.socket.receive_from())
-        expected = await database_sync_to_async(scratch)(match_id, v.user)
-        if shown_version(v.page) != (await database_sync_to_async(Match.objects.get)(pk=match_id)).version:
-            await settle(viewers, match_id)  # the table moved on meanwhile: every page again at the new one
-            return
-        shown = {name: same_dom(html) for name, html in v.page.fragments.items()}
         assert shown == expected, f"seat {v.seat}'s page differs from its board drawn from scratch at {version}: " + (
             differences(shown, expected)
         )
