@@ -20,6 +20,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rummyhub.settings")
 _db = Path(tempfile.mkdtemp()) / "push_cost.sqlite3"
 os.environ["DATABASE_URL"] = f"sqlite:///{_db}"
+# As a server runs (bench/ws_load.py's daphne): not in debug, where the templates and the markup kept by
+# content are drawn afresh at every render.
+os.environ.update(DJANGO_DEBUG="0", DJANGO_ALLOWED_HOSTS="127.0.0.1", DJANGO_STATIC_MANIFEST="0")
+os.environ.setdefault("DJANGO_SECRET_KEY", "push-cost-" + "x" * 40)
 
 import django  # noqa: E402
 

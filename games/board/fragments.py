@@ -78,6 +78,10 @@ class Fragment:
     # its partial draws (games/templatetags/boardparts.py records them in the fragment's one render),
     # so a socket can send one alone (``Parts``).
     parts: tuple[str, ...] = ()
+    # Its inputs are everything its partial reads whatever the table and viewer (with the language):
+    # its markup is kept by them (:data:`_BY_INPUTS`) for every table, public or private, so a version
+    # that did not change it draws it for no view (the melds between two meld steps).
+    by_inputs: bool = False
 
     @property
     def partial(self) -> str:
@@ -103,6 +107,16 @@ def _hand_inputs(ctx) -> Any:
         ctx.get("hand_points"),
         ctx.get("knock_limit"),
     )
+
+
+def _melds_inputs(ctx) -> Any:
+    """Everything the ``frag-melds`` partial (and ``meld-box``) reads: what the melds are made from
+    (``board.manipulation``'s ``melds_key``), whether they are the viewer's to arrange, and the note
+    that another player is arranging them."""
+    key = ctx.get("melds_key")
+    if key is None:
+        return FRESH  # a board without it (no round in play) is drawn every time
+    return (bool(ctx["view"]), ctx.get("someone_drafting"), ctx.get("can_meld"), key)
 
 
 def _actions_inputs(ctx) -> Any:
@@ -149,7 +163,7 @@ COMMON_BOTTOM = (
 )
 GAME_FRAGMENTS = {
     "manipulation": (
-        Fragment("melds", _melds_public),
+        Fragment("melds", _melds_public, inputs=_melds_inputs, by_inputs=True),
         Fragment("hand-area", _never, inputs=_hand_inputs, parts=("hand-info", "hand-words")),
         Fragment("actions", _never, inputs=_actions_inputs, parts=("prompt", "controls")),
     ),
@@ -271,6 +285,9 @@ def versioned(html: SafeString, parts: Parts | None, version: int) -> tuple[Safe
     return html, parts
 
 
+# The markup of the fragments kept by their inputs (``Fragment.by_inputs``), by name, language and inputs.
+_BY_INPUTS = kept.Kept(2048)
+
 _CUT = "\x1e"  # between two fragments of one render: a control character no template writes
 _BUNDLES: dict[tuple[tuple[str, ...], str], Any] = kept.forgettable(
     {}
@@ -312,9 +329,25 @@ def _bundle(partials: tuple[str, ...]):
 
 def _render_all(frags: tuple[Fragment, ...], ctx: dict, request=None) -> dict[str, tuple[SafeString, Parts | None]]:
     """These fragments rendered in one pass (one template drawing each partial), by name, each with
-    its parts: what its ``{% part %}`` partials drew in that same render (``PARTS`` for the rest)."""
+    its parts: what its ``{% part %}`` partials drew in that same render (``PARTS`` for the rest).
+
+    A fragment kept by its inputs (``Fragment.by_inputs``) is drawn only when they are new; not with a
+    ``request`` (its forms would carry that request's token), nor in debug (a template edited while the
+    server runs is read again)."""
+    out: dict[str, tuple[SafeString, Parts | None]] = {}
+    keys = {}
+    if request is None and not settings.DEBUG:
+        for frag in frags:
+            inputs = frag.inputs(ctx) if frag.by_inputs else FRESH
+            if inputs is not FRESH:
+                keys[frag.name] = key = (frag.name, get_language(), inputs)
+                found = _BY_INPUTS.get(key)
+                if found is not None:
+                    out[frag.name] = found
+        if out:
+            frags = tuple(frag for frag in frags if frag.name not in out)
     if not frags:
-        return {}
+        return out
     template = _bundle(tuple(f.partial for f in frags))
     ctx[boardparts.SINK] = drawn = {}
     try:
@@ -324,7 +357,6 @@ def _render_all(frags: tuple[Fragment, ...], ctx: dict, request=None) -> dict[st
     # Every piece was rendered by the template, escaped there.  Its runs of white space (the templates'
     # indentation) are one space, as a page shows them (the board has no preformatted text): a frame
     # is sent to every socket at every move.
-    out = {}
     for frag, html in zip(frags, pieces, strict=True):
         html = mark_safe(" ".join(html.split()))
         # A part the fragment does not show this time (a seatless viewer has no controls) is left out.
@@ -333,7 +365,9 @@ def _render_all(frags: tuple[Fragment, ...], ctx: dict, request=None) -> dict[st
         parts_of = PARTS.get(frag.name)
         if parts_of is not None:
             parts = parts_of(ctx, parts)
-        out[frag.name] = (html, parts if frag.parts or parts_of else None)
+        out[frag.name] = drawn_frag = (html, parts if frag.parts or parts_of else None)
+        if frag.name in keys:
+            _BY_INPUTS.put(keys[frag.name], drawn_frag)
     return out
 
 

@@ -3,6 +3,7 @@ face down), the hand in the viewer's order, what the viewer may do and the promp
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -31,10 +32,20 @@ def manipulation_context(
     draft, drafting, table_refs, hand_ids, reports = _draft_table(match, view, me)
     hand_cards, hand_html, hand_words = _hand(tuple(hand_ids), tuple(me.hand_order or ()) if me else ())
     draft_report = (match.draft or {}).get("report") if drafting else None
+    marks, names = _marks_of(events), _names(seats)
     return {
-        # Worked out only if shown: the melds are this viewer's own only while it is their turn (else
-        # the public board's are shown: board.fragments).
-        "melds": SimpleLazyObject(partial(_melds_shown, table_refs, reports, drafting, view["table"], events, seats)),
+        # Worked out only if drawn: the melds are this viewer's own only while it is their turn (else
+        # the public board's are shown: board.fragments), and drawn only when ``melds_key`` is new.
+        "melds": SimpleLazyObject(partial(meld_rows, table_refs, reports, drafting, view["table"], marks, names)),
+        # Everything the melds are made from (board.fragments keeps their markup by it, for every table).
+        "melds_key": (
+            tuple(map(tuple, table_refs)),
+            json.dumps(reports, sort_keys=True) if reports else "",
+            drafting,
+            tuple(map(tuple, view["table"])),
+            tuple(sorted(marks.items())),
+            tuple(sorted(names.items())),
+        ),
         "hand": hand_html,
         "hand_cards": hand_cards,  # (id, markup): a socket sends the cards a move adds or takes (board.fragments)
         "hand_words": hand_words,  # the hand in words, for the command line's readers
@@ -166,9 +177,17 @@ def meld_rows(
     return melds
 
 
-def _melds_shown(table_refs, reports, drafting, table, events, seats) -> list[dict[str, Any]]:
-    """:func:`meld_rows` with the marks of the players' last moves: worked out only when the melds are drawn."""
-    return meld_rows(table_refs, reports, drafting, table, last_moves(events), _names(seats))
+_last_marks: tuple = (None, {})  # (a version's log, its marks): its views ask for the same log's marks
+
+
+def _marks_of(events: Sequence[LogEvent]) -> dict[str, Mark]:
+    """:func:`last_moves` of a version's log, worked out once for all its views (the log is the version's one list)."""
+    global _last_marks
+    log, marks = _last_marks
+    if log is not events:
+        marks = last_moves(events)
+        _last_marks = (events, marks)  # one assignment: another thread sees the old pair or this one
+    return marks
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,6 +14,7 @@ import difflib
 import random
 import re
 from html.parser import HTMLParser
+from unittest import mock
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -21,7 +22,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from games import selectors, services
-from games.board import fragments
+from games.board import fragments, kept
 from games.engine import bots as engine_bots
 from games.engine import gin
 from games.engine.cards import Card
@@ -36,6 +37,7 @@ VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "met
 CARD_ATTR = re.compile(r"""data-(?:id|ref)=["']([^"']+)["']""")
 CLOCK = re.compile(r' data-now-ms="\d+"')
 BETWEEN_TAGS = re.compile(r">\s+<")
+NOTHING_KEPT = kept.Kept(1)  # what a page drawn from scratch keeps by its inputs: nothing it reuses
 PRESENCE_WAIT = 2.0  # seconds a page that differs waits for one more message (an online dot) before it fails
 
 
@@ -155,7 +157,11 @@ class Page:
 def scratch(match_id: int, user) -> dict[str, str]:
     """The board a page drawn now from a fresh load shows this viewer (the socket's, without a CSRF token)."""
     data = selectors.board_data(Match.objects.get(pk=match_id))
-    board = fragments.board_for(data, user)
+    # No fragment kept by its inputs (fragments.Fragment.by_inputs): each one drawn from this load, while
+    # the sockets' frames keep using (and filling) the kept ones across versions.
+    NOTHING_KEPT.clear()
+    with mock.patch.object(fragments, "_BY_INPUTS", NOTHING_KEPT):
+        board = fragments.board_for(data, user)
     return {name: same_dom(html) for name, html in board.fragments.items()}
 
 
