@@ -124,8 +124,21 @@ def broadcast_on_commit(group: str, message: dict[str, Any]) -> None:
     transaction.on_commit(lambda: send_now(group, message))
 
 
+_LANGUAGE = "rummyhub.language"  # where a connection's scope keeps its language once worked out
+
+
 def scope_language(scope: dict[str, Any]) -> str:
-    """The language a websocket connection should render in: cookie, then Accept-Language."""
+    """The language a websocket connection should render in: cookie, then Accept-Language.
+
+    Worked out once per connection (its cookies and headers do not change while it is open) and kept
+    in its scope: a socket renders in it at every push."""
+    language = scope.get(_LANGUAGE)
+    if language is None:
+        language = scope[_LANGUAGE] = _language_of(scope)
+    return language
+
+
+def _language_of(scope: dict[str, Any]) -> str:
     cookies = scope.get("cookies") or {}
     lang = cookies.get(settings.LANGUAGE_COOKIE_NAME)
     supported = {code for code, _name in settings.LANGUAGES}
