@@ -121,8 +121,9 @@ def _melds_inputs(ctx) -> Any:
 
 def _actions_inputs(ctx) -> Any:
     """Everything the ``frag-actions`` partial (and its parts) reads: a watching seat's buttons and
-    prompt stay the same while another seat moves (a template change that reads more adds it here;
-    tests/realtime/test_views_equal_pages.py plays whole games to hold the two together)."""
+    prompt stay the same while another seat moves, and the seats that wait for the same player see
+    the same (kept by these inputs, ``Fragment.by_inputs``: a template change that reads more adds it
+    here; tests/realtime/test_views_equal_pages.py plays whole games to hold the two together)."""
     me, rematch = ctx["me"], ctx.get("rematch")
     return (
         bool(ctx["view"]) and ctx["spec"].meld_drafts,
@@ -165,13 +166,13 @@ GAME_FRAGMENTS = {
     "manipulation": (
         Fragment("melds", _melds_public, inputs=_melds_inputs, by_inputs=True),
         Fragment("hand-area", _never, inputs=_hand_inputs, parts=("hand-info", "hand-words")),
-        Fragment("actions", _never, inputs=_actions_inputs, parts=("prompt", "controls")),
+        Fragment("actions", _never, inputs=_actions_inputs, parts=("prompt", "controls"), by_inputs=True),
     ),
     "gin": (
         Fragment("gin-top", _always, GIN),
         Fragment("gin-board", _never, GIN),
         Fragment("gin-end", _always, GIN),
-        Fragment("actions", _never, inputs=_actions_inputs, parts=("prompt", "controls")),
+        Fragment("actions", _never, inputs=_actions_inputs, parts=("prompt", "controls"), by_inputs=True),
     ),
 }
 
