@@ -270,6 +270,15 @@ def _tell_muted(sanction: Sanction) -> None:
     )
 
 
+def _tell_unmuted(user_id: int) -> None:
+    """The player's last mute was lifted: their open table pages say so at once, and each fetches its
+    chat again (``?part=side``, relative to the table's page; the chat's form is that table's)."""
+    realtime.broadcast_on_commit(
+        realtime.user_group(user_id),
+        {"type": "user.fragment", "template": "fairplay/chat_unmuted.html", "context": {}, "pages": "table"},
+    )
+
+
 def sanction_lift(*, sanction_id: int, staff, note: str = "", now=None) -> Sanction:
     """Staff lift a sanction (a bar of the abandon rule, a mute): it ends now.  One audit entry."""
     if not getattr(staff, "is_staff", False):
@@ -283,6 +292,10 @@ def sanction_lift(*, sanction_id: int, staff, note: str = "", now=None) -> Sanct
             return sanction
         sanction.lifted_at = now
         sanction.save(update_fields=["lifted_at"])
+        if sanction.kind == SanctionKind.CHAT_MUTE and not selectors.sanction_in_force(
+            user_id=sanction.user_id, kind=SanctionKind.CHAT_MUTE, now=now
+        ):
+            _tell_unmuted(sanction.user_id)
         _audit(
             action=AuditAction.LIFT,
             actor=staff,

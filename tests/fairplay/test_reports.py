@@ -5,6 +5,7 @@ was handled; hostile input is refused."""
 from __future__ import annotations
 
 import pytest
+from django.test import Client
 
 from fairplay import services
 from fairplay.models import AuditAction, AuditEntry, Report, ReportStatus, Sanction, SanctionKind
@@ -226,3 +227,40 @@ def policy_text(user) -> str:
     from fairplay.policy import FairPlayGuards
 
     return FairPlayGuards().chat_refusal(user=user)
+
+
+def test_lifting_the_last_mute_is_pushed_and_the_page_fetches_its_chat_again(
+    alice, bob, table, moderator, monkeypatch, django_capture_on_commit_callbacks
+):
+    """Staff lift a mute while the player has a table open: the page says so at once and fetches its
+    side panel again (the chat form is that table's); a mute still in force after the lift keeps the page
+    as it is, and lifting again pushes nothing."""
+    from plumbing import realtime
+
+    sent = []
+    monkeypatch.setattr(realtime, "send_now", lambda group, message: sent.append((group, message)))
+    with django_capture_on_commit_callbacks(execute=True):
+        for hours in (24, 48):
+            report = services.report_create(reporter=alice, reported_id=bob.pk, reason="abuse")
+            services.report_handle(report_id=report.pk, staff=moderator, action="mute", hours=hours)
+    first, second = Sanction.objects.filter(user=bob, kind=SanctionKind.CHAT_MUTE).order_by("pk")
+
+    def told():
+        return [m for g, m in sent if g == realtime.user_group(bob.pk) and m.get("type") == "user.fragment"]
+
+    sent.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.sanction_lift(sanction_id=first.pk, staff=moderator)
+    assert told() == [] and policy_text(bob)  # the other mute is still in force
+    with django_capture_on_commit_callbacks(execute=True):
+        services.sanction_lift(sanction_id=second.pk, staff=moderator)
+        services.sanction_lift(sanction_id=second.pk, staff=moderator)
+    pushed = told()
+    assert len(pushed) == 1 and pushed[0]["pages"] == "table" and policy_text(bob) is None
+    html = realtime.render_user_fragment({"cookies": {"django_language": "ro"}}, pushed[0])
+    assert html.startswith('<div id="chat-slot" hx-swap-oob="true"') and "data-chat-unmuted" in html
+    assert 'hx-get="?part=side"' in html and 'hx-trigger="load"' in html
+    client = Client()
+    client.force_login(bob)
+    side = client.get(f"/tables/{table.pk}/?part=side", headers={"HX-Request": "true"})
+    assert side.status_code == 200 and 'id="chat-form"' in side.content.decode()
