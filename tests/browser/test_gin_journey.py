@@ -63,6 +63,23 @@ def wait_past(page, version: int) -> None:
         ) from None
 
 
+def wait_played(page, match_id: int, seq: int) -> None:
+    """Wait until the move just made is logged (the match's log past ``seq``) and the page shows its version.
+
+    A newer board alone does not say the move landed: a version that only moved the deadline (the page's
+    socket opening) can come first, and the move made on the version before it is still played after it.
+    """
+    for _ in range(300):
+        match = Match.objects.get(pk=match_id)
+        if match.event_seq > seq:
+            page.wait_for_function(
+                "v => +document.getElementById('table-board').dataset.version >= v", arg=match.version, timeout=15000
+            )
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError(f"the move made after event {seq} was not logged in 15 s")
+
+
 def drag(page, source, target) -> None:
     """A pointer drag in small steps (SortableJS runs in fallback mode)."""
     a, b = source.bounding_box(), target.bounding_box()
@@ -163,7 +180,7 @@ def test_captain_plays_a_whole_hand_against_two_bots(browser, live_daphne, artif
             page.locator("#gin-discard .card-face").click()  # a click on the pile takes its top card
         else:
             page.locator(f'#gin-board [data-action="{kind}"]').first.click()
-        wait_past(page, version)
+        wait_played(page, match_id, match.event_seq)
     else:
         raise AssertionError("the hand did not end")
 
@@ -291,7 +308,7 @@ def test_two_player_game_to_the_end_and_rematch(browser, live_daphne, artifacts,
             continue
         page.wait_for_function("v => +document.getElementById('table-board').dataset.version >= v", arg=match.version)
         click_move(page, engine_bots.choose_action(state, 0, policy="basic"), pace)
-        wait_past(page, match.version)
+        wait_played(page, match_id, match.event_seq)
     else:
         raise AssertionError("the game did not end")
     expect(page.locator(".gin-bonuses")).to_contain_text("End of the game")

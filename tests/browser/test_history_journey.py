@@ -34,6 +34,10 @@ def test_history_match_page_replay(page, live_daphne, artifacts, make_user, sett
     # The history, filtered to my matches with htmx: the URL follows the filter.
     page.get_by_role("navigation", name="Main").get_by_role("link", name="History").click()
     expect(page.get_by_role("heading", name="Match history")).to_be_visible()
+    # The filter sends itself once the page's scripts have run (a box ticked before they had, on a busy
+    # machine, sent nothing): as a person, after the page has loaded.
+    page.wait_for_load_state("load")
+    page.wait_for_function("() => window.htmx !== undefined")
     page.get_by_label("Only my matches").check()
     expect(page).to_have_url(f"{live_daphne.url}/history/?mine=on")
     expect(page.locator("#history-results tbody tr")).to_have_count(1)
