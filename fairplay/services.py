@@ -256,26 +256,24 @@ def report_handle(*, report_id: int, staff, action: str, hours: int | None = Non
 
 def _tell_muted(sanction: Sanction) -> None:
     """The muted player's open table pages show the mute at once, not at their next chat line or
-    reload: their chat's slot becomes the notice, sent over their user's group (which a table socket
-    joins; the presence socket of the other pages, with no chat, skips it: ``pages``)."""
+    reload: their chat's slot becomes the notice."""
     until = sanction.ends_at.isoformat() if sanction.ends_at else ""
-    realtime.broadcast_on_commit(
-        realtime.user_group(sanction.user_id),
-        {
-            "type": "user.fragment",
-            "template": "fairplay/chat_muted.html",
-            "context": {"until": until},
-            "pages": "table",
-        },
-    )
+    _tell_table_pages(sanction.user_id, "fairplay/chat_muted.html", {"until": until})
 
 
 def _tell_unmuted(user_id: int) -> None:
     """The player's last mute was lifted: their open table pages say so at once, and each fetches its
     chat again (``?part=side``, relative to the table's page; the chat's form is that table's)."""
+    _tell_table_pages(user_id, "fairplay/chat_unmuted.html", {})
+
+
+def _tell_table_pages(user_id: int, template: str, context: dict) -> None:
+    """A partial for the chat's slot of the player's open table pages, once the transaction commits: sent
+    over their user's group (which a table socket joins; the presence socket of the other pages, with no
+    chat, skips it: ``pages``)."""
     realtime.broadcast_on_commit(
         realtime.user_group(user_id),
-        {"type": "user.fragment", "template": "fairplay/chat_unmuted.html", "context": {}, "pages": "table"},
+        {"type": "user.fragment", "template": template, "context": context, "pages": "table"},
     )
 
 

@@ -256,7 +256,7 @@ def board_for(
     )
     version, ctx["version"] = ctx["version"], VERSION
     try:
-        board.drawn.update(_render_all(own, ctx, request))
+        board.drawn.update(_render_all(own, ctx, request, known=board.inputs))
     finally:
         ctx["version"] = version
     public = _public_fragments(data, frags) if any(shared) else {}
@@ -328,18 +328,21 @@ def _bundle(partials: tuple[str, ...]):
     return template
 
 
-def _render_all(frags: tuple[Fragment, ...], ctx: dict, request=None) -> dict[str, tuple[SafeString, Parts | None]]:
+def _render_all(
+    frags: tuple[Fragment, ...], ctx: dict, request=None, *, known: dict[str, Any] | None = None
+) -> dict[str, tuple[SafeString, Parts | None]]:
     """These fragments rendered in one pass (one template drawing each partial), by name, each with
     its parts: what its ``{% part %}`` partials drew in that same render (``PARTS`` for the rest).
 
     A fragment kept by its inputs (``Fragment.by_inputs``) is drawn only when they are new; not with a
     ``request`` (its forms would carry that request's token), nor in debug (a template edited while the
-    server runs is read again)."""
+    server runs is read again).  ``known``: the inputs the caller has worked out already, by name."""
     out: dict[str, tuple[SafeString, Parts | None]] = {}
     keys = {}
+    known = known or {}
     if request is None and not settings.DEBUG:
         for frag in frags:
-            inputs = frag.inputs(ctx) if frag.by_inputs else FRESH
+            inputs = (known[frag.name] if frag.name in known else frag.inputs(ctx)) if frag.by_inputs else FRESH
             if inputs is not FRESH:
                 keys[frag.name] = key = (frag.name, get_language(), inputs)
                 found = _BY_INPUTS.get(key)

@@ -225,7 +225,9 @@ def test_a_viewers_unchanged_private_fragments_are_reused_not_drawn_again(table,
     monkeypatch.setattr(
         fragments,
         "_render_all",
-        lambda frags, ctx, request=None: (drawn.append({f.name for f in frags}), real(frags, ctx, request))[1],
+        lambda frags, ctx, request=None, **kw: (drawn.append({f.name for f in frags}), real(frags, ctx, request, **kw))[
+            1
+        ],
     )
     mover = move(match.pk, users)
     data = boardcache.load(Match.objects.get(pk=match.pk))
