@@ -70,14 +70,17 @@ def expressible(table: list[list[Card]], hand: list[Card]) -> tuple[list, list] 
 class Baseline:
     """One rummikub-solver ``RuleSet`` per number of jokers (its model has a joker count), warmed up."""
 
-    def __init__(self, module: Any) -> None:
+    def __init__(self, module: Any, backend: str | None = None) -> None:
+        """``backend``: rummikub-solver's ``MILPSolver`` by name (``SCIPY``, ``HIGHS``); None: its default
+        (``HIGHS`` when highspy is installed, as the app now needs it, else ``SCIPY``)."""
         self.rs_mod = module
+        self.backend = None if backend is None else module.MILPSolver(backend)
         self.rulesets: dict[int, Any] = {}
 
     def ruleset(self, jokers: int) -> Any:
         n = max(2, jokers)
         if n not in self.rulesets:
-            rs = self.rs_mod.RuleSet(numbers=13, repeats=2, colours=4, jokers=n, min_len=3)
+            rs = self.rs_mod.RuleSet(numbers=13, repeats=2, colours=4, jokers=n, min_len=3, solver_backend=self.backend)
             self.rulesets[n] = rs
             state = rs.new_game()  # the first solve builds the cvxpy problem: not timed
             state.add_rack(*self._tiles(rs, [(5, 0), (6, 0), (7, 0)]))

@@ -114,6 +114,7 @@ class Forward:
         self.field = (1 << W) - 1
         self.states = 0
         self.budget: int | None = None
+        self.target: float = float("inf")  # a bound on the case found otherwise (.lp): a play reaching it ends a search
         self._found: tuple[float, list] | None = None
         self._init_canonical()
         if plain:
@@ -271,7 +272,8 @@ class Forward:
         self._floor = floor
         self._T = self.thresholds(floor)
         self._found: tuple[float, list] | None = None
-        self._stop = p.ubr[1] + self.jw  # no play does better: every optional card and wildcard laid
+        # no play does better: every optional card and wildcard laid, or what the cover programme allows
+        self._stop = min(p.ubr[1] + self.jw, self.target)
         self._failed: list[dict[int, int]] = [{} for _ in range(15)]
         self._sorted: list[dict[int, list]] = [{} for _ in range(15)]
         self._ends: dict[int, list] = {}

@@ -10,6 +10,7 @@ from typing import Any
 from ...cards import Card, as_cards
 from ...errors import InvalidAction
 from ..melds import ace_mode_of, classify, sort_meld
+from . import lp
 from .dp import NEG, Problem, SearchBudgetExceeded
 from .forward import CapReached, Forward
 from .freed import iter_freed_meld_sets
@@ -138,6 +139,7 @@ def best_play(
 # (a hint has a play to show for all but the largest positions; its depth-first steps stop at DFS_CAP
 # states each, so the layer-by-layer search from their floor is what may use it).
 FIRST_PASS_ALLOWANCE = 20
+DFS_CAP_QUICK = 300  # states of step 1 of _solve_case when the cover programme follows
 DFS_CAP = 3000  # states the depth-first search near a case's bound may visit (step 1 of _solve_case)
 DFS_CAP_FROM_FLOOR = 3000  # and the one from the floor (step 2)
 
@@ -198,7 +200,7 @@ def _search(
                     if max_states is not None:
                         rfw.budget = max_states - spent
                     try:
-                        got = _solve_case(rfw, rb - rc, NEG, gap_unit)
+                        got = _solve_case(rfw, rb - rc, NEG, gap_unit, cover=stream is None)
                     finally:
                         spent += rfw.states
                     relaxed[group] = None if got is None else got[0]
@@ -215,7 +217,7 @@ def _search(
                 # budget: a hint has a play to show for all but the largest positions
                 allowance = FIRST_PASS_ALLOWANCE if best_effort and best is None else 1
                 fw.budget = max_states * allowance - spent
-            found = _solve_case(fw, bound - const, best_val - const, gap_unit, max_states, spent)
+            found = _solve_case(fw, bound - const, best_val - const, gap_unit, max_states, spent, cover=stream is None)
         except SearchBudgetExceeded:
             if not best_effort:
                 raise
@@ -225,7 +227,10 @@ def _search(
             spent += fw.states
         if found is not None and found[0] + const > best_val:
             best_val = found[0] + const
-            melds_out, used_opt = fw.p.rebuild(fw.p.path_of(found[1], fw.canonical))  # type: ignore[union-attr]
+            if isinstance(found[1], lp.Built):
+                melds_out, used_opt = found[1].melds, found[1].used
+            else:
+                melds_out, used_opt = fw.p.rebuild(fw.p.path_of(found[1], fw.canonical))  # type: ignore[union-attr]
             best = (pre_melds + melds_out, used_opt + extra_played)
         if not proven:
             break
@@ -233,18 +238,28 @@ def _search(
 
 
 def _solve_case(
-    fw: Forward, bound: float, floor: float, gap_unit: int, max_states: int | None = None, spent: int = 0
-) -> tuple[float, list] | None:
+    fw: Forward,
+    bound: float,
+    floor: float,
+    gap_unit: int,
+    max_states: int | None = None,
+    spent: int = 0,
+    cover: bool = True,
+) -> tuple[float, list | lp.Built] | None:
     """The best play of one case better than ``floor`` (values without the case's constant; ``bound``:
     the case's upper bound), or None:
 
-    1. depth first (:meth:`.forward.Forward.dfs`, at most :data:`DFS_CAP` states) for a play within
+    1. depth first (:meth:`.forward.Forward.dfs`, at most :data:`DFS_CAP_QUICK` states) for a play within
        ``gap_unit`` of the bound (a point, with the weights of :class:`_Step`): where nearly every hand
-       card can be laid — the hard positions — it is found in a few paths and the case ends there;
-    2. depth first again, branch and bound from ``floor`` (at most :data:`DFS_CAP_FROM_FLOOR` states): the best
-       play of the case if it ends within the cap, else a good floor;
-    3. layer by layer from that floor (:meth:`.forward.Forward.run`): what no depth-first search could
-       settle in its cap (the layers merge equal states and drop dominated ones).
+       card can be laid — most positions — it is found in a few paths and the case ends there;
+    2. the tail (``cover``): the bound of the cover programme (:func:`.lp.cover_bound`, a linear programme
+       that sees every suit at once): no search when it is not above ``floor``, else it ends every
+       search that reaches it, and a short depth-first search near it; then the integer programme of
+       the same cover (:func:`.lp.solve`, exact), whose play is the case's best;
+    3. only when that programme gives no answer in its time limit, or without ``cover`` (the thousands of
+       cases of ``new_meld_only``, a programme each would cost more than their search): depth first
+       from ``floor`` (at most :data:`DFS_CAP_FROM_FLOOR` states), then layer by layer from the best play
+       it found (:meth:`.forward.Forward.run`: the layers merge equal states and drop dominated ones).
 
     Past the budget (:class:`SearchBudgetExceeded`) ``fw.best_found()`` holds the best play found.
     """
@@ -252,15 +267,41 @@ def _solve_case(
     found = None
     if high > floor:
         try:
-            found = fw.dfs(high, DFS_CAP)
+            found = fw.dfs(high, DFS_CAP_QUICK if cover else DFS_CAP)
             if found is not None:
                 return found
         except CapReached:
             pass
+    if not cover:
+        return _search_case(fw, floor, max_states, spent)
+    # The tail: the cover programme (.lp) sees what the search's bound cannot.
+    top = lp.cover_bound(fw.p)
+    if top is None or top <= floor:
+        return None
+    fw.target = top  # a play reaching it is the case's best: every search ends there
+    if top < bound:
+        high = top - gap_unit
+        if high > floor:
+            try:
+                found = fw.dfs(high, DFS_CAP_QUICK)
+                if found is not None:
+                    return found
+            except CapReached:
+                pass
+    solved = lp.solve(fw.p)  # the integer programme: exact, a few tens of milliseconds
+    if solved is not None:
+        return solved if solved[0] > floor else None
+    return _search_case(fw, floor, max_states, spent)
+
+
+def _search_case(fw: Forward, floor: float, max_states: int | None, spent: int) -> tuple[float, list] | None:
+    """Steps 2 and 3 of :func:`_solve_case`: depth first from the floor, then layer by layer."""
     try:
         return fw.dfs(floor, DFS_CAP_FROM_FLOOR)
     except CapReached:
         found = fw.best_found()
+    if found is not None and found[0] >= fw.target:
+        return found
     if max_states is not None:
         fw.budget = max_states - spent
     exact, _ = fw.run(floor if found is None else max(found[0], floor), None)
