@@ -37,13 +37,17 @@ VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "met
 CARD_ATTR = re.compile(r"""data-(?:id|ref)=["']([^"']+)["']""")
 CLOCK = re.compile(r' data-now-ms="\d+"')
 BETWEEN_TAGS = re.compile(r">\s+<")
+# A countdown's words ("starts in 30 s"): the seconds left when it was drawn, which the page's script counts
+# down from its data-deadline-ms every second; a page drawn from scratch a moment later says one less.
+COUNTDOWN = re.compile(r'( data-deadline-ms="\d+"[^>]*>)[^<]*')
 NOTHING_KEPT = kept.Kept(1)  # what a page drawn from scratch keeps by its inputs: nothing it reuses
 PRESENCE_WAIT = 2.0  # seconds a page that differs waits for one more message (an online dot) before it fails
 
 
 def same_dom(html: str) -> str:
-    """The markup without ``#board-meta``'s clock and white space between tags (no text node the board shows)."""
-    return BETWEEN_TAGS.sub("><", CLOCK.sub("", html)).strip()
+    """The markup without ``#board-meta``'s clock, the seconds a countdown says and white space between tags
+    (no text node the board shows)."""
+    return BETWEEN_TAGS.sub("><", COUNTDOWN.sub(r"\1", CLOCK.sub("", html))).strip()
 
 
 class _Spans(HTMLParser):

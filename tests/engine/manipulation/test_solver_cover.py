@@ -93,4 +93,6 @@ def test_the_solver_with_every_case_left_to_the_programmes_finds_the_same_plays(
         if play.played:
             report = game.check_table(_state_for(p.table, p.hand, rules), 0, play.table_ids)
             assert report["ok"], (p.seed, report["errors"])
-    assert len(calls) > 40  # the integer programme decided most of them
+    # the integer programme decided most of them (under new_meld_only only the relaxation each group of
+    # cases shares goes to it: its thousands of cases are searched, a programme each would cost more)
+    assert len(calls) > (10 if name == "new_meld_only" else 40)
