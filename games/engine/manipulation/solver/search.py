@@ -103,8 +103,10 @@ def best_play(
     step = _Step(melds, hand_cards, objective, rules)
     if step.new_meld_only and step.table_jokers:
         # every case's bound is about the same (the whole hand): the cases are searched as they are made,
-        # and the search ends as soon as a play lays every hand card that can be laid
-        best, proven = _search([], max_states, best_effort, step, stream=step.stream())
+        # and the search ends as soon as a play reaches a bound on them all: the best play when a freed
+        # joker may go into any meld (every play of this option is one of that option too)
+        upper = min(step.upper(), _any_meld_value(melds, hand_cards, objective, rules, max_states))
+        best, proven = _search([], max_states, best_effort, step, stream=step.stream(), upper=upper)
     else:
         best, proven = _search(step.cases(), max_states, best_effort, step)
     joker_value = step.joker_value
@@ -136,12 +138,11 @@ def best_play(
 
 
 # With ``best_effort``: how many times ``max_states`` a case's search may use before any play is found
-# (a hint has a play to show for all but the largest positions; its depth-first steps stop at DFS_CAP
+# (a hint has a play to show for all but the largest positions; its depth-first steps stop at DFS_CAP_QUICK
 # states each, so the layer-by-layer search from their floor is what may use it).
 FIRST_PASS_ALLOWANCE = 20
-DFS_CAP_QUICK = 300  # states of step 1 of _solve_case when the cover programme follows
-DFS_CAP = 3000  # states the depth-first search near a case's bound may visit (step 1 of _solve_case)
-DFS_CAP_FROM_FLOOR = 3000  # and the one from the floor (step 2)
+DFS_CAP_QUICK = 300  # states the depth-first searches near a bound may visit (steps 1 and 2 of _solve_case)
+DFS_CAP_FROM_FLOOR = 3000  # and the one from the floor (step 3)
 
 
 def _search(
@@ -151,6 +152,7 @@ def _search(
     step: _Step | None = None,
     gap_unit: int = 1 << 12,
     stream: Iterator[tuple] | None = None,
+    upper: float | None = None,
 ) -> tuple[tuple[list[list[Card]], list[Card]] | None, bool]:
     """The best play over the prepared joker cases, and whether it is proven best (with ``best_effort`` a
     search past ``max_states`` stops there with the best play found by then instead of raising
@@ -165,7 +167,7 @@ def _search(
     relaxation has none (most of the thousands of cases of a hand with several jokers, found in one search
     instead of one each).
     With ``stream`` (new_meld_only) the cases come as they are made, in their order, and the search ends
-    when the best play reaches ``step.upper()``, a bound on them all.
+    when the best play reaches ``upper``, a bound on them all.
     """
     prepared.sort(key=lambda item: (-item[0], item[1]))
     best_val: float = 0.0
@@ -181,12 +183,13 @@ def _search(
         prob.shared_half, prob.shared_comps = shared_half, shared_comps
         return prob
 
-    upper = step.upper() if stream is not None and step is not None else None
+    if stream is None:
+        upper = None
     for bound, i, args, const, pre_melds, extra_played in prepared if stream is None else stream:
+        if upper is not None and best_val >= upper:
+            break  # no case does better
         if bound <= best_val:
             if upper is None:
-                break
-            if best_val >= upper:
                 break
             continue
         found = None
@@ -200,7 +203,7 @@ def _search(
                     if max_states is not None:
                         rfw.budget = max_states - spent
                     try:
-                        got = _solve_case(rfw, rb - rc, NEG, gap_unit, cover=stream is None)
+                        got = _solve_case(rfw, rb - rc, NEG, gap_unit)
                     finally:
                         spent += rfw.states
                     relaxed[group] = None if got is None else got[0]
@@ -237,6 +240,28 @@ def _search(
     return best, proven
 
 
+def _any_meld_value(
+    melds: list[list[Card]], hand_cards: list[Card], objective: str, rules: Any, max_states: int | None
+) -> float:
+    """The value of the best play when freed jokers may go into any meld (``freed_joker_reuse =
+    any_meld``): a bound on every play under ``new_meld_only``, which only restricts where they go.
+    Infinite when its search runs past ``max_states`` (no bound then)."""
+    step = _Step(melds, hand_cards, objective, {**_options(rules), "freed_joker_reuse": "any_meld"})
+    try:
+        best, _proven = _search(step.cases(), max_states, False, step)
+    except SearchBudgetExceeded:
+        return float("inf")
+    if best is None:
+        return 0
+    return sum(step.joker_weight if c.is_joker else step.weight[c.rank] for c in best[1])
+
+
+def _options(rules: Any) -> dict:
+    """The options the solver reads (:func:`_opt`), as a dict."""
+    names = ("ace_in_sequences", "joker_value", "joker_substitute_from", "freed_joker_reuse")
+    return {name: _opt(rules, name, None) for name in names if _opt(rules, name, None) is not None}
+
+
 def _solve_case(
     fw: Forward,
     bound: float,
@@ -256,10 +281,11 @@ def _solve_case(
        that sees every suit at once): no search when it is not above ``floor``, else it ends every
        search that reaches it, and a short depth-first search near it; then the integer programme of
        the same cover (:func:`.lp.solve`, exact), whose play is the case's best;
-    3. only when that programme gives no answer in its time limit, or without ``cover`` (the thousands of
-       cases of ``new_meld_only``, a programme each would cost more than their search): depth first
-       from ``floor`` (at most :data:`DFS_CAP_FROM_FLOOR` states), then layer by layer from the best play
-       it found (:meth:`.forward.Forward.run`: the layers merge equal states and drop dominated ones).
+    3. without ``cover`` (the thousands of cases of ``new_meld_only``: a programme each would cost more
+       than most of their searches), or when the programme gives no answer in its time limit: depth
+       first from ``floor`` (at most :data:`DFS_CAP_FROM_FLOOR` states); where that does not end, the
+       integer programme (if not asked yet), else layer by layer from the best play found
+       (:meth:`.forward.Forward.run`: the layers merge equal states and drop dominated ones).
 
     Past the budget (:class:`SearchBudgetExceeded`) ``fw.best_found()`` holds the best play found.
     """
@@ -267,13 +293,13 @@ def _solve_case(
     found = None
     if high > floor:
         try:
-            found = fw.dfs(high, DFS_CAP_QUICK if cover else DFS_CAP)
+            found = fw.dfs(high, DFS_CAP_QUICK)
             if found is not None:
                 return found
         except CapReached:
             pass
     if not cover:
-        return _search_case(fw, floor, max_states, spent)
+        return _search_case(fw, floor, max_states, spent, solve=True)
     # The tail: the cover programme (.lp) sees what the search's bound cannot.
     top = lp.cover_bound(fw.p)
     if top is None or top <= floor:
@@ -294,14 +320,21 @@ def _solve_case(
     return _search_case(fw, floor, max_states, spent)
 
 
-def _search_case(fw: Forward, floor: float, max_states: int | None, spent: int) -> tuple[float, list] | None:
-    """Steps 2 and 3 of :func:`_solve_case`: depth first from the floor, then layer by layer."""
+def _search_case(
+    fw: Forward, floor: float, max_states: int | None, spent: int, solve: bool = False
+) -> tuple[float, list | lp.Built] | None:
+    """Step 3 of :func:`_solve_case`: depth first from the floor; where that does not end in its cap, the
+    integer programme (``solve``: it has not been asked yet), then layer by layer."""
     try:
         return fw.dfs(floor, DFS_CAP_FROM_FLOOR)
     except CapReached:
         found = fw.best_found()
     if found is not None and found[0] >= fw.target:
         return found
+    if solve:
+        solved = lp.solve(fw.p)
+        if solved is not None:
+            return solved if solved[0] > floor else None
     if max_states is not None:
         fw.budget = max_states - spent
     exact, _ = fw.run(floor if found is None else max(found[0], floor), None)
