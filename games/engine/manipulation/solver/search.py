@@ -103,10 +103,15 @@ def best_play(
     step = _Step(melds, hand_cards, objective, rules)
     if step.new_meld_only and step.table_jokers:
         # every case's bound is about the same (the whole hand): the cases are searched as they are made,
-        # and the search ends as soon as a play reaches a bound on them all: the best play when a freed
-        # joker may go into any meld (every play of this option is one of that option too)
-        upper = min(step.upper(), _any_meld_value(melds, hand_cards, objective, rules, max_states))
-        best, proven = _search([], max_states, best_effort, step, stream=step.stream(), upper=upper)
+        # and the search ends as soon as a play reaches a bound on them all: every hand card, and once
+        # the cases are many, the best play when a freed joker may go into any meld (every play of this
+        # option is one of that option too)
+        def tighter() -> float:
+            return _any_meld_value(melds, hand_cards, objective, rules, max_states)
+
+        best, proven = _search(
+            [], max_states, best_effort, step, stream=step.stream(), upper=step.upper(), tighter=tighter
+        )
     else:
         best, proven = _search(step.cases(), max_states, best_effort, step)
     joker_value = step.joker_value
@@ -143,6 +148,7 @@ def best_play(
 FIRST_PASS_ALLOWANCE = 20
 DFS_CAP_QUICK = 300  # states the depth-first searches near a bound may visit (steps 1 and 2 of _solve_case)
 DFS_CAP_FROM_FLOOR = 3000  # and the one from the floor (step 3)
+TIGHTER_AFTER = 20  # new_meld_only: cases searched before the stream's bound is tightened (_search)
 
 
 def _search(
@@ -153,6 +159,7 @@ def _search(
     gap_unit: int = 1 << 12,
     stream: Iterator[tuple] | None = None,
     upper: float | None = None,
+    tighter: Any = None,
 ) -> tuple[tuple[list[list[Card]], list[Card]] | None, bool]:
     """The best play over the prepared joker cases, and whether it is proven best (with ``best_effort`` a
     search past ``max_states`` stops there with the best play found by then instead of raising
@@ -167,7 +174,8 @@ def _search(
     relaxation has none (most of the thousands of cases of a hand with several jokers, found in one search
     instead of one each).
     With ``stream`` (new_meld_only) the cases come as they are made, in their order, and the search ends
-    when the best play reaches ``upper``, a bound on them all.
+    when the best play reaches ``upper``, a bound on them all; past :data:`TIGHTER_AFTER` cases ``upper``
+    becomes the least of it and ``tighter()``, a bound that costs a search of its own.
     """
     prepared.sort(key=lambda item: (-item[0], item[1]))
     best_val: float = 0.0
@@ -186,6 +194,8 @@ def _search(
     if stream is None:
         upper = None
     for bound, i, args, const, pre_melds, extra_played in prepared if stream is None else stream:
+        if tighter is not None and i == TIGHTER_AFTER:
+            upper = min(upper, tighter())  # type: ignore[type-var]
         if upper is not None and best_val >= upper:
             break  # no case does better
         if bound <= best_val:
