@@ -49,23 +49,22 @@ def browser_type_launch_args(browser_type_launch_args):
     }
 
 
+# The live server's settings (tests/live.py), for the session's server and for a test's own.
+LIVE_SETTINGS = {
+    "RUMMYHUB_BOT_DELAY": 0.05,
+    "RUMMYHUB_CLOCK": True,
+    "RUMMYHUB_CLOCK_INTERVAL": 0.05,
+    "RUMMYHUB_FIXED_SEED": "42",
+    # The journeys log in some sixty times from one address within minutes; the limits
+    # themselves are tested in tests/accounts/test_ratelimit.py.
+    "RUMMYHUB_LOGIN_LIMIT_ADDRESS": "1000/15m",
+    "RUMMYHUB_LOGIN_LIMIT_ACCOUNT": "1000/15m",
+}
+
+
 @pytest.fixture(scope="session")
 def live_daphne(django_db_setup, django_db_blocker):
-    with (
-        django_db_blocker.unblock(),
-        LiveDaphne(
-            settings_overrides={
-                "RUMMYHUB_BOT_DELAY": 0.05,
-                "RUMMYHUB_CLOCK": True,
-                "RUMMYHUB_CLOCK_INTERVAL": 0.05,
-                "RUMMYHUB_FIXED_SEED": "42",
-                # The journeys log in some sixty times from one address within minutes; the limits
-                # themselves are tested in tests/accounts/test_ratelimit.py.
-                "RUMMYHUB_LOGIN_LIMIT_ADDRESS": "1000/15m",
-                "RUMMYHUB_LOGIN_LIMIT_ACCOUNT": "1000/15m",
-            }
-        ) as server,
-    ):
+    with django_db_blocker.unblock(), LiveDaphne(settings_overrides=LIVE_SETTINGS) as server:
         yield server
 
 
