@@ -78,15 +78,10 @@ class _Model:
             idx = [m for m, cover in enumerate(melds) if i in cover] + [self.n0 + i, self.w0 + i]
             rows.append((idx, [1.0] * (len(idx) - 2) + [-1.0, -1.0], 0.0, 0.0))
         self.value_row: dict[tuple[int, int], int] = {}
-        for r in range(1, 14):  # what each value's naturals give
+        for r in range(1, 14):  # what each value's naturals give (an ace's at rank 1 and at rank 14)
             for s in range(4):
-                idx = [self.n0 + self.cell_index[(r, s)]]
-                if r == 1 and high and low:
-                    idx.append(self.n0 + self.cell_index[(14, s)])
-                elif r == 1 and not low:
-                    idx = [self.n0 + self.cell_index[(14, s)]]  # high aces only: rank 1 is in groups
-                    if (1, s) in self.cell_index:
-                        idx.append(self.n0 + self.cell_index[(1, s)])
+                places = ((1, s), (14, s)) if r == 1 else ((r, s),)
+                idx = [self.n0 + self.cell_index[c] for c in places if c in self.cell_index]
                 self.value_row[(r, s)] = len(rows)
                 rows.append((idx, [1.0] * len(idx), 0.0, 0.0))
         self.wild_row = len(rows)
@@ -119,9 +114,9 @@ class _Model:
         self.h = h
         self.ncells = nc
         self.rows = np.array(
-            [self.value_row[(r, s)] for r in range(1, 14) for s in range(4)] + [self.wild_row, self.first_row]
+            [self.value_row[(r, s)] for r in range(1, 14) for s in range(4)] + [self.wild_row, self.first_row],
+            dtype=np.int32,
         )
-        self.rows = self.rows.astype(np.int32)
         self.n_cols = np.arange(self.n0, self.n0 + nc, dtype=np.int32)
         self.weights: tuple | None = None
         if integer:
@@ -148,27 +143,33 @@ class _Model:
             self.weights = w
         return first, second
 
-    def bound(
-        self, forced: list[list[int]], optional: list[list[int]], wild: int, weight: Any
-    ) -> tuple[int, float] | None:
-        """What the optional naturals add at most, in the two parts of the value: the first part's
-        bound (an integer), and the second's among the plays that reach it; None when the forced
-        cannot be placed.  Two programmes: the most of the first part, then the most of the second with
-        the first at least the integer below that."""
-        h = self.h
-        first, second = self._weights(weight)
+    def _case(self, problem: Any, wild_least: int) -> None:
+        """The case's rows: every forced natural used and at most the optional ones, per value; from
+        ``wild_least`` to every wildcard placed; no floor on the first part of the value."""
         lo, hi = [], []
-        forced_first = forced_second = 0
         for r in range(1, 14):
             for s in range(4):
-                f, o = forced[r][s], optional[r][s]
+                f = problem.F[r][s]
                 lo.append(f)
-                hi.append(f + o)
-                forced_first += f * first[r]
-                forced_second += f * second[r]
-        lo += [0, -INF]
-        hi += [wild, INF]
-        h.changeRowsBounds(len(self.rows), self.rows, np.array(lo, dtype=float), np.array(hi, dtype=float))
+                hi.append(f + problem.O[r][s])
+        lo += [wild_least, -INF]
+        hi += [problem.J, INF]
+        self.h.changeRowsBounds(len(self.rows), self.rows, np.array(lo, dtype=float), np.array(hi, dtype=float))
+
+    @staticmethod
+    def _forced(problem: Any, parts: list[int]) -> int:
+        """What the forced naturals are worth in ``parts`` (per rank)."""
+        return sum(problem.F[r][s] * parts[r] for r in range(1, 14) for s in range(4))
+
+    def bound(self, problem: Any) -> tuple[int, float] | None:
+        """What the optional naturals add at most, in the two parts of the value: the first part's
+        bound (an integer), and the second's among the plays that reach it; None when the forced
+        cannot be placed (forced wildcards need not be: a relaxation).  Two programmes: the most of the
+        first part, then the most of the second with the first at least the integer below that."""
+        h = self.h
+        first, second = self._weights(problem.weight)
+        forced_first, forced_second = self._forced(problem, first), self._forced(problem, second)
+        self._case(problem, 0)
         h.changeColsCost(self.ncells, self.n_cols, np.array([float(first[r]) for r in self.cell_rank]))
         h.run()
         status = h.getModelStatus()
@@ -184,10 +185,10 @@ class _Model:
             return top - forced_first, math.inf  # (never seen)
         return top - forced_first, h.getInfo().objective_function_value - forced_second
 
-    def solve(self, problem: Any) -> tuple[int, list[list[int]], list[int], list[int]] | None:
+    def solve(self, problem: Any) -> tuple[int, list[list[int]], list[int]] | None:
         """The integer programme of the case, exactly: every forced card and wildcard placed, the value
         of the optional naturals and wildcards laid at most.  ``(value, melds as cells with each cell's
-        count of copies, naturals per cell, wildcards per cell)``, or None (no play, or past the limit)."""
+        count of copies, naturals per cell)``, or None (no play, or past the limit)."""
         h = self.h
         weight, jw = problem.weight, problem.joker_weight
         w = tuple(weight[r] for r in range(14))
@@ -197,17 +198,8 @@ class _Model:
         h.changeColsCost(
             self.ncells, np.arange(self.w0, self.w0 + self.ncells, dtype=np.int32), np.full(self.ncells, float(jw))
         )
-        lo, hi = [], []
-        forced_value = 0
-        for r in range(1, 14):
-            for s in range(4):
-                f, o = problem.F[r][s], problem.O[r][s]
-                lo.append(f)
-                hi.append(f + o)
-                forced_value += f * w[r]
-        lo += [problem.Jf, -INF]
-        hi += [problem.J, INF]
-        h.changeRowsBounds(len(self.rows), self.rows, np.array(lo, dtype=float), np.array(hi, dtype=float))
+        forced_value = self._forced(problem, list(w))
+        self._case(problem, problem.Jf)
         h.setOptionValue("time_limit", float(MILP_SECONDS))
         h.run()
         if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
@@ -215,7 +207,7 @@ class _Model:
         x = [round(v) for v in h.getSolution().col_value]
         value = round(h.getInfo().objective_function_value) - forced_value - problem.Jf * jw
         melds = [cells for m, cells in enumerate(self.melds) for _ in range(x[m])]
-        return value, melds, x[self.n0 : self.w0], x[self.w0 : self.w0 + self.ncells]
+        return value, melds, x[self.n0 : self.w0]
 
 
 def _model(ace_mode: str, integer: bool = False) -> _Model:
@@ -235,7 +227,7 @@ def _ace_mode(problem: Any) -> str:
 def cover_bound(problem: Any) -> float | None:
     """An upper bound on what ``problem``'s optional naturals and wildcards can add (in its weights), at
     most its plain bound; None when no play places its forced cards."""
-    got = _model(_ace_mode(problem)).bound(problem.F, problem.O, problem.J, problem.weight)
+    got = _model(_ace_mode(problem)).bound(problem)
     plain = problem.ubr[1] + problem.Jo * problem.joker_weight
     if got is None:
         return None
@@ -266,7 +258,7 @@ def solve(problem: Any) -> tuple[int, Built] | None:
     got = model.solve(problem)
     if got is None:
         return None
-    value, melds, naturals, _wilds = got
+    value, melds, naturals = got
     # the naturals each cell gets: per value the forced first, then the optional (an ace's two cells share them)
     pools: dict[int, list[Card]] = {}
     used: list[Card] = []

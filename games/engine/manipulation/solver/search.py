@@ -299,15 +299,9 @@ def _solve_case(
 
     Past the budget (:class:`SearchBudgetExceeded`) ``fw.best_found()`` holds the best play found.
     """
-    high = bound - gap_unit
-    found = None
-    if high > floor:
-        try:
-            found = fw.dfs(high, DFS_CAP_QUICK)
-            if found is not None:
-                return found
-        except CapReached:
-            pass
+    found = _near(fw, bound - gap_unit, floor)
+    if found is not None:
+        return found
     if not cover:
         return _search_case(fw, floor, max_states, spent, solve=True)
     # The tail: the cover programme (.lp) sees what the search's bound cannot.
@@ -316,18 +310,24 @@ def _solve_case(
         return None
     fw.target = top  # a play reaching it is the case's best: every search ends there
     if top < bound:
-        high = top - gap_unit
-        if high > floor:
-            try:
-                found = fw.dfs(high, DFS_CAP_QUICK)
-                if found is not None:
-                    return found
-            except CapReached:
-                pass
+        found = _near(fw, top - gap_unit, floor)
+        if found is not None:
+            return found
     solved = lp.solve(fw.p)  # the integer programme: exact, a few tens of milliseconds
     if solved is not None:
         return solved if solved[0] > floor else None
     return _search_case(fw, floor, max_states, spent)
+
+
+def _near(fw: Forward, high: float, floor: float) -> tuple[float, list] | None:
+    """The case's best play if one is better than ``high`` (above ``floor``) and a short depth-first search
+    (:data:`DFS_CAP_QUICK` states) settles it; else None."""
+    if high <= floor:
+        return None
+    try:
+        return fw.dfs(high, DFS_CAP_QUICK)
+    except CapReached:
+        return None
 
 
 def _search_case(
