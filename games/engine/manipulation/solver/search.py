@@ -10,7 +10,7 @@ from typing import Any
 from ...cards import Card, as_cards
 from ...errors import InvalidAction
 from ..melds import ace_mode_of, classify, sort_meld
-from . import lp
+from . import lp, lp_step
 from .dp import NEG, Problem, SearchBudgetExceeded
 from .forward import CapReached, Forward
 from .freed import iter_freed_meld_sets
@@ -103,11 +103,17 @@ def best_play(
     step = _Step(melds, hand_cards, objective, rules)
     if step.new_meld_only and step.table_jokers:
         # every case's bound is about the same (the whole hand): the cases are searched as they are made,
-        # and the search ends as soon as a play reaches a bound on them all: every hand card, and once
-        # the cases are many, the best play when a freed joker may go into any meld (every play of this
-        # option is one of that option too)
-        def tighter() -> float:
-            return _any_meld_value(melds, hand_cards, objective, rules, max_states)
+        # and the search ends as soon as a play reaches a bound on them all: every hand card; once the
+        # cases are many, the whole step's integer programme (.lp_step) gives the best play, or a bound
+        # when no play can be built from its solution (else the best play when a freed joker may go into
+        # any meld: every play of this option is one of that option too)
+        def tighter(found: tuple | None) -> tuple[float, tuple | None]:
+            solved = lp_step.solve(step.cards(), None if found is None else found[0])
+            if solved is not None and solved.built is not None:
+                return solved.value, (solved.built.melds, solved.built.used)
+            if solved is not None:
+                return solved.value, None
+            return _any_meld_value(melds, hand_cards, objective, rules, max_states), None
 
         best, proven = _search(
             [], max_states, best_effort, step, stream=step.stream(), upper=step.upper(), tighter=tighter
@@ -148,7 +154,8 @@ def best_play(
 FIRST_PASS_ALLOWANCE = 20
 DFS_CAP_QUICK = 300  # states the depth-first searches near a bound may visit (steps 1 and 2 of _solve_case)
 DFS_CAP_FROM_FLOOR = 3000  # and the one from the floor (step 3)
-TIGHTER_AFTER = 20  # new_meld_only: cases searched before the stream's bound is tightened (_search)
+TIGHTER_STATES = 10000  # new_meld_only: or once the cases searched have visited as many states
+TIGHTER_AFTER = 8  # new_meld_only: cases searched before the stream's bound is tightened (_search)
 
 
 def _search(
@@ -194,8 +201,14 @@ def _search(
     if stream is None:
         upper = None
     for bound, i, args, const, pre_melds, extra_played in prepared if stream is None else stream:
-        if tighter is not None and i == TIGHTER_AFTER:
-            upper = min(upper, tighter())  # type: ignore[type-var]
+        if tighter is not None and (i >= TIGHTER_AFTER or spent >= TIGHTER_STATES):
+            top, play = tighter(best)
+            tighter = None
+            if play is not None:  # the best play of the step
+                if top > best_val:
+                    best_val, best = top, play
+                break
+            upper = min(upper, top)  # type: ignore[type-var]
         if upper is not None and best_val >= upper:
             break  # no case does better
         if bound <= best_val:
@@ -396,6 +409,19 @@ class _Step:
         # hand natural left (a relaxation)
         self.groups: dict[tuple, tuple] = {}
         self.group_of: dict[int, tuple] = {}
+
+    def cards(self) -> lp_step.StepCards:
+        """The step's cards as the whole step's programme counts them (new_meld_only)."""
+        return lp_step.StepCards(
+            self.table_nat,
+            self.by_ident,
+            self.hand_nat,
+            self.hand_jokers,
+            self.substitute_from == "hand_or_table",
+            self.ace_mode,
+            self.weight,
+            self.joker_weight,
+        )
 
     def _on_table(self, ident: Key) -> int:
         """Naturals of ``ident`` on the table that may free a joker (option ``joker_substitute_from``)."""
