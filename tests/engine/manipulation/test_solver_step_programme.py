@@ -79,18 +79,16 @@ def test_the_programme_decides_the_hard_positions_as_the_cases_do(programme_firs
     assert len(built) >= 30  # the programme's own play decided most of them
 
 
-def test_two_freed_jokers_and_a_hand_joker_make_a_meld_of_jokers(programme_first):
-    # 7♠ and 9♣ from the hand free both table jokers; under new_meld_only they may only go into a new meld
-    # of hand cards: the hand joker makes one of the three jokers (a meld of jokers needs a hand card)
+def test_two_freed_jokers_and_a_hand_joker_all_laid(programme_first):
+    # 7♠ and 9♣ from the hand free both table jokers; under new_meld_only they may only go into new melds
+    # whose other cards are from the hand: with the hand joker, all three hand cards are laid
     table = [as_cards(["5S.0", "6S.0", "JK=7S.0"]), as_cards(["9H.0", "9D.0", "JK=9C.1"])]
     hand = as_cards(["7S.0", "9C.0", "JK.2"])
     play = best_play(table, hand, rules=NEW_MELD_ONLY)
     assert play.points == 7 + 9 + 25
     assert play.points * BIG + len(play.played) == brute_force(table, hand, NEW_MELD_ONLY)
     (answer,) = programme_first
-    assert answer.built is not None
-    jokers_only = [m for m in play.table_cards if all(c.is_joker for c in m)]
-    assert len(jokers_only) == 1 and len(jokers_only[0]) == 3
+    assert answer.built is not None  # the programme's own play
     _engine_accepts(table, hand, NEW_MELD_ONLY, play)
 
 

@@ -41,8 +41,13 @@ once, as a cover of the cells (rank, suit) by runs of three to five cells and
 groups: its linear programme (HiGHS) bounds the case — no search when the
 bound is not above the floor —, and its integer programme gives the case's
 best play exactly (a few tens of milliseconds where the search took hundreds).
-Under ``new_meld_only`` (thousands of cases) and where the integer programme
-runs past its time limit, the floor goes to a layer-by-layer search
+Under ``new_meld_only`` the cases are thousands: they are searched one by one
+as they are made, and once they have gone on for a while the whole step goes
+to one integer programme with the option inside it (:mod:`.lp_step`: melds
+without a freed joker, melds of hand cards holding the freed ones, how many
+jokers of each identity are freed a variable), whose play is the step's best.
+Where an integer programme runs past its time limit (or no play can be built
+from the whole step's solution), the floor goes to a layer-by-layer search
 (``Forward.run``) in which states are kept in a canonical form and dominated
 ones are dropped (an open run of three or more can always close, so it stands
 for a shorter one).  The

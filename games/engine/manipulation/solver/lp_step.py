@@ -29,6 +29,7 @@ The model is built once per thread and ace mode; a step only changes bounds and 
 
 from __future__ import annotations
 
+import math
 import threading
 from dataclasses import dataclass
 from typing import Any
@@ -45,6 +46,7 @@ INF = highspy.kHighsInf
 Key = tuple[int, int]
 VALUES = [(r, s) for r in range(1, 14) for s in range(4)]
 ASSIGN_STEPS = 20_000  # the freed jokers' places tried at most (then: no play built, the search goes on)
+PRESOLVE = "on"
 
 
 class _Model:
@@ -102,7 +104,8 @@ class _Model:
         wild_a = list(range(self.wa0, self.wa0 + nc))
         wild_b = list(range(self.wb0, self.wb0 + nc))
         nat_b = list(range(self.nb0, self.nb0 + nc))
-        self.wild_row = len(rows)  # hand jokers laid: 0..J
+        self.wild_row = len(rows)  # hand jokers laid: 0..J (the row after the values', set with them)
+        assert self.wild_row == self.value_rows + 3 * len(VALUES)
         rows.append((wild_a + wild_b + phis, [1.0] * (2 * nc) + [-1.0] * len(phis)))
         self.freed_row = len(rows)  # every freed joker in class B
         rows.append((wild_b + phis, [1.0] * nc + [-1.0] * len(phis)))
@@ -120,36 +123,13 @@ class _Model:
         lower[self.freed_row], upper[self.freed_row] = 0.0, INF
         lower[self.hand_row], upper[self.hand_row] = -INF, 0.0
         lower[self.freed_melds_row], upper[self.freed_melds_row] = -INF, 0.0
-        h = highspy.Highs()
-        h.setOptionValue("output_flag", False)
-        h.changeObjectiveSense(highspy.ObjSense.kMaximize)
-        h.addVars(ncols, np.zeros(ncols), np.full(ncols, INF))
-        starts, idx_all, val_all = [], [], []
-        for idx, coef in rows:
-            starts.append(len(idx_all))
-            idx_all.extend(idx)
-            val_all.extend(coef)
-        h.addRows(
-            len(rows),
-            np.array(lower),
-            np.array(upper),
-            len(idx_all),
-            np.array(starts, dtype=np.int32),
-            np.array(idx_all, dtype=np.int32),
-            np.array(val_all),
-        )
-        h.changeColsIntegrality(
-            ncols, np.arange(ncols, dtype=np.int32), np.array([highspy.HighsVarType.kInteger] * ncols)
-        )
-        h.setOptionValue("presolve", "on")
-        h.setOptionValue("mip_rel_gap", 0.0)
-        h.setOptionValue("mip_abs_gap", 0.5)  # values are integers: a gap below one proves the best
-        h.setOptionValue("threads", 1)
-        self.h = h
+        self.lp = _highs(ncols, rows, lower, upper, integer=False)
+        self.h = _highs(ncols, rows, lower, upper, integer=True)
         self.ncols = ncols
         self.nc = nc
-        self.case_rows = np.arange(self.value_rows, self.value_rows + 3 * len(VALUES), dtype=np.int32)
-        self.phi_cols = np.arange(self.phi0, ncols, dtype=np.int32)
+        # the rows a step sets: three per value, then the hand jokers' (the row after them)
+        self.step_rows = np.arange(self.value_rows, self.value_rows + 3 * len(VALUES) + 1, dtype=np.int32)
+        self.all_cols = np.arange(ncols, dtype=np.int32)
         self.cost_cols = np.arange(self.na0, ncols, dtype=np.int32)
 
     def point(self, step: StepCards, melds: list[list[Card]]) -> np.ndarray | None:
@@ -183,47 +163,111 @@ class _Model:
         return x
 
     def run(self, step: StepCards, start: np.ndarray | None = None) -> list[int] | None:
-        """The step's integer solution (rounded), or None past the time limit (:data:`.lp.MILP_SECONDS`)."""
-        h, nc = self.h, self.nc
+        """The step's integer solution (rounded), or None past the time limit (:data:`.lp.MILP_SECONDS`).
+
+        HiGHS's first node often has the best value as its bound already, and spends its time in cuts before
+        a heuristic finds a play that reaches it.  So the linear relaxation comes first, then the integer
+        programme restricted to the values around its solution (each column fixed where the relaxation
+        has it whole, else between the two integers around it): a solution of that as good as the
+        relaxation's bound is the best (most steps end there); else it is the whole programme's start.
+        """
+        lo_rows, hi_rows, up_cols = self._bounds(step)
+        costs = np.array(self._costs(step))
+        zeros = np.zeros(self.ncols)
+        for h in (self.lp, self.h):
+            h.changeRowsBounds(len(self.step_rows), self.step_rows, lo_rows, hi_rows)
+            h.changeColsBounds(self.ncols, self.all_cols, zeros, up_cols)
+            h.changeColsCost(len(self.cost_cols), self.cost_cols, costs)
+        h = self.h
+        h.setOptionValue("time_limit", float(lp.MILP_SECONDS))
+        self.lp.run()
+        if self.lp.getModelStatus() == highspy.HighsModelStatus.kOptimal:
+            relaxed = np.array(self.lp.getSolution().col_value)
+            top = math.floor(self.lp.getInfo().objective_function_value + lp.TOLERANCE)
+            # around it: the integers next to each value; then the melds it lays, any number of each
+            around = (np.floor(relaxed + lp.TOLERANCE), np.ceil(relaxed - lp.TOLERANCE))
+            support = up_cols.copy()
+            support[: self.na0][relaxed[: self.na0] < lp.TOLERANCE] = 0.0
+            for near_lo, near_hi in (around, (zeros, support)):
+                h.changeColsBounds(self.ncols, self.all_cols, near_lo, near_hi)
+                h.run()
+                if h.getModelStatus() == highspy.HighsModelStatus.kOptimal:
+                    near = np.array(h.getSolution().col_value)
+                    if h.getInfo().objective_function_value >= top - lp.TOLERANCE:
+                        return [round(v) for v in near]
+                    if start is None or costs @ near[self.na0 :] > costs @ start[self.na0 :]:
+                        start = near
+            h.changeColsBounds(self.ncols, self.all_cols, zeros, up_cols)
+        if start is not None:
+            h.setSolution(self.ncols, self.all_cols, start)
+        h.run()
+        if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+            return None  # the time limit (the empty play is always a solution)
+        return [round(v) for v in h.getSolution().col_value]
+
+    def _bounds(self, step: StepCards) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The step's rows (per value, then the hand jokers) and its columns' upper bounds: a meld that
+        needs more wildcards than there are is left out (HiGHS's presolve does not see it), and at most
+        the table jokers of each identity are freed."""
         lo, hi = [], []
         for v in VALUES:
             table, jokers, hand = step.table[v], step.jokers[v], step.hand[v]
             lo += [table + jokers, -INF, (0 if step.from_table else table) + jokers]
             hi += [INF, table + jokers + hand, INF]
-        h.changeRowsBounds(len(self.case_rows), self.case_rows, np.array(lo, dtype=float), np.array(hi, dtype=float))
-        h.changeRowBounds(self.wild_row, 0.0, float(len(step.hand_jokers)))
-        # melds that need more wildcards than there are are left out (HiGHS's presolve does not see it)
+        lo.append(0.0)
+        hi.append(float(len(step.hand_jokers)))
         freed = sum(step.jokers.values())
         wild = len(step.hand_jokers)
-        have = [0] * nc  # per cell: naturals of any kind, hand naturals
-        have_hand = [0] * nc
+        have = [0] * self.nc  # per cell: naturals of any kind, hand naturals
+        have_hand = [0] * self.nc
         for i, (p, s) in enumerate(self.cells):
             v = (1 if p == 14 else p, s)
             have[i] = step.table[v] + step.jokers[v] + step.hand[v]
             have_hand[i] = step.hand[v]
-        up = np.empty(self.phi0)
+        up = np.full(self.ncols, INF)
         for m, cells in enumerate(self.melds_a):
             up[m] = INF if sum(1 for i in cells if not have[i]) <= wild else 0.0
         for m, cells in enumerate(self.melds_b):
             up[self.b0 + m] = INF if freed and sum(1 for i in cells if not have_hand[i]) <= wild + freed else 0.0
-        up[self.na0 :] = INF
-        h.changeColsBounds(self.phi0, np.arange(self.phi0, dtype=np.int32), np.zeros(self.phi0), up)
-        phi_hi = np.array([float(step.jokers[v]) for v in VALUES])
-        h.changeColsBounds(len(VALUES), self.phi_cols, np.zeros(len(VALUES)), phi_hi)
-        h.changeColsCost(len(self.cost_cols), self.cost_cols, np.array(self._costs(step)))
-        h.setOptionValue("time_limit", float(lp.MILP_SECONDS))
-        if start is not None:
-            h.setSolution(self.ncols, np.arange(self.ncols, dtype=np.int32), start)
-        h.run()
-        if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
-            return None  # the time limit (the empty play is always a solution)
-        return [round(v) for v in h.getSolution().col_value]
+        up[self.phi0 :] = [float(step.jokers[v]) for v in VALUES]
+        return np.array(lo, dtype=float), np.array(hi, dtype=float), up
 
     def _costs(self, step: StepCards) -> list[float]:
         """The costs of the naturals, the wildcards and the ``φ`` columns: what each adds to the value."""
         w, jw = step.weight, float(step.joker_weight)
         nat = [float(w[r]) for r in self.cell_rank]
         return nat + [jw] * self.nc + nat + [jw] * self.nc + [float(w[r]) - jw for r, _s in VALUES]
+
+
+def _highs(ncols: int, rows: list, lower: list[float], upper: list[float], integer: bool) -> highspy.Highs:
+    """A HiGHS instance of the programme (``integer``: the integer programme, else its relaxation)."""
+    h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    h.changeObjectiveSense(highspy.ObjSense.kMaximize)
+    h.addVars(ncols, np.zeros(ncols), np.full(ncols, INF))
+    starts, idx_all, val_all = [], [], []
+    for idx, coef in rows:
+        starts.append(len(idx_all))
+        idx_all.extend(idx)
+        val_all.extend(coef)
+    h.addRows(
+        len(rows),
+        np.array(lower),
+        np.array(upper),
+        len(idx_all),
+        np.array(starts, dtype=np.int32),
+        np.array(idx_all, dtype=np.int32),
+        np.array(val_all),
+    )
+    if integer:
+        h.changeColsIntegrality(
+            ncols, np.arange(ncols, dtype=np.int32), np.array([highspy.HighsVarType.kInteger] * ncols)
+        )
+        h.setOptionValue("presolve", PRESOLVE)
+        h.setOptionValue("mip_rel_gap", 0.0)
+        h.setOptionValue("mip_abs_gap", 0.5)  # values are integers: a gap below one proves the best
+        h.setOptionValue("threads", 1)
+    return h
 
 
 def _pieces(cells: list[Key]) -> list[list[Key]]:

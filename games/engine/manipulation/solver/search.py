@@ -107,7 +107,7 @@ def best_play(
         # cases are many, the whole step's integer programme (.lp_step) gives the best play, or a bound
         # when no play can be built from its solution (else the best play when a freed joker may go into
         # any meld: every play of this option is one of that option too)
-        def tighter(found: tuple | None) -> tuple[float, tuple | None]:
+        def whole(found: tuple | None) -> tuple[float, tuple | None]:
             solved = lp_step.solve(step.cards(), None if found is None else found[0])
             if solved is not None and solved.built is not None:
                 return solved.value, (solved.built.melds, solved.built.used)
@@ -115,9 +115,7 @@ def best_play(
                 return solved.value, None
             return _any_meld_value(melds, hand_cards, objective, rules, max_states), None
 
-        best, proven = _search(
-            [], max_states, best_effort, step, stream=step.stream(), upper=step.upper(), tighter=tighter
-        )
+        best, proven = _search([], max_states, best_effort, step, stream=step.stream(), upper=step.upper(), whole=whole)
     else:
         best, proven = _search(step.cases(), max_states, best_effort, step)
     joker_value = step.joker_value
@@ -154,8 +152,10 @@ def best_play(
 FIRST_PASS_ALLOWANCE = 20
 DFS_CAP_QUICK = 300  # states the depth-first searches near a bound may visit (steps 1 and 2 of _solve_case)
 DFS_CAP_FROM_FLOOR = 3000  # and the one from the floor (step 3)
-TIGHTER_STATES = 10000  # new_meld_only: or once the cases searched have visited as many states
-TIGHTER_AFTER = 8  # new_meld_only: cases searched before the stream's bound is tightened (_search)
+# new_meld_only: the cases made, or the states their searches visited, before the whole step's programme
+# is asked (_search); most positions end before (their best play lays every hand card)
+TIGHTER_AFTER = 8
+TIGHTER_STATES = 5000
 
 
 def _search(
@@ -166,7 +166,7 @@ def _search(
     gap_unit: int = 1 << 12,
     stream: Iterator[tuple] | None = None,
     upper: float | None = None,
-    tighter: Any = None,
+    whole: Any = None,
 ) -> tuple[tuple[list[list[Card]], list[Card]] | None, bool]:
     """The best play over the prepared joker cases, and whether it is proven best (with ``best_effort`` a
     search past ``max_states`` stops there with the best play found by then instead of raising
@@ -181,8 +181,10 @@ def _search(
     relaxation has none (most of the thousands of cases of a hand with several jokers, found in one search
     instead of one each).
     With ``stream`` (new_meld_only) the cases come as they are made, in their order, and the search ends
-    when the best play reaches ``upper``, a bound on them all; past :data:`TIGHTER_AFTER` cases ``upper``
-    becomes the least of it and ``tighter()``, a bound that costs a search of its own.
+    when the best play reaches ``upper``, a bound on them all.  Past :data:`TIGHTER_AFTER` cases or
+    :data:`TIGHTER_STATES` states, ``whole(best)`` is asked once: ``(value, play)``, the step's best play
+    (the whole step's programme, which takes the best play found so far as its start), or ``(bound,
+    None)``: a bound on every case, which becomes ``upper`` if it is less.
     """
     prepared.sort(key=lambda item: (-item[0], item[1]))
     best_val: float = 0.0
@@ -201,9 +203,9 @@ def _search(
     if stream is None:
         upper = None
     for bound, i, args, const, pre_melds, extra_played in prepared if stream is None else stream:
-        if tighter is not None and (i >= TIGHTER_AFTER or spent >= TIGHTER_STATES):
-            top, play = tighter(best)
-            tighter = None
+        if whole is not None and (i >= TIGHTER_AFTER or spent >= TIGHTER_STATES):
+            top, play = whole(best)
+            whole = None
             if play is not None:  # the best play of the step
                 if top > best_val:
                     best_val, best = top, play
