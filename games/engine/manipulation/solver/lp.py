@@ -90,27 +90,7 @@ class _Model:
         self.first_row = len(rows)
         rows.append(([self.n0 + i for i in range(nc)], [1.0] * nc, -INF, INF))
         self.cell_rank = [1 if p == 14 else p for p, _s in cells]
-        h = highspy.Highs()
-        h.setOptionValue("output_flag", False)
-        h.setOptionValue("presolve", "off")  # small, and solved again and again from the last basis
-        h.changeObjectiveSense(highspy.ObjSense.kMaximize)
-        lower = np.zeros(ncols)
-        upper = np.full(ncols, INF)
-        h.addVars(ncols, lower, upper)
-        starts, index, value = [], [], []
-        for idx, coef, _lo, _hi in rows:
-            starts.append(len(index))
-            index.extend(idx)
-            value.extend(coef)
-        h.addRows(
-            len(rows),
-            np.array([r[2] for r in rows]),
-            np.array([r[3] for r in rows]),
-            len(index),
-            np.array(starts, dtype=np.int32),
-            np.array(index, dtype=np.int32),
-            np.array(value),
-        )
+        h = build(ncols, rows, integer)
         self.h = h
         self.ncells = nc
         self.rows = np.array(
@@ -120,13 +100,6 @@ class _Model:
         self.n_cols = np.arange(self.n0, self.n0 + nc, dtype=np.int32)
         self.weights: tuple | None = None
         if integer:
-            h.changeColsIntegrality(
-                ncols, np.arange(ncols, dtype=np.int32), np.array([highspy.HighsVarType.kInteger] * ncols)
-            )
-            h.setOptionValue("presolve", "on")  # the integer programme needs it (ten times slower without)
-            h.setOptionValue("mip_rel_gap", 0.0)
-            h.setOptionValue("mip_abs_gap", 0.5)  # values are integers: a gap below one proves the best
-            h.setOptionValue("threads", 1)
             h.changeColsCost(nc, np.arange(self.w0, self.w0 + nc, dtype=np.int32), np.zeros(nc))
 
     def _weights(self, weight: Any) -> tuple[list[int], list[int]]:
@@ -200,6 +173,8 @@ class _Model:
         )
         forced_value = self._forced(problem, list(w))
         self._case(problem, problem.Jf)
+        # run as it is: solve_near's relaxation and programmes around it cost more here than they save
+        # (the ILP game's p99 37 -> 44 ms: they rarely end a case the short searches did not)
         h.setOptionValue("time_limit", float(MILP_SECONDS))
         h.run()
         if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
@@ -208,6 +183,92 @@ class _Model:
         value = round(h.getInfo().objective_function_value) - forced_value - problem.Jf * jw
         melds = [cells for m, cells in enumerate(self.melds) for _ in range(x[m])]
         return value, melds, x[self.n0 : self.w0]
+
+
+def build(ncols: int, rows: list[tuple[list[int], list[float], float, float]], integer: bool) -> highspy.Highs:
+    """A HiGHS instance maximising over ``ncols`` non-negative columns and ``rows`` (indices, coefficients,
+    lower, upper): the integer programme (presolve on: ten times slower without), or a linear one solved
+    again and again from its last basis (presolve off)."""
+    h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    h.setOptionValue("presolve", "off")
+    h.changeObjectiveSense(highspy.ObjSense.kMaximize)
+    h.addVars(ncols, np.zeros(ncols), np.full(ncols, INF))
+    starts, index, value = [], [], []
+    for idx, coef, _lo, _hi in rows:
+        starts.append(len(index))
+        index.extend(idx)
+        value.extend(coef)
+    h.addRows(
+        len(rows),
+        np.array([r[2] for r in rows], dtype=float),
+        np.array([r[3] for r in rows], dtype=float),
+        len(index),
+        np.array(starts, dtype=np.int32),
+        np.array(index, dtype=np.int32),
+        np.array(value, dtype=float),
+    )
+    if integer:
+        h.changeColsIntegrality(
+            ncols, np.arange(ncols, dtype=np.int32), np.array([highspy.HighsVarType.kInteger] * ncols)
+        )
+        h.setOptionValue("presolve", "on")
+        h.setOptionValue("mip_rel_gap", 0.0)
+        h.setOptionValue("mip_abs_gap", 0.5)  # values are integers: a gap below one proves the best
+        h.setOptionValue("threads", 1)
+    return h
+
+
+def solve_near(
+    h: highspy.Highs,
+    relaxed: highspy.Highs,
+    upper: np.ndarray,
+    melds: int,
+    start: tuple[np.ndarray, float] | None = None,
+) -> tuple[list[int], float] | None:
+    """The integer programme ``h`` solved (its columns between 0 and ``upper``; its first ``melds`` columns
+    the melds), as ``(solution, objective)``; None when it has no solution or past :data:`MILP_SECONDS`.
+
+    HiGHS's first node often has the best value as its bound already, and spends most of its time on cuts
+    before a heuristic finds a solution that reaches it (tenfold, and by its random seed).  So its linear
+    relaxation ``relaxed`` (the same rows and costs) comes first, then ``h`` restricted around its
+    solution: each column between the integers next to its value, then only the melds it lays (any
+    number of each).  A solution of those as good as the relaxation's bound is the best; else the better
+    of them and ``start`` (a solution and its objective) starts the whole programme.
+    """
+    ncols = len(upper)
+    cols = np.arange(ncols, dtype=np.int32)
+    zeros = np.zeros(ncols)
+    h.setOptionValue("time_limit", float(MILP_SECONDS))
+    relaxed.run()
+    status = relaxed.getModelStatus()
+    if status == highspy.HighsModelStatus.kInfeasible:
+        return None
+    if status == highspy.HighsModelStatus.kOptimal:
+        x = np.array(relaxed.getSolution().col_value)
+        top = math.floor(relaxed.getInfo().objective_function_value + TOLERANCE)
+        support = upper.copy()
+        support[:melds][x[:melds] < TOLERANCE] = 0.0
+        try:
+            for lo, hi in ((np.floor(x + TOLERANCE), np.ceil(x - TOLERANCE)), (zeros, support)):
+                h.changeColsBounds(ncols, cols, lo, hi)
+                h.run()
+                if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+                    continue
+                objective = h.getInfo().objective_function_value
+                near = np.array(h.getSolution().col_value)
+                if objective >= top - TOLERANCE:
+                    return [round(v) for v in near], objective
+                if start is None or objective > start[1]:
+                    start = near, objective
+        finally:
+            h.changeColsBounds(ncols, cols, zeros, upper)
+    if start is not None:
+        h.setSolution(ncols, cols, start[0])
+    h.run()
+    if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+        return None
+    return [round(v) for v in h.getSolution().col_value], h.getInfo().objective_function_value
 
 
 def _model(ace_mode: str, integer: bool = False) -> _Model:

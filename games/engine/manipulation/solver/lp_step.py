@@ -29,7 +29,6 @@ The model is built once per thread and ace mode; a step only changes bounds and 
 
 from __future__ import annotations
 
-import math
 import threading
 from dataclasses import dataclass
 from typing import Any
@@ -46,7 +45,6 @@ INF = highspy.kHighsInf
 Key = tuple[int, int]
 VALUES = [(r, s) for r in range(1, 14) for s in range(4)]
 ASSIGN_STEPS = 20_000  # the freed jokers' places tried at most (then: no play built, the search goes on)
-PRESOLVE = "on"
 
 
 class _Model:
@@ -123,8 +121,9 @@ class _Model:
         lower[self.freed_row], upper[self.freed_row] = 0.0, INF
         lower[self.hand_row], upper[self.hand_row] = -INF, 0.0
         lower[self.freed_melds_row], upper[self.freed_melds_row] = -INF, 0.0
-        self.lp = _highs(ncols, rows, lower, upper, integer=False)
-        self.h = _highs(ncols, rows, lower, upper, integer=True)
+        bounded = [(idx, coef, lo, hi) for (idx, coef), lo, hi in zip(rows, lower, upper, strict=True)]
+        self.relaxed = lp.build(ncols, bounded, integer=False)
+        self.h = lp.build(ncols, bounded, integer=True)
         self.ncols = ncols
         self.nc = nc
         # the rows a step sets: three per value, then the hand jokers' (the row after them)
@@ -163,47 +162,17 @@ class _Model:
         return x
 
     def run(self, step: StepCards, start: np.ndarray | None = None) -> list[int] | None:
-        """The step's integer solution (rounded), or None past the time limit (:data:`.lp.MILP_SECONDS`).
-
-        HiGHS's first node often has the best value as its bound already, and spends its time in cuts before
-        a heuristic finds a play that reaches it.  So the linear relaxation comes first, then the integer
-        programme restricted to the values around its solution (each column fixed where the relaxation
-        has it whole, else between the two integers around it): a solution of that as good as the
-        relaxation's bound is the best (most steps end there); else it is the whole programme's start.
-        """
+        """The step's integer solution (rounded), or None past the time limit (:data:`.lp.MILP_SECONDS`);
+        the relaxation and the programmes around its solution first (:func:`.lp.solve_near`)."""
         lo_rows, hi_rows, up_cols = self._bounds(step)
         costs = np.array(self._costs(step))
-        zeros = np.zeros(self.ncols)
-        for h in (self.lp, self.h):
+        for h in (self.relaxed, self.h):
             h.changeRowsBounds(len(self.step_rows), self.step_rows, lo_rows, hi_rows)
-            h.changeColsBounds(self.ncols, self.all_cols, zeros, up_cols)
+            h.changeColsBounds(self.ncols, self.all_cols, np.zeros(self.ncols), up_cols)
             h.changeColsCost(len(self.cost_cols), self.cost_cols, costs)
-        h = self.h
-        h.setOptionValue("time_limit", float(lp.MILP_SECONDS))
-        self.lp.run()
-        if self.lp.getModelStatus() == highspy.HighsModelStatus.kOptimal:
-            relaxed = np.array(self.lp.getSolution().col_value)
-            top = math.floor(self.lp.getInfo().objective_function_value + lp.TOLERANCE)
-            # around it: the integers next to each value; then the melds it lays, any number of each
-            around = (np.floor(relaxed + lp.TOLERANCE), np.ceil(relaxed - lp.TOLERANCE))
-            support = up_cols.copy()
-            support[: self.na0][relaxed[: self.na0] < lp.TOLERANCE] = 0.0
-            for near_lo, near_hi in (around, (zeros, support)):
-                h.changeColsBounds(self.ncols, self.all_cols, near_lo, near_hi)
-                h.run()
-                if h.getModelStatus() == highspy.HighsModelStatus.kOptimal:
-                    near = np.array(h.getSolution().col_value)
-                    if h.getInfo().objective_function_value >= top - lp.TOLERANCE:
-                        return [round(v) for v in near]
-                    if start is None or costs @ near[self.na0 :] > costs @ start[self.na0 :]:
-                        start = near
-            h.changeColsBounds(self.ncols, self.all_cols, zeros, up_cols)
-        if start is not None:
-            h.setSolution(self.ncols, self.all_cols, start)
-        h.run()
-        if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
-            return None  # the time limit (the empty play is always a solution)
-        return [round(v) for v in h.getSolution().col_value]
+        given = None if start is None else (start, float(costs @ start[self.na0 :]))
+        got = lp.solve_near(self.h, self.relaxed, up_cols, self.na0, given)
+        return None if got is None else got[0]  # (None: the time limit; the empty play is a solution)
 
     def _bounds(self, step: StepCards) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The step's rows (per value, then the hand jokers) and its columns' upper bounds: a meld that
@@ -237,37 +206,6 @@ class _Model:
         w, jw = step.weight, float(step.joker_weight)
         nat = [float(w[r]) for r in self.cell_rank]
         return nat + [jw] * self.nc + nat + [jw] * self.nc + [float(w[r]) - jw for r, _s in VALUES]
-
-
-def _highs(ncols: int, rows: list, lower: list[float], upper: list[float], integer: bool) -> highspy.Highs:
-    """A HiGHS instance of the programme (``integer``: the integer programme, else its relaxation)."""
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", False)
-    h.changeObjectiveSense(highspy.ObjSense.kMaximize)
-    h.addVars(ncols, np.zeros(ncols), np.full(ncols, INF))
-    starts, idx_all, val_all = [], [], []
-    for idx, coef in rows:
-        starts.append(len(idx_all))
-        idx_all.extend(idx)
-        val_all.extend(coef)
-    h.addRows(
-        len(rows),
-        np.array(lower),
-        np.array(upper),
-        len(idx_all),
-        np.array(starts, dtype=np.int32),
-        np.array(idx_all, dtype=np.int32),
-        np.array(val_all),
-    )
-    if integer:
-        h.changeColsIntegrality(
-            ncols, np.arange(ncols, dtype=np.int32), np.array([highspy.HighsVarType.kInteger] * ncols)
-        )
-        h.setOptionValue("presolve", PRESOLVE)
-        h.setOptionValue("mip_rel_gap", 0.0)
-        h.setOptionValue("mip_abs_gap", 0.5)  # values are integers: a gap below one proves the best
-        h.setOptionValue("threads", 1)
-    return h
 
 
 def _pieces(cells: list[Key]) -> list[list[Key]]:
