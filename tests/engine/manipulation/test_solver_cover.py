@@ -85,6 +85,7 @@ def test_the_solver_with_every_case_left_to_the_programmes_finds_the_same_plays(
     expected = [best_play(p.table, p.hand, rules=rules, objective=objective) for p in positions]
     monkeypatch.setattr(search, "DFS_CAP_QUICK", 0)  # the first depth-first steps give up at once
     monkeypatch.setattr(search, "DFS_CAP_FROM_FLOOR", 0)  # and so does the one from the floor (new_meld_only)
+    monkeypatch.setattr(search, "DFS_CAP_BEFORE_COVER", 0)  # and the small cases' one
     calls = []
     real = lp.solve
     monkeypatch.setattr(lp, "solve", lambda problem: calls.append(1) or real(problem))

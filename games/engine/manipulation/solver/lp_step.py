@@ -20,8 +20,8 @@ the cells (rank, suit; rank 14 the high ace, sharing the aces of rank 1) by two 
 Every legal play is an integer point (its melds without a freed joker cut into runs of three to five, the
 others whole), so the optimum bounds every play.  Two conditions are not linear in the cells and are
 checked when the play is built from the solution (:func:`solve`): every class-B meld holds a hand card
-(the programme only counts them: no more class-B melds than hand cards in class B), and every freed
-joker takes an identity other than its old one.  Where they cannot both be met the programme's value is
+(the programme only counts them: no more class-B melds than hand cards in class B, nor than freed
+jokers), and every freed joker takes an identity other than its old one.  Where they cannot both be met the programme's value is
 still a bound (``Solved.built`` is None) and the search goes on case by case.
 
 The model is built once per thread and ace mode; a step only changes bounds and costs.
