@@ -88,7 +88,7 @@ def test_the_solver_with_every_case_left_to_the_programmes_finds_the_same_plays(
     monkeypatch.setattr(search, "DFS_CAP_BEFORE_COVER", 0)  # and the small cases' one
     calls = []
     real = lp.solve
-    monkeypatch.setattr(lp, "solve", lambda problem: calls.append(1) or real(problem))
+    monkeypatch.setattr(search, "solve_cover", lambda problem: calls.append(1) or real(problem))
     for p, before in zip(positions, expected, strict=True):
         play = best_play(p.table, p.hand, rules=rules, objective=objective)
         assert (play.points, len(play.played)) == (before.points, len(before.played)), p.seed

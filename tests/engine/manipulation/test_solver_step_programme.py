@@ -43,7 +43,7 @@ def programme_first(monkeypatch):
         answers.append(got)
         return got
 
-    monkeypatch.setattr(lp_step, "solve", recorded)
+    monkeypatch.setattr(search, "solve_step", recorded)
     return answers
 
 

@@ -334,15 +334,23 @@ def solve(problem: Any) -> tuple[int, Built] | None:
                 taken += naturals[i]
             used.extend(cards[len(problem.forced.get((r, s), ())) : taken])
     jokers = list(problem.wild_forced) + list(problem.wild_optional)
-    out: list[list[Card]] = []
-    for cells in melds:
+    out = lay(melds, pools, jokers, model.cells)
+    used.extend(c for c in problem.wild_optional if not any(c is j for j in jokers))
+    return value, Built(out, used)
+
+
+def lay(melds: list[list[int]], pools: dict[int, list[Card]], jokers: list[Card], cells: list) -> list[list[Card]]:
+    """The melds of a programme's solution (each a list of cell indices) with physical cards: a natural of
+    the cell from ``pools`` (taken from it) where one is left, else the next of ``jokers`` (taken from the
+    front of it) declared as the cell (rank 14: the ace)."""
+    out = []
+    for meld_cells in melds:
         meld = []
-        for i in cells:
+        for i in meld_cells:
             if pools[i]:
                 meld.append(pools[i].pop())
             else:
-                rank, suit = model.cells[i]
+                rank, suit = cells[i]
                 meld.append(jokers.pop(0).declare(1 if rank == 14 else rank, suit))
         out.append(meld)
-    used.extend(c for c in problem.wild_optional if not any(c is j for j in jokers))
-    return value, Built(out, used)
+    return out

@@ -37,7 +37,7 @@ import highspy
 import numpy as np
 
 from ...cards import Card
-from . import lp
+from .lp import Built, build, lay, solve_near
 
 _local = threading.local()
 
@@ -90,8 +90,10 @@ class _Model:
                 idx = [m0 + m for m, cover in enumerate(melds) if i in cover]
                 rows.append((idx + [n0 + i, w0 + i], [1.0] * len(idx) + [-1.0, -1.0]))
         self.value_rows = len(rows)
+        self.value_cells: list[list[int]] = []  # per value: its cells (an ace's two)
         for v, (r, s) in enumerate(VALUES):  # per value: kept and table cards in A; the hand's; the freeing
             places = [index[c] for c in (((1, s), (14, s)) if r == 1 else ((r, s),)) if c in index]
+            self.value_cells.append(places)
             na_v = [self.na0 + i for i in places]
             nb_v = [self.nb0 + i for i in places]
             phi = self.phi0 + v
@@ -122,8 +124,8 @@ class _Model:
         lower[self.hand_row], upper[self.hand_row] = -INF, 0.0
         lower[self.freed_melds_row], upper[self.freed_melds_row] = -INF, 0.0
         bounded = [(idx, coef, lo, hi) for (idx, coef), lo, hi in zip(rows, lower, upper, strict=True)]
-        self.relaxed = lp.build(ncols, bounded, integer=False)
-        self.h = lp.build(ncols, bounded, integer=True)
+        self.relaxed = build(ncols, bounded, integer=False)
+        self.h = build(ncols, bounded, integer=True)
         self.ncols = ncols
         self.nc = nc
         # the rows a step sets: three per value, then the hand jokers' (the row after them)
@@ -171,7 +173,7 @@ class _Model:
             h.changeColsBounds(self.ncols, self.all_cols, np.zeros(self.ncols), up_cols)
             h.changeColsCost(len(self.cost_cols), self.cost_cols, costs)
         given = None if start is None else (start, float(costs @ start[self.na0 :]))
-        got = lp.solve_near(self.h, self.relaxed, up_cols, self.na0, given)
+        got = solve_near(self.h, self.relaxed, up_cols, self.na0, given)
         return None if got is None else got[0]  # (None: the time limit; the empty play is a solution)
 
     def _bounds(self, step: StepCards) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -253,7 +255,7 @@ class Solved:
     play when one could be built from the solution (None: see the module docstring)."""
 
     value: int
-    built: lp.Built | None
+    built: Built | None
 
 
 def solve(step: StepCards, start: list[list[Card]] | None = None) -> Solved | None:
@@ -272,24 +274,14 @@ def _value(model: _Model, step: StepCards, x: list[int]) -> int:
     """What the hand cards laid in solution ``x`` are worth."""
     total = 0
     for v, (r, _s) in enumerate(VALUES):
-        played = _sum_cells(model, x, model.na0, v) + _sum_cells(model, x, model.nb0, v)
+        played = sum(x[model.na0 + i] + x[model.nb0 + i] for i in model.value_cells[v])
         played -= step.table[VALUES[v]] + step.jokers[VALUES[v]] - x[model.phi0 + v]
         total += played * step.weight[r]
     wild = sum(x[model.wa0 : model.wa0 + model.nc]) + sum(x[model.wb0 : model.wb0 + model.nc])
     return total + (wild - sum(x[model.phi0 :])) * step.joker_weight
 
 
-def _value_cells(model: _Model, v: int) -> list[int]:
-    r, s = VALUES[v]
-    cells = ((1, s), (14, s)) if r == 1 else ((r, s),)
-    return [i for i, c in enumerate(model.cells) if c in cells]
-
-
-def _sum_cells(model: _Model, x: list[int], base: int, v: int) -> int:
-    return sum(x[base + i] for i in _value_cells(model, v))
-
-
-def _build(model: _Model, step: StepCards, x: list[int], value: int) -> lp.Built | None:
+def _build(model: _Model, step: StepCards, x: list[int], value: int) -> Built | None:
     """The play of solution ``x``: class-A melds as the cover programme builds them, class-B melds with a
     hand card in each and every freed joker declared anew; None when that cannot be done."""
     nc = model.nc
@@ -303,7 +295,7 @@ def _build(model: _Model, step: StepCards, x: list[int], value: int) -> lp.Built
         freed += jokers[:phi]
         forced = list(step.table_nat.get(key, ())) + list(jokers[phi:])
         hand = list(step.hand_nat.get(key, ()))
-        cells = _value_cells(model, v)
+        cells = model.value_cells[v]
         a_total = sum(x[model.na0 + i] for i in cells)
         b_total = sum(x[model.nb0 + i] for i in cells)
         cards = forced + hand
@@ -318,19 +310,9 @@ def _build(model: _Model, step: StepCards, x: list[int], value: int) -> lp.Built
             taken += x[model.nb0 + i]
         used += cards[len(forced) : taken]
     hand_jokers = list(step.hand_jokers)
-    out: list[list[Card]] = []
-    for m, cells in enumerate(model.melds_a):  # class A: as the cover programme (lp.solve)
-        for _ in range(x[m]):
-            meld = []
-            for i in cells:
-                if pools_a[i]:
-                    meld.append(pools_a[i].pop())
-                else:
-                    rank, suit = model.cells[i]
-                    joker = hand_jokers.pop(0)
-                    used.append(joker)
-                    meld.append(joker.declare(1 if rank == 14 else rank, suit))
-            out.append(meld)
+    copies_a = [cells for m, cells in enumerate(model.melds_a) for _ in range(x[m])]
+    out = lay(copies_a, pools_a, hand_jokers, model.cells)  # class A: as the cover programme lays them
+    used += step.hand_jokers[: len(step.hand_jokers) - len(hand_jokers)]
     copies = [cells for m, cells in enumerate(model.melds_b) for _ in range(x[model.b0 + m])]
     counts = {i: x[model.nb0 + i] for i in range(nc)}
     melds_b = _class_b(model, copies, counts, pools_b, freed, hand_jokers, used)
@@ -340,7 +322,7 @@ def _build(model: _Model, step: StepCards, x: list[int], value: int) -> lp.Built
     got = sum(step.joker_weight if c.is_joker else step.weight[c.rank] for c in used)
     if got != value:
         return None  # (never: the value is counted from the same solution)
-    return lp.Built(out, used)
+    return Built(out, used)
 
 
 def _class_b(

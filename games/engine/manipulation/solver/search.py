@@ -10,10 +10,13 @@ from typing import Any
 from ...cards import Card, as_cards
 from ...errors import InvalidAction
 from ..melds import ace_mode_of, classify, sort_meld
-from . import lp, lp_step
 from .dp import NEG, Problem, SearchBudgetExceeded
 from .forward import CapReached, Forward
 from .freed import iter_freed_meld_sets
+from .lp import Built, cover_bound
+from .lp import solve as solve_cover
+from .lp_step import StepCards
+from .lp_step import solve as solve_step
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +111,7 @@ def best_play(
         # when no play can be built from its solution (else the best play when a freed joker may go into
         # any meld: every play of this option is one of that option too)
         def whole(found: tuple | None) -> tuple[float, tuple | None]:
-            solved = lp_step.solve(step.cards(), None if found is None else found[0])
+            solved = solve_step(step.cards(), None if found is None else found[0])
             if solved is not None and solved.built is not None:
                 return solved.value, (solved.built.melds, solved.built.used)
             if solved is not None:
@@ -257,7 +260,7 @@ def _search(
             spent += fw.states
         if found is not None and found[0] + const > best_val:
             best_val = found[0] + const
-            if isinstance(found[1], lp.Built):
+            if isinstance(found[1], Built):
                 melds_out, used_opt = found[1].melds, found[1].used
             else:
                 melds_out, used_opt = fw.p.rebuild(fw.p.path_of(found[1], fw.canonical))  # type: ignore[union-attr]
@@ -297,7 +300,7 @@ def _solve_case(
     max_states: int | None = None,
     spent: int = 0,
     cover: bool = True,
-) -> tuple[float, list | lp.Built] | None:
+) -> tuple[float, list | Built] | None:
     """The best play of one case better than ``floor`` (values without the case's constant; ``bound``:
     the case's upper bound), or None:
 
@@ -333,7 +336,7 @@ def _solve_case(
         except CapReached:
             pass
     # The tail: the cover programme (.lp) sees what the search's bound cannot.
-    top = lp.cover_bound(fw.p)
+    top = cover_bound(fw.p)
     if top is None or top <= floor:
         return None
     fw.target = top  # a play reaching it is the case's best: every search ends there
@@ -341,7 +344,7 @@ def _solve_case(
         found = _near(fw, top - gap_unit, floor)
         if found is not None:
             return found
-    solved = lp.solve(fw.p)  # the integer programme: exact, a few tens of milliseconds
+    solved = solve_cover(fw.p)  # the integer programme: exact, a few tens of milliseconds
     if solved is not None:
         return solved if solved[0] > floor else None
     return _search_case(fw, floor, max_states, spent)
@@ -360,7 +363,7 @@ def _near(fw: Forward, high: float, floor: float) -> tuple[float, list] | None:
 
 def _search_case(
     fw: Forward, floor: float, max_states: int | None, spent: int, solve: bool = False
-) -> tuple[float, list | lp.Built] | None:
+) -> tuple[float, list | Built] | None:
     """Step 3 of :func:`_solve_case`: depth first from the floor; where that does not end in its cap, the
     integer programme (``solve``: it has not been asked yet), then layer by layer."""
     try:
@@ -370,7 +373,7 @@ def _search_case(
     if found is not None and found[0] >= fw.target:
         return found
     if solve:
-        solved = lp.solve(fw.p)
+        solved = solve_cover(fw.p)
         if solved is not None:
             return solved if solved[0] > floor else None
     if max_states is not None:
@@ -425,9 +428,9 @@ class _Step:
         self.groups: dict[tuple, tuple] = {}
         self.group_of: dict[int, tuple] = {}
 
-    def cards(self) -> lp_step.StepCards:
+    def cards(self) -> StepCards:
         """The step's cards as the whole step's programme counts them (new_meld_only)."""
-        return lp_step.StepCards(
+        return StepCards(
             self.table_nat,
             self.by_ident,
             self.hand_nat,
