@@ -9,6 +9,10 @@
   "use strict";
 
   var dragging = false;
+  // A card pressed and not yet dragged (SortableJS starts the drag once it moves a few pixels, or
+  // after a moment on touch): a board frame swapped in then would set the lists up anew and drop
+  // the press, so frames are held from the press, as during the drag.
+  var pressing = false;
   var held = []; // board frames that came during a drag, applied in order once it ends
   var HELD_MAX = 50; // beyond that they are dropped and the whole board asked for again
   var heldOverflow = false;
@@ -38,7 +42,7 @@
     if (!match) return;
     // During a drag a frame waits (the drag goes on undisturbed); it is applied when the drag ends.
     // Each frame carries what changed since the one before, so none is ever skipped.
-    if (dragging) {
+    if (dragging || pressing) {
       if (held.length < HELD_MAX) held.push(message); else heldOverflow = true;
       event.preventDefault();
       return;
@@ -607,16 +611,37 @@
     // in the order they came, then the move's answer comes. Too many of them: the whole board.
     dragEnd: function () {
       dragging = false;
-      var frames = held;
-      held = [];
-      if (heldOverflow || (frames.length && !rawSocket)) {
-        heldOverflow = false;
-        resync();
-        return;
-      }
-      frames.forEach(function (message) { rawSocket.dispatchEvent(new MessageEvent("message", { data: message })); });
+      pressing = false;
+      applyHeld();
     }
   };
+
+  // The press of a card that may be dragged (the lists' cards: [data-ref] on the Manipulation
+  // board, [data-id] on the Gin one) holds frames back until it is let go or becomes a drag.
+  document.addEventListener("pointerdown", function (event) {
+    if (event.button !== 0 || !event.target.closest) return;
+    if (event.target.closest("#table-board .card[data-ref], #table-board .card[data-id]")) pressing = true;
+  }, true);
+  function pressEnded() {
+    if (!pressing || dragging) return; // a drag's end is dragEnd's
+    pressing = false;
+    applyHeld();
+  }
+  document.addEventListener("pointerup", function () { setTimeout(pressEnded, 0); }, true);
+  document.addEventListener("pointercancel", function () { setTimeout(pressEnded, 0); }, true);
+
+  window.addEventListener("blur", function () { setTimeout(pressEnded, 0); });
+
+  function applyHeld() {
+    var frames = held;
+    held = [];
+    if (heldOverflow || (frames.length && !rawSocket)) {
+      heldOverflow = false;
+      resync();
+      return;
+    }
+    frames.forEach(function (message) { rawSocket.dispatchEvent(new MessageEvent("message", { data: message })); });
+  }
 
   // ---- display options: four-colour suits, the turn sound ------------------------------------
   function applyFourColour(on) { document.body.classList.toggle("four-colour", on); }

@@ -5,6 +5,7 @@ your turn with a banner and the tab's title."""
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 from playwright.sync_api import expect
@@ -173,6 +174,8 @@ def test_a_move_arriving_during_a_drag_is_shown_once_the_drag_ends_without_askin
     mover_page.goto(url)
     page.wait_for_function("() => window.htmx && document.querySelectorAll('#hand .card').length > 3")
     wait_live(page)  # the frame of the draw must come over the socket, during the drag
+    wait_live(mover_page)
+    settled(page, match.pk)  # the mover coming online (its turn's clock: a version) is shown already
     log_lines = page.locator("#log-list li").count()
     # The waiting player drags a card of their hand along it, and holds it there ...
     source, target = page.locator("#hand .card").nth(0), page.locator("#hand .card").nth(3)
@@ -183,6 +186,7 @@ def test_a_move_arriving_during_a_drag_is_shown_once_the_drag_ends_without_askin
     for i in range(1, 13):
         page.mouse.move(a["x"] + a["width"] / 2 + (b["x"] - a["x"]) * i / 12 + 4, a["y"] + a["height"] / 2)
         page.wait_for_timeout(15)
+    expect(page.locator(".sortable-fallback")).to_have_count(1)  # the drag is on (SortableJS's ghost)
     # ... while the other player draws: the frame comes during the drag.
     mover_page.locator('#actions button[data-action="draw"]').click()
     page.wait_for_timeout(800)
@@ -194,5 +198,80 @@ def test_a_move_arriving_during_a_drag_is_shown_once_the_drag_ends_without_askin
     assert not any('"resync"' in frame for frame in sent)
     order = page.eval_on_selector_all("#hand .card[data-id]", "cards => cards.map(c => c.dataset.id)")
     assert order.index(moved) > 0  # the drag itself took effect
+    for context in contexts:
+        context.close()
+
+
+def settled(page, match_id):
+    """Wait until ``page`` shows the table's newest version (a seat coming online may make one)."""
+    version = Match.objects.get(pk=match_id).version
+    expect(page.locator("#board-meta")).to_have_attribute("data-version", str(version))
+
+
+def test_a_move_arriving_while_a_card_is_pressed_waits_for_the_tap_or_the_drag(
+    browser, live_daphne, make_user, settings
+):
+    """A frame that came between the press of a card and the moment it moved far enough to be a drag
+    was swapped in at once: the lists were set up anew and the press was dropped (the card did not
+    follow the pointer). It is held from the press, like a frame that comes during the drag, and
+    let in when the press ends as a tap or as a drag."""
+    settings.RUMMYHUB_FIXED_SEED = "11"
+    alice, bob = make_user("alice"), make_user("bob")
+    match = services.match_create(host=alice, variant="manipulation", seats_count=2)
+    services.seat_join(match_id=match.pk, user=bob)
+    services.match_start(match_id=match.pk, user=alice)
+    state = manip.from_dict(Match.objects.get(pk=match.pk).state["round"])
+    assert state.rules.max_draws_per_turn >= 2  # the mover draws twice in one turn
+    mover, waiting = [alice, bob][state.seat_to_act], [alice, bob][1 - state.seat_to_act]
+    url = f"{live_daphne.url}/tables/{match.pk}/"
+    contexts = [browser.new_context(), browser.new_context()]
+    page, mover_page = contexts[0].new_page(), contexts[1].new_page()
+    frames = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(payload)))
+    for p, user in [(page, waiting), (mover_page, mover)]:
+        login(p, live_daphne.url, user.username)
+        p.goto(url)
+    wait_live(page)
+    wait_live(mover_page)
+    settled(page, match.pk)
+
+    def draw_while_pressed():
+        """The mover draws while this page's first card is held down: the frame comes and is held."""
+        lines = page.locator("#log-list li").count()
+        version, count = Match.objects.get(pk=match.pk).version, len(frames)
+        mover_page.locator('#actions button[data-action="draw"]').click()
+        deadline = time.monotonic() + 15
+        while not any(f'data-version="{version + 1}"' in f for f in frames[count:]):
+            assert time.monotonic() < deadline, "the draw's frame never came"
+            page.wait_for_timeout(20)
+        page.wait_for_timeout(300)
+        assert page.locator("#log-list li").count() == lines  # held: the press is undisturbed
+        return lines
+
+    # A tap: pressed, the frame comes, let go without moving: the frame is shown then.
+    card = page.locator("#hand .card").nth(0)
+    a = card.bounding_box()
+    page.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 2)
+    page.mouse.down()
+    lines = draw_while_pressed()
+    page.mouse.up()
+    expect(page.locator("#log-list li").first).to_contain_text(f"{mover.username} drew a card")
+    assert page.locator("#log-list li").count() == lines + 1
+    # A press that becomes a drag once the frame has come: the card follows the pointer.
+    source, target = page.locator("#hand .card").nth(0), page.locator("#hand .card").nth(3)
+    moved = source.get_attribute("data-id")
+    a, b = source.bounding_box(), target.bounding_box()
+    page.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 2)
+    page.mouse.down()
+    lines = draw_while_pressed()
+    for i in range(1, 13):
+        page.mouse.move(a["x"] + a["width"] / 2 + (b["x"] - a["x"]) * i / 12 + 4, a["y"] + a["height"] / 2)
+        page.wait_for_timeout(15)
+    expect(page.locator(".sortable-fallback")).to_have_count(1)  # the drag is on
+    page.mouse.up()
+    expect(page.locator("#log-list li").first).to_contain_text(f"{mover.username} drew a card")
+    assert page.locator("#log-list li").count() == lines + 1
+    order = page.eval_on_selector_all("#hand .card[data-id]", "cards => cards.map(c => c.dataset.id)")
+    assert order.index(moved) > 0  # the drag took effect
     for context in contexts:
         context.close()
