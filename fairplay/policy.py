@@ -61,3 +61,6 @@ class FairPlayGuards(Guards):
         if selectors.table_muted(user_id=viewer_id, match_id=match_id):
             return None
         return selectors.blocks_of(user_id=viewer_id)
+
+    def chat_line_hidden_from(self, *, author_id, match_id) -> frozenset[int]:
+        return selectors.table_muters(match_id=match_id) | selectors.blocks_of(user_id=author_id)

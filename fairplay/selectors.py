@@ -39,6 +39,11 @@ def table_muted(*, user_id: int, match_id: int) -> bool:
     return TableMute.objects.filter(user_id=user_id, match_id=match_id).exists()
 
 
+def table_muters(*, match_id: int) -> frozenset[int]:
+    """Everyone who muted this table's chat."""
+    return frozenset(TableMute.objects.filter(match_id=match_id).values_list("user_id", flat=True))
+
+
 def sanction_in_force(*, user_id: int, kind: str, now=None) -> Sanction | None:
     """The sanction of ``kind`` in force for ``user_id`` at ``now`` that ends last (None: none)."""
     now = now or timezone.now()

@@ -39,6 +39,11 @@ class Guards:
         (the viewer muted the table's chat)."""
         return frozenset()
 
+    def chat_line_hidden_from(self, *, author_id: int, match_id: int) -> frozenset[int]:
+        """The viewers (user ids) who do not see a new line of ``author_id`` at this table: the other
+        side of :meth:`chat_hidden_authors`, asked once per line for all of the table's sockets."""
+        return frozenset()
+
 
 _current: list[Guards] = [Guards()]
 

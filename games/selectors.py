@@ -236,7 +236,11 @@ def chat_messages(match: Match, viewer=None) -> list[ChatMessage]:
     return list(lines.select_related("user").order_by("-created_at")[:50])[::-1]
 
 
-def chat_shown_to(*, viewer_id: int | None, match_id: int, author_id: int) -> bool:
-    """Whether a new chat line of ``author_id`` is pushed to ``viewer_id``'s socket."""
-    hidden = guards.current().chat_hidden_authors(viewer_id=viewer_id, match_id=match_id)
-    return hidden is not None and author_id not in hidden
+def chat_line(*, message_id: int) -> tuple[ChatMessage | None, frozenset[int]]:
+    """A new chat line (None: deleted since) and the viewers (user ids) it is not pushed to: who muted
+    the table's chat, who blocks its author or is blocked by them (``games.guards``: fair play).  A
+    seatless viewer who is not signed in sees every line."""
+    message = ChatMessage.objects.select_related("user").filter(pk=message_id).first()
+    if message is None:
+        return None, frozenset()
+    return message, guards.current().chat_line_hidden_from(author_id=message.user_id, match_id=message.match_id)

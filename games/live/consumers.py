@@ -20,9 +20,9 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext, gettext_noop
 
 from games import commands, selectors, services
-from games.live import boardcache, boardviews
+from games.live import boardcache, boardviews, chatlines
 from games.live.heartbeats import heartbeats
-from games.models import ChatMessage, new_connection_token
+from games.models import new_connection_token
 from plumbing import inputs, realtime
 from plumbing.realtime import LOBBY_GROUP, override_scope_language, scope_language, table_group
 
@@ -258,19 +258,9 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def table_chat(self, event):
         viewer = self.scope.get("user")
-        viewer_id = viewer.pk if viewer is not None and viewer.is_authenticated else None
-
-        def shown_message():
-            message = ChatMessage.objects.select_related("user").filter(pk=event["message"]).first()
-            if message is None or not selectors.chat_shown_to(
-                viewer_id=viewer_id, match_id=message.match_id, author_id=message.user_id
-            ):
-                return None  # a muted table, a blocked author (fair play): this socket hears nothing
-            return message
-
-        message = await database_sync_to_async(shown_message)()
-        if message is None:
-            return
+        message, hidden_from = await chatlines.line(int(event["message"]))
+        if message is None or (viewer is not None and viewer.pk in hidden_from):
+            return  # a muted table, a blocked author (fair play): this socket hears nothing
         with override_scope_language(self.scope):
             html = render_to_string(
                 "games/table.html#chat-message",

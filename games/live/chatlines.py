@@ -1,0 +1,40 @@
+"""A new chat line, loaded once per process for all of its table's sockets here.
+
+Every socket of the table hears the line's id (``table.chat``); the first to ask loads the line and
+who may not see it (``selectors.chat_line``: one read of the line, one of fair play's mutes and
+blocks), and the others wait for that same load.  Before, each socket read the line and its viewer's
+mutes and blocks for itself: three queries per socket.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import OrderedDict
+
+from channels.db import database_sync_to_async
+
+from games import selectors
+
+log = logging.getLogger(__name__)
+
+KEEP = 256  # lines whose load is kept (its sockets ask within moments of each other)
+
+_loads: OrderedDict[int, asyncio.Future] = OrderedDict()
+
+
+async def line(message_id: int):
+    """The line (None: gone, or its load failed) and the user ids it is not shown to."""
+    load = _loads.get(message_id)
+    if load is None or load.get_loop() is not asyncio.get_running_loop():
+        load = asyncio.ensure_future(
+            database_sync_to_async(selectors.chat_line, thread_sensitive=False)(message_id=message_id)
+        )
+        _loads[message_id] = load
+        while len(_loads) > KEEP:
+            _loads.popitem(last=False)
+    try:
+        return await asyncio.shield(load)
+    except Exception:
+        log.exception("chat line %s could not be loaded", message_id)
+        return None, frozenset()
