@@ -21,7 +21,7 @@ from games.live import boardcache
 from games.models import Variant
 from games.puzzles import selectors as puzzle_selectors
 from games.tournaments.selectors import user_tournament_tables
-from plumbing import inputs
+from plumbing import answers, inputs
 
 MAX_SEAT_INDEX = 4  # five seats at most (RULES B.1.1)
 
@@ -141,9 +141,10 @@ def _respond(request, match_id, error: Exception | None = None, status: int = 20
         request=request,
         error=commands.error_context(error, match.variant) if error is not None else None,
     )
-    return render(
+    response = render(
         request, "games/table.html#table-board", {"board_html": board.html(), "spec": board.ctx["spec"]}, status=status
     )
+    return answers.shown(response) if status >= 400 else response
 
 
 def _command(request, match_id, service, **kwargs) -> HttpResponse:
@@ -302,13 +303,17 @@ def table_chat(request, match_id):
     except services.ActionRefused as exc:
         if request.htmx and exc.code == "chat_muted":
             # A moderators' mute that came after the page was drawn: the notice takes the form's place.
-            return render(request, "games/table.html#chat-refusal", {"chat_refusal": exc.message}, status=403)
+            return answers.shown(
+                render(request, "games/table.html#chat-refusal", {"chat_refusal": exc.message}, status=403)
+            )
         if request.htmx:
-            return render(
-                request,
-                "games/table.html#chat-form",
-                {"match": match, "chat_error": exc.message, "chat_error_code": exc.code},
-                status=400,
+            return answers.shown(
+                render(
+                    request,
+                    "games/table.html#chat-form",
+                    {"match": match, "chat_error": exc.message, "chat_error_code": exc.code},
+                    status=400,
+                )
             )
         messages.error(request, exc.message)
         return redirect("games:table", match_id=match_id)

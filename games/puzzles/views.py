@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 from games.engine.errors import RulesError
 from games.puzzles import boards, selectors, services
 from games.puzzles.selectors import THEMES
-from plumbing import inputs
+from plumbing import answers, inputs
 
 DRAFTS = "puzzle-drafts"  # the session's drafts, by puzzle id (the page may be reloaded mid-draft)
 THEME = "puzzle-theme"  # the theme chosen for "Next puzzle" (none: any theme)
@@ -114,7 +114,8 @@ def _context(request, puzzle, *, verdict=None, error=None, by_rank=False):
 
 def _board(request, puzzle, *, status=200, **kw):
     template = "games/puzzles/play.html" + ("#table-board" if request.htmx else "")
-    return render(request, template, _context(request, puzzle, **kw), status=status)
+    response = render(request, template, _context(request, puzzle, **kw), status=status)
+    return answers.shown(response) if status >= 400 else response
 
 
 @login_required

@@ -85,6 +85,56 @@
     if (document.fonts && document.fonts.ready) document.fonts.ready.then(fit); // the webfonts change the widths
   }
 
+  // Requests sent by htmx (forms, buttons, panels).  htmx 2 swaps no 4xx or 5xx answer by itself: an
+  // answer the server marks as a refusal to show (plumbing/answers.py: the board with its reason, the
+  // chat form with its own) is swapped like any other; any other refused or failed request is said in
+  // a notice (the server's own words when it answered plain text), never dropped in silence.
+  var SHOWN = "X-Refusal-Shown";
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var xhr = event.detail.xhr;
+    if (!xhr || xhr.status < 400 || !xhr.getResponseHeader(SHOWN)) return;
+    event.detail.shouldSwap = true;
+    event.detail.isError = false;
+  });
+  function requestWords() { return document.getElementById("request-errors"); }
+  function sayFailed(text) {
+    var words = requestWords();
+    if (!words || !text) return;
+    var old = document.querySelector("[data-request-error]");
+    if (old) old.remove();
+    var notice = document.createElement("div");
+    notice.className = "notice notice-error";
+    notice.setAttribute("role", "alert");
+    notice.setAttribute("data-notice", "");
+    notice.setAttribute("data-request-error", "");
+    var said = document.createElement("span");
+    said.textContent = text;
+    var close = document.createElement("button");
+    close.type = "button";
+    close.className = "notice-close";
+    close.setAttribute("data-dismiss", "");
+    close.setAttribute("aria-label", words.dataset.dismiss);
+    close.textContent = "\u00d7";
+    notice.appendChild(said);
+    notice.appendChild(close);
+    document.body.appendChild(notice); // fixed at the bottom of the screen (site.css): nothing on the page moves
+  }
+  document.addEventListener("htmx:responseError", function (event) {
+    var xhr = event.detail.xhr, words = requestWords();
+    if (!xhr || !words) return;
+    var type = xhr.getResponseHeader("Content-Type") || "";
+    var body = type.indexOf("text/plain") === 0 ? (xhr.responseText || "").trim() : "";
+    var status = String(xhr.status);
+    sayFailed(body && body.length <= 300 ? body
+      : xhr.status === 429 ? words.dataset.tooMany
+      : xhr.status >= 500 ? words.dataset.failed.replace("%(code)s", status)
+      : words.dataset.refused.replace("%(code)s", status));
+  });
+  document.addEventListener("htmx:sendError", function () {
+    var words = requestWords();
+    if (words) sayFailed(words.dataset.offline);
+  });
+
   setInterval(countDown, 20000);
   countDown(); // the list the page came with: its time starts now
   document.addEventListener("htmx:load", countDown); // a list pushed over the lobby socket

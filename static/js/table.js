@@ -158,19 +158,8 @@
   document.addEventListener("htmx:beforeSwap", function (event) {
     if (event.detail.target && event.detail.target.id === "table-board") before = snapshot();
   });
-  // Refusals that are answers to show (htmx 2 swaps no 4xx answer by itself):
-  // - the chat form's: 400, the form again with the reason (too long, too fast); 403, a moderators'
-  //   mute that came after the page was drawn, whose notice takes the form's place (games.views.table_chat);
-  // - the board's, to a move posted without a socket: 400 (refused: the board with the reason) and 409
-  //   (the table moved on, or was busy: the board as it is now, with the reason) (games.views._respond).
-  var SHOWN_REFUSALS = { "chat-form": [400, 403], "table-board": [400, 409] };
-  document.addEventListener("htmx:beforeSwap", function (event) {
-    var target = event.detail.target, status = event.detail.xhr && event.detail.xhr.status;
-    var shown = target && SHOWN_REFUSALS[target.id];
-    if (!shown || shown.indexOf(status) < 0) return;
-    event.detail.shouldSwap = true;
-    event.detail.isError = false;
-  });
+  // A refusal posted without a socket (the board with its reason, the chat form with its own) is
+  // swapped like any answer: the server marks it so (plumbing/answers.py; static/js/site.js).
   document.addEventListener("htmx:afterSettle", function () {
     if (!meta() || meta() === settledMeta) return;
     endBusy();

@@ -10,6 +10,7 @@ from fairplay import services
 from fairplay.models import Block, Report, TableMute
 from games import services as game_services
 from games.models import ChatMessage
+from plumbing import answers
 from tests.fairplay.support import finished_match
 
 pytestmark = pytest.mark.django_db
@@ -83,7 +84,7 @@ def test_a_staff_mute_refuses_the_next_chat_line_at_once_and_the_answer_shows_th
 
     response = client.post(f"/tables/{table.pk}/chat/", {"text": "still here"}, HTTP_HX_REQUEST="true")
     html = response.content.decode()
-    assert response.status_code == 403
+    assert response.status_code == 403 and response[answers.HEADER] == "1"  # shown in the form's place
     assert html.lstrip().startswith('<p class="hint" role="status" data-chat-refusal')
     assert "Your chat is muted by the moderators (until" in html and 'id="chat-form"' not in html
     assert ChatMessage.objects.filter(user=bob).count() == 1

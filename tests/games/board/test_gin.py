@@ -19,6 +19,7 @@ from games.engine.gin import GinMatch
 from games.forms import TableCreateForm
 from games.models import Event, Match, MatchStatus, Seat
 from games.variants import spec_for
+from plumbing import answers
 from tests.seeds import assert_no_secret_seed
 
 pytestmark = pytest.mark.django_db
@@ -207,11 +208,11 @@ def test_captain_plays_through_the_forms_with_and_without_htmx(client, make_user
     if state.seat_to_act == 0 and state.phase == "draw":
         response = client.post(url, {"action": "draw_stock", "version": match.version}, **HX)
         html = response.content.decode()
-        assert response.status_code == 200 and 'id="table-board"' in html
+        assert response.status_code == 200 and 'id="table-board"' in html and answers.HEADER not in response
         assert 'id="gin-discard-form"' in html and "Deadwood" in html
         # a stale version re-renders the whole board with an error
         stale = client.post(url, {"action": "discard", "card": "AS.0", "version": 0}, **HX)
-        assert stale.status_code == 409
+        assert stale.status_code == 409 and stale[answers.HEADER] == "1"  # the board with the reason, shown
         state = round_state(match)
         taken = state.hands[0][-1]
         card = gin.IDS[taken]

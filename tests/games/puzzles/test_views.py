@@ -10,6 +10,7 @@ import pytest
 from django.urls import reverse
 
 from games.puzzles.models import PuzzleAttempt, PuzzleRating
+from plumbing import answers
 from tests.games.puzzles import support
 
 pytestmark = pytest.mark.django_db
@@ -154,16 +155,18 @@ def test_hostile_drafts_are_refused_and_not_kept(alice_client, table):
     text = table if isinstance(table, str) else json.dumps(table)
     response = alice_client.post(reverse("puzzles:draft", args=[puzzle.pk]), {"table": text}, **HX)
     assert response.status_code == 400 and 'class="board-error"' in response.content.decode()
+    assert response[answers.HEADER] == "1"  # the page swaps it in: the refusal is shown (static/js/site.js)
     assert not alice_client.session.get("puzzle-drafts")
 
 
 def test_a_replay_of_a_solved_puzzle_is_refused(alice_client):
     puzzle = support.manipulation_puzzle(alice_client.user)
     first = alice_client.post(answer_url(puzzle), {"table": json.dumps(support.SOLVED_TABLE)}, **HX)
-    assert first.status_code == 200
+    assert first.status_code == 200 and answers.HEADER not in first
     rating = PuzzleRating.objects.get(user=alice_client.user)
     again = alice_client.post(answer_url(puzzle), {"table": json.dumps(support.SOLVED_TABLE)}, **HX)
     assert again.status_code == 409 and 'data-error-code="already_answered"' in again.content.decode()
+    assert again[answers.HEADER] == "1"
     after = PuzzleRating.objects.get(user=alice_client.user)
     assert (after.mu, after.solved, after.streak) == (rating.mu, 1, 1)
     # another answer, even a malformed one, is refused as a replay
