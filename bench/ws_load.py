@@ -16,7 +16,9 @@ it) runs in the same invocation with the same sockets, tables and interval; its 
 latency, errors, timeouts, the daphne processes' CPU (utime+stime from /proc over the measured
 window, % of one core, summed over processes), this client's CPU, the daphne processes' CPU per
 move (ms), and the app/relay ratios of p50, p99 and CPU per move.  ``--noise 0.5`` runs a process
-burning half a core beside the servers for the whole invocation.
+burning half a core beside the servers for the whole invocation.  On PostgreSQL each mode's window
+also times the database's own commit (``CommitProbe``: a one-row UPDATE committed every 50 ms on a
+connection of its own), so a tail made by the disk's flush shows beside the app's.
 
 Databases: by default a throwaway SQLite file in /tmp (migrated here, deleted at the end);
 ``--postgres`` creates and drops the database ``rummyhub_bench`` on 127.0.0.1:5432;
@@ -48,6 +50,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -594,6 +597,44 @@ async def settle(tables: list[Table], stats: Stats, quiet: float, cap: float) ->
     return time.perf_counter() - t0
 
 
+class CommitProbe:
+    """The database's own commit time over a mode's window: on a connection of its own, a one-row
+    UPDATE committed every ``every`` seconds (its row in a table of its own, so it waits on no table's
+    lock).  A commit waits for the WAL to reach the disk: when the disk stalls, every move's commit
+    waits as long, and that is this machine's share of the app's tail (the relay touches no database).
+    PostgreSQL only; SQLite has no separate server to ask."""
+
+    def __init__(self, url: str, every: float = 0.05):
+        import psycopg  # the app's driver, in the venv
+
+        self.conn = psycopg.connect(url.replace("postgres://", "postgresql://", 1), autocommit=False)
+        with self.conn.cursor() as cur:
+            cur.execute("CREATE TABLE IF NOT EXISTS bench_commit_probe (id int PRIMARY KEY, n int NOT NULL)")
+            cur.execute("INSERT INTO bench_commit_probe VALUES (1, 0) ON CONFLICT (id) DO NOTHING")
+        self.conn.commit()
+        self.every = every
+        self.times: list[float] = []
+        self.stop_event = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="commit-probe", daemon=True)
+
+    def _run(self) -> None:
+        while not self.stop_event.wait(self.every):
+            with self.conn.cursor() as cur:
+                cur.execute("UPDATE bench_commit_probe SET n = n + 1 WHERE id = 1")
+            t0 = time.perf_counter()
+            self.conn.commit()
+            self.times.append(time.perf_counter() - t0)
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def stop(self) -> list[float]:
+        self.stop_event.set()
+        self.thread.join(timeout=5)
+        self.conn.close()
+        return self.times
+
+
 async def run_mode(mode: str, args, specs: list[TableSpec], servers: Servers) -> dict:
     stats = Stats()
     stopping = asyncio.Event()
@@ -647,12 +688,16 @@ async def run_mode(mode: str, args, specs: list[TableSpec], servers: Servers) ->
             stderr=subprocess.STDOUT,
         )
         LIVE.append(spy)
+    probe = CommitProbe(DB_URL[0]) if DB_URL and DB_URL[0].startswith("postgres") else None
+    if probe is not None:
+        probe.start()
     cpu0, bench0, w0 = servers.cpu(), cpu_ticks(os.getpid()), time.perf_counter()
     start = time.perf_counter() + 0.1
     end = start + args.seconds
     await asyncio.gather(*[mover(mode, t, stats, args, start, end, rng.uniform(0, args.interval)) for t in live])
     wall = time.perf_counter() - w0
     cpu1, bench1 = servers.cpu(), cpu_ticks(os.getpid())
+    commits = await asyncio.to_thread(probe.stop) if probe is not None else []
     stopping.set()
     if spy is not None:
         await asyncio.to_thread(spy.wait, 30)
@@ -702,6 +747,10 @@ async def run_mode(mode: str, args, specs: list[TableSpec], servers: Servers) ->
         "settle_s": settled,
         "frames": stats.frames,
         "frame_kb": stats.frame_bytes / max(stats.frames, 1) / 1024,
+        "commits": len(commits),
+        "commit50": percentile(commits, 50) * 1000 if commits else float("nan"),
+        "commit99": percentile(commits, 99) * 1000 if commits else float("nan"),
+        "commit_max": max(commits) * 1000 if commits else float("nan"),
     }
 
 
@@ -736,6 +785,11 @@ def print_results(results: list[dict], args, db_label: str) -> None:
             f"(avg {r['frame_kb']:.1f} KiB), late ticks {r['late']}, stale {r['stale']}, "
             f"no move {r['no_move']}"
         )
+        if r["commits"]:
+            extra += (
+                f", the database's own commit ({r['commits']} probes) p50 {r['commit50']:.1f} "
+                f"p99 {r['commit99']:.1f} max {r['commit_max']:.1f} ms"
+            )
         if r["mode"] == "app" and args.via == "post":
             extra += f", POST→response p50 {r['post50']:.1f} ms"
         if r["error_kinds"]:
@@ -757,6 +811,7 @@ def print_results(results: list[dict], args, db_label: str) -> None:
 
 
 LOAD_BEFORE = ""
+DB_URL: list[str] = []  # the bench's database (CommitProbe), set by main
 
 
 NOISE = """
@@ -881,6 +936,7 @@ def main() -> int:
             ["redis-cli", "-n", REDIS_URL.rsplit("/", 1)[1], "FLUSHDB"], check=True, stdout=subprocess.DEVNULL
         )
     env = server_env(args, db_url, secret)
+    DB_URL[:] = [db_url]
     if not 0.0 <= args.noise <= 1.0:
         parser.error("--noise is a fraction of one core, from 0 to 1")
     try:
