@@ -147,6 +147,12 @@ def _respond(request, match_id, error: Exception | None = None, status: int = 20
     return answers.shown(response) if status >= 400 else response
 
 
+def _server_busy(message: str) -> HttpResponse:
+    """No database connection came in time: the reason in plain text (every page says it in a notice,
+    static/js/site.js), and when to try again."""
+    return HttpResponse(message, status=503, content_type="text/plain; charset=utf-8", headers={"Retry-After": "1"})
+
+
 def _command(request, match_id, service, **kwargs) -> HttpResponse:
     selectors.access_match_for_user(
         match_id=match_id, user=request.user, invite=request.session.get(f"invite-{match_id}")
@@ -158,9 +164,7 @@ def _command(request, match_id, service, **kwargs) -> HttpResponse:
     except commands.REFUSALS as exc:
         code = getattr(exc, "code", "")
         if code == "server_busy":  # no database connection came: no board to render either
-            return HttpResponse(
-                exc.message, status=503, content_type="text/plain; charset=utf-8", headers={"Retry-After": "1"}
-            )
+            return _server_busy(exc.message)
         status = 409 if code == "table_busy" else 400  # busy: like a stale version, try again
         return _respond(request, match_id, exc, status=status if request.htmx else 200)
     return _respond(request, match_id)
@@ -238,12 +242,7 @@ def _form_command(request, match_id, kind: str) -> HttpResponse:
         size=size,
     )
     if outcome.code == "server_busy":  # no database connection came: no board to render either
-        return HttpResponse(
-            outcome.refusal.message,
-            status=outcome.status,
-            content_type="text/plain; charset=utf-8",
-            headers={"Retry-After": "1"},
-        )
+        return _server_busy(outcome.refusal.message)
     return _respond(request, match_id, outcome.refusal, status=outcome.status if request.htmx else 200)
 
 
