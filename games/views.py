@@ -141,10 +141,15 @@ def _respond(request, match_id, error: Exception | None = None, status: int = 20
         request=request,
         error=commands.error_context(error, match.variant) if error is not None else None,
     )
-    response = render(
-        request, "games/table.html#table-board", {"board_html": board.html(), "spec": board.ctx["spec"]}, status=status
+    # A refusal (4xx) is the board with its reason: the page shows it (plumbing/answers.py).
+    return answers.shown(
+        render(
+            request,
+            "games/table.html#table-board",
+            {"board_html": board.html(), "spec": board.ctx["spec"]},
+            status=status,
+        )
     )
-    return answers.shown(response) if status >= 400 else response
 
 
 def _server_busy(message: str) -> HttpResponse:

@@ -14,6 +14,8 @@ HEADER = "X-Refusal-Shown"
 
 
 def shown(response: HttpResponse) -> HttpResponse:
-    """Mark ``response`` (a refusal: status 4xx) as the fragment its htmx target shows."""
-    response[HEADER] = "1"
+    """Mark ``response``, if it refuses (status 4xx), as the fragment its htmx target shows; an answer
+    that does not refuse is swapped anyway and goes unmarked."""
+    if response.status_code >= 400:
+        response[HEADER] = "1"
     return response

@@ -114,8 +114,8 @@ def _context(request, puzzle, *, verdict=None, error=None, by_rank=False):
 
 def _board(request, puzzle, *, status=200, **kw):
     template = "games/puzzles/play.html" + ("#table-board" if request.htmx else "")
-    response = render(request, template, _context(request, puzzle, **kw), status=status)
-    return answers.shown(response) if status >= 400 else response
+    # A refusal (4xx) is the board with its reason: the page shows it (plumbing/answers.py).
+    return answers.shown(render(request, template, _context(request, puzzle, **kw), status=status))
 
 
 @login_required

@@ -96,27 +96,15 @@
     event.detail.shouldSwap = true;
     event.detail.isError = false;
   });
+  // The words and the notice's markup: templates/base.html's #request-errors.
   function requestWords() { return document.getElementById("request-errors"); }
   function sayFailed(text) {
     var words = requestWords();
     if (!words || !text) return;
     var old = document.querySelector("[data-request-error]");
     if (old) old.remove();
-    var notice = document.createElement("div");
-    notice.className = "notice notice-error";
-    notice.setAttribute("role", "alert");
-    notice.setAttribute("data-notice", "");
-    notice.setAttribute("data-request-error", "");
-    var said = document.createElement("span");
-    said.textContent = text;
-    var close = document.createElement("button");
-    close.type = "button";
-    close.className = "notice-close";
-    close.setAttribute("data-dismiss", "");
-    close.setAttribute("aria-label", words.dataset.dismiss);
-    close.textContent = "\u00d7";
-    notice.appendChild(said);
-    notice.appendChild(close);
+    var notice = words.content.firstElementChild.cloneNode(true);
+    notice.querySelector("span").textContent = text;
     document.body.appendChild(notice); // fixed at the bottom of the screen (site.css): nothing on the page moves
   }
   document.addEventListener("htmx:responseError", function (event) {

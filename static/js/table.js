@@ -13,7 +13,7 @@
   // after a moment on touch): a board frame swapped in then would set the lists up anew and drop
   // the press, so frames are held from the press, as during the drag.
   var pressing = false;
-  var held = []; // board frames that came during a drag, applied in order once it ends
+  var held = []; // board frames that came during a press or a drag, applied in order once it ends
   var HELD_MAX = 50; // beyond that they are dropped and the whole board asked for again
   var heldOverflow = false;
   var socket = null;
@@ -605,11 +605,11 @@
     }
   };
 
-  // The press of a card that may be dragged (the lists' cards: [data-ref] on the Manipulation
-  // board, [data-id] on the Gin one) holds frames back until it is let go or becomes a drag.
+  // The press of a card of the board (any card a list may let be dragged) holds frames back until
+  // it is let go or becomes a drag.
   document.addEventListener("pointerdown", function (event) {
     if (event.button !== 0 || !event.target.closest) return;
-    if (event.target.closest("#table-board .card[data-ref], #table-board .card[data-id]")) pressing = true;
+    if (event.target.closest("#table-board .card[data-id]")) pressing = true;
   }, true);
   function pressEnded() {
     if (!pressing || dragging) return; // a drag's end is dragEnd's
@@ -618,7 +618,6 @@
   }
   document.addEventListener("pointerup", function () { setTimeout(pressEnded, 0); }, true);
   document.addEventListener("pointercancel", function () { setTimeout(pressEnded, 0); }, true);
-
   window.addEventListener("blur", function () { setTimeout(pressEnded, 0); });
 
   function applyHeld() {

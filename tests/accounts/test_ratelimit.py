@@ -41,7 +41,8 @@ def _still_clock(monkeypatch):
     """The clock held still for the test's attempts.  django-ratelimit's windows are fixed (each key with
     its own offset in the period): one that ended while a test made its attempts started the count again,
     and the limit the test expects was not reached (the ten clients' test spends seconds on 200 attempts
-    under load: a window of one of its ten addresses ended within them in about one run in thirty).  A test
+    under load: by our estimate, ten windows of 15 minutes and a few seconds of attempts, a window of one of
+    its ten addresses ended within them in about one run in thirty).  A test
     that needs the window to pass moves the clock itself."""
     now = time.time()
     monkeypatch.setattr(time, "time", lambda: now)

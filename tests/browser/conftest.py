@@ -16,7 +16,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
+from games import services
+from games.engine import manipulation as manip
 from games.engine.melds import classify
+from games.models import Match
 from tests.live import LiveDaphne, session_cookie_for
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
@@ -105,6 +108,18 @@ def meld_in_hand(state, seat):
         if classify([c.code for c in combo]) is not None:
             return [c.id for c in combo]
     return None
+
+
+def two_player_table(make_user, settings, seed: str = "11"):
+    """A started 2-seat Manipulation table of alice (the host) and bob, dealt from ``seed``: the match,
+    the player to move and the other one (users)."""
+    settings.RUMMYHUB_FIXED_SEED = seed
+    alice, bob = make_user("alice"), make_user("bob")
+    match = services.match_create(host=alice, variant="manipulation", seats_count=2)
+    services.seat_join(match_id=match.pk, user=bob)
+    services.match_start(match_id=match.pk, user=alice)
+    state = manip.from_dict(Match.objects.get(pk=match.pk).state["round"])
+    return match, [alice, bob][state.seat_to_act], [alice, bob][1 - state.seat_to_act]
 
 
 def login(page, base_url: str, username: str, password: str = "correct-horse-battery", *, form: bool = False) -> None:

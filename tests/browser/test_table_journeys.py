@@ -11,12 +11,11 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
-from games import services
 from games.engine import manipulation as manip
 from games.engine import shuffle
 from games.models import Match
 from games.services.write import fixed_seed
-from tests.browser.conftest import drag, login, meld_in_hand
+from tests.browser.conftest import drag, login, meld_in_hand, two_player_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -64,7 +63,7 @@ def settled_after_connect(page, online: int = 1) -> None:
     expect(page.locator(".seat .conn-on")).to_have_count(online)
 
 
-def two_player_table(make_user, settings):
+def table_with_a_meld(make_user, settings):
     """A started 2-seat table whose first player holds a meld in the dealt hand (seed found by search)."""
     for seed in range(1, 500):
         rules = manip.ManipulationRules().for_players(2)
@@ -72,17 +71,12 @@ def two_player_table(make_user, settings):
         meld = meld_in_hand(state, state.seat_to_act)
         if meld:
             break
-    settings.RUMMYHUB_FIXED_SEED = str(seed)
-    alice, bob = make_user("alice"), make_user("bob")
-    match = services.match_create(host=alice, variant="manipulation", seats_count=2)
-    services.seat_join(match_id=match.pk, user=bob)
-    services.match_start(match_id=match.pk, user=alice)
-    state = manip.from_dict(Match.objects.get(pk=match.pk).state["round"])
-    return match, ["alice", "bob"][state.seat_to_act], ["alice", "bob"][1 - state.seat_to_act], meld
+    match, mover, other = two_player_table(make_user, settings, seed=str(seed))
+    return match, mover.username, other.username, meld
 
 
 def test_two_players_see_a_meld_built_live(browser, live_daphne, artifacts, make_user, settings):
-    match, mover_name, other_name, meld = two_player_table(make_user, settings)
+    match, mover_name, other_name, meld = table_with_a_meld(make_user, settings)
     url = f"{live_daphne.url}/tables/{match.pk}/"
     mover_ctx, other_ctx = browser.new_context(), browser.new_context()
     mover, other = mover_ctx.new_page(), other_ctx.new_page()
@@ -143,7 +137,7 @@ def test_two_players_see_a_meld_built_live(browser, live_daphne, artifacts, make
 
 def test_keyboard_only_meld(browser, live_daphne, artifacts, make_user, settings):
     """Select cards with the keyboard (Space/Enter on card buttons), then a target button."""
-    match, mover_name, _other, meld = two_player_table(make_user, settings)
+    match, mover_name, _other, meld = table_with_a_meld(make_user, settings)
     context = browser.new_context()
     page = context.new_page()
     login(page, live_daphne.url, mover_name)

@@ -8,26 +8,13 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from games import services
-from games.engine import manipulation as manip
 from games.models import Match
-from tests.browser.conftest import login, wait_live
+from tests.browser.conftest import login, two_player_table, wait_live
 from tests.games.services.positions import set_position
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 KEY_BUDGET = 40
-
-
-def two_player_table(make_user, settings):
-    settings.RUMMYHUB_FIXED_SEED = "11"
-    alice, bob = make_user("alice"), make_user("bob")
-    match = services.match_create(host=alice, variant="manipulation", seats_count=2)
-    services.seat_join(match_id=match.pk, user=bob)
-    services.match_start(match_id=match.pk, user=alice)
-    state = manip.from_dict(Match.objects.get(pk=match.pk).state["round"])
-    names = ["alice", "bob"]
-    return match, names[state.seat_to_act], names[1 - state.seat_to_act]
 
 
 class Keys:
@@ -62,7 +49,7 @@ def test_a_keyboard_only_meld_turn_new_meld_joker_and_a_card_added_to_a_table_me
     set_position(match, "7S.0 7D.0 JK.0 KH.0 2C.0 5D.0 9S.0 4H.0 8C.0 3S.0", ["TH.0 JH.0 QH.0"])
     context = browser.new_context(viewport={"width": 1280, "height": 720})
     page = context.new_page()
-    login(page, live_daphne.url, mover)
+    login(page, live_daphne.url, mover.username)
     page.goto(f"{live_daphne.url}/tables/{match.pk}/")
     expect(page.locator("#hand .card")).to_have_count(10)
     keys = Keys(page)
@@ -106,7 +93,7 @@ def test_the_focused_control_and_the_picked_cards_survive_another_players_move(
     match, mover, waiting = two_player_table(make_user, settings)
     context = browser.new_context()
     page = context.new_page()
-    login(page, live_daphne.url, waiting)
+    login(page, live_daphne.url, waiting.username)
     page.goto(f"{live_daphne.url}/tables/{match.pk}/")
     expect(page.locator(".seat .conn-on")).to_have_count(1)
     # The socket's opening done: a socket that opened only after the move would bring the whole board
@@ -120,7 +107,7 @@ def test_the_focused_control_and_the_picked_cards_survive_another_players_move(
     # The other player draws in their own browser (a move reaches the sockets through the server).
     mover_ctx = browser.new_context()
     mover_page = mover_ctx.new_page()
-    login(mover_page, live_daphne.url, mover)
+    login(mover_page, live_daphne.url, mover.username)
     mover_page.goto(f"{live_daphne.url}/tables/{match.pk}/")
     wait_live(mover_page)
     mover_page.locator('#actions button[data-action="draw"]').click()

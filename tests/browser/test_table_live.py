@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from games import services
 from games.engine import manipulation as manip
 from games.models import Match
-from tests.browser.conftest import login, wait_live
+from tests.browser.conftest import login, two_player_table, wait_live
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -101,13 +101,7 @@ def test_a_drawn_card_is_put_in_its_place_in_the_hand_and_a_sorted_hand_redrawn(
 ):
     """A socket sends a draw's one new card, not the hand (games.board.fragments, keyed rows): the page
     puts it in its place and keeps the hand's focus and picks; a sort, which moves every card, is sent whole."""
-    settings.RUMMYHUB_FIXED_SEED = "11"
-    alice, bob = make_user("alice"), make_user("bob")
-    match = services.match_create(host=alice, variant="manipulation", seats_count=2)
-    services.seat_join(match_id=match.pk, user=bob)
-    services.match_start(match_id=match.pk, user=alice)
-    state = manip.from_dict(Match.objects.get(pk=match.pk).state["round"])
-    mover = [alice, bob][state.seat_to_act]
+    match, mover, _waiting = two_player_table(make_user, settings)
     context = browser.new_context()
     page = context.new_page()
     frames = []
@@ -156,13 +150,7 @@ def test_a_move_arriving_during_a_drag_is_shown_once_the_drag_ends_without_askin
 ):
     """Issue 15: pushes held back during a drag were dropped and the whole board asked for again
     (a resync: a fresh load on the server). They are kept and applied in order once the drag ends."""
-    settings.RUMMYHUB_FIXED_SEED = "11"
-    alice, bob = make_user("alice"), make_user("bob")
-    match = services.match_create(host=alice, variant="manipulation", seats_count=2)
-    services.seat_join(match_id=match.pk, user=bob)
-    services.match_start(match_id=match.pk, user=alice)
-    state = manip.from_dict(Match.objects.get(pk=match.pk).state["round"])
-    mover, waiting = [alice, bob][state.seat_to_act], [alice, bob][1 - state.seat_to_act]
+    match, mover, waiting = two_player_table(make_user, settings)
     url = f"{live_daphne.url}/tables/{match.pk}/"
     contexts = [browser.new_context(), browser.new_context()]
     page, mover_page = contexts[0].new_page(), contexts[1].new_page()
@@ -215,14 +203,9 @@ def test_a_move_arriving_while_a_card_is_pressed_waits_for_the_tap_or_the_drag(
     was swapped in at once: the lists were set up anew and the press was dropped (the card did not
     follow the pointer). It is held from the press, like a frame that comes during the drag, and
     let in when the press ends as a tap or as a drag."""
-    settings.RUMMYHUB_FIXED_SEED = "11"
-    alice, bob = make_user("alice"), make_user("bob")
-    match = services.match_create(host=alice, variant="manipulation", seats_count=2)
-    services.seat_join(match_id=match.pk, user=bob)
-    services.match_start(match_id=match.pk, user=alice)
+    match, mover, waiting = two_player_table(make_user, settings)
     state = manip.from_dict(Match.objects.get(pk=match.pk).state["round"])
     assert state.rules.max_draws_per_turn >= 2  # the mover draws twice in one turn
-    mover, waiting = [alice, bob][state.seat_to_act], [alice, bob][1 - state.seat_to_act]
     url = f"{live_daphne.url}/tables/{match.pk}/"
     contexts = [browser.new_context(), browser.new_context()]
     page, mover_page = contexts[0].new_page(), contexts[1].new_page()
