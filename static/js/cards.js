@@ -128,8 +128,36 @@
     document.addEventListener("DOMContentLoaded", refresh);
   }
 
+  // The focused control, by what identifies it on any board: a board answered with a new one (a
+  // socket's frame, a form's answer over HTTP) puts the focus back where it was (table.js, puzzle.js).
+  function focusKey(el) {
+    if (!el || el === document.body) return null;
+    if (el.id) return "#" + el.id;
+    var card = el.closest(".card[data-id]");
+    if (card) return '.card[data-id="' + card.dataset.id + '"] .card-face';
+    var attrs = ["data-action", "data-target-meld", "data-joker-option", "data-knock-card", "data-suggest", "name"];
+    for (var i = 0; i < attrs.length; i++) {
+      var v = el.getAttribute(attrs[i]);
+      if (v !== null) return el.tagName.toLowerCase() + "[" + attrs[i] + '="' + CSS.escape(v) + '"]';
+    }
+    return null;
+  }
+
+  // The hand's card that takes the focus (its roving tab stop).
+  function handFocus() { return document.querySelector("#hand [tabindex='0'], #gin-hand [tabindex='0']"); }
+
+  // Back to the control ``key`` names, when the swap left the focus nowhere; ``fallback()`` when that
+  // control is gone (a button or an element with an id: a card that left the hand is followed by nothing).
+  function restoreFocus(key, fallback) {
+    if (!key || (document.activeElement !== document.body && document.activeElement)) return;
+    var el = document.querySelector(key);
+    if (!el && fallback && /^(button|#)/.test(key)) el = fallback();
+    if (el && el.focus) el.focus({ preventScroll: true });
+  }
+
   window.RummyCards = {
     post: post, sendHandOrder: sendHandOrder, sendDraft: sendDraft, Sortables: Sortables,
-    moveSelected: moveSelected, onEachBoard: onEachBoard, board: board, page: page
+    moveSelected: moveSelected, onEachBoard: onEachBoard, board: board, page: page,
+    focusKey: focusKey, handFocus: handFocus, restoreFocus: restoreFocus
   };
 })();

@@ -13,4 +13,21 @@
     dragStart: function () {},
     dragEnd: function () {}
   };
+
+  // Every answer is a new board: the focus goes back to the control it was on (a meld, a card, the
+  // Submit button after a refusal); once the puzzle is answered, to its next step (the next puzzle).
+  var focused = null;
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (event.detail.target && event.detail.target.id === "table-board") {
+      focused = window.RummyCards.focusKey(document.activeElement);
+    }
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    if (focused === null) return;
+    var key = focused;
+    focused = null;
+    window.RummyCards.restoreFocus(key, function () {
+      return document.querySelector("#puzzle-verdict [data-action='next-puzzle']") || window.RummyCards.handFocus();
+    });
+  });
 })();

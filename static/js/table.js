@@ -53,19 +53,8 @@
     before = snapshot();
   });
 
-  // The focused control and the picked cards, by what identifies them on any board.
-  function keyOf(el) {
-    if (!el || el === document.body) return null;
-    if (el.id) return "#" + el.id;
-    var card = el.closest(".card[data-id]");
-    if (card) return '.card[data-id="' + card.dataset.id + '"] .card-face';
-    var attrs = ["data-action", "data-target-meld", "data-joker-option", "data-knock-card", "data-suggest", "name"];
-    for (var i = 0; i < attrs.length; i++) {
-      var v = el.getAttribute(attrs[i]);
-      if (v !== null) return el.tagName.toLowerCase() + "[" + attrs[i] + '="' + CSS.escape(v) + '"]';
-    }
-    return null;
-  }
+  // The focused control, by what identifies it on any board (cards.js).
+  function keyOf(el) { return window.RummyCards.focusKey(el); }
 
   function meldCards() {
     var out = {};
@@ -209,12 +198,8 @@
       });
     }
     roving();
-    if (prev.focus && (document.activeElement === document.body || !document.activeElement)) {
-      var el = document.querySelector(prev.focus);
-      // The control is gone (the Draw button after a draw): the hand takes the focus.
-      if (!el && /^(button|#)/.test(prev.focus)) el = document.querySelector("#hand [tabindex='0'], #gin-hand [tabindex='0']");
-      if (el && el.focus) el.focus({ preventScroll: true });
-    }
+    // The control is gone (the Draw button after a draw): the hand takes the focus.
+    window.RummyCards.restoreFocus(prev.focus, window.RummyCards.handFocus);
     var mine = m.dataset.myTurn === "true";
     if (!mine) clearHint();
     if (mine && !prev.myTurn) yourTurn();

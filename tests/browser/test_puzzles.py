@@ -130,6 +130,13 @@ def test_a_refused_puzzle_answer_shows_its_reason_and_a_failed_request_says_so(
     expect(page.locator("#table-board .board-error")).to_be_visible()
     expect(page.locator("[data-verdict]")).to_have_count(0)
     assert not PuzzleAttempt.objects.exists()
+    # The draft's reasons are shown whole on a puzzle's board (it has the room): no line cut or scrolled away.
+    expect(page.locator("#draft-errors li")).not_to_have_count(0)
+    cut = page.evaluate(
+        """() => [...document.querySelectorAll('#draft-errors, #draft-errors li')].filter(
+            (e) => e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1).length"""
+    )
+    assert cut == 0
     page.screenshot(path=str(artifacts / "refusal-shown-puzzle.png"))
 
     # A request refused without a fragment to show (here the CSRF check: the token the page holds is
@@ -158,4 +165,51 @@ def test_a_refused_puzzle_answer_shows_its_reason_and_a_failed_request_says_so(
     expect(page.locator("[data-request-error]")).to_contain_text("could not be reached")
     context.set_offline(False)
     assert not PuzzleAttempt.objects.exists()
+    context.close()
+
+
+def test_the_focus_stays_on_the_board_when_a_puzzle_answers_by_keyboard(browser, live_daphne, make_user, artifacts):
+    """Every move on a puzzle is answered over HTTP with a new board (no socket): the focus comes back to
+    the control it was on (the meld a card was put on, Submit after a refusal), and once the puzzle is
+    solved it goes to the next puzzle, so a player by keyboard alone never starts again from the page's top."""
+    alice = make_user("alice")
+    puzzle = support.manipulation_puzzle(alice, step=1)
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    login(page, live_daphne.url, "alice")
+    page.goto(f"{live_daphne.url}/puzzles/{puzzle.pk}/")
+    expect(page.locator("#melds .meld-new-box")).to_have_count(1)
+    page.wait_for_timeout(300)
+
+    def focused(attribute: str) -> str | None:
+        return page.evaluate(f"() => document.activeElement.getAttribute('{attribute}')")
+
+    def kb_move(card_id: str, target: str) -> None:
+        page.locator(f'.card[data-id="{card_id}"] .card-face').focus()
+        page.keyboard.press("Space")
+        page.locator(f'#melds .meld-box[data-target-meld="{target}"]').focus()
+        page.keyboard.press("Enter")
+        expect(page.locator(f'#melds .meld .card[data-id="{card_id}"]')).to_have_count(1)
+        settled(page)
+        assert focused("data-target-meld") == target  # the meld it was put on, not the page
+
+    kb_move("4H.0", "new")
+    # Submitted while 4♥ lies alone: refused, and the focus is on Submit again, beside its reason.
+    page.locator('[data-action="submit-puzzle"]').focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#table-board .board-error")).to_be_visible()
+    settled(page)
+    assert focused("data-action") == "submit-puzzle"
+    for card in ("4S.0", "4D.0"):
+        kb_move(card, "1")
+    kb_move("9H.0", "new")
+    for card in ("9S.0", "9D.0"):
+        kb_move(card, "2")
+    page.locator('[data-action="submit-puzzle"]').focus()
+    page.keyboard.press("Enter")
+    expect(page.locator('[data-verdict="solved"]')).to_be_visible()
+    settled(page)
+    assert focused("data-action") == "next-puzzle"  # Submit is gone: its next step has the focus
+    page.screenshot(path=str(artifacts / "puzzle-keyboard-solved.png"))
+    assert PuzzleAttempt.objects.get(puzzle=puzzle).solved
     context.close()
