@@ -104,7 +104,9 @@ def table(request, match_id):
             "games/table.html#table-side",
             {"match": match, "me": me is not None, **_chat_context(match, request.user)},
         )
-    board = fragments.board_for(selectors.board_data(match), request.user, request=request)
+    data = selectors.board_data(match)
+    refusal = services.seat_refusal_shown(data.match, data.seats, request.user)
+    board = fragments.board_for(data, request.user, request=request, seat_refusal=refusal)
     ctx = board.ctx
     ctx["board_html"] = board.html()
     if not request.htmx:
@@ -140,6 +142,7 @@ def _respond(request, match_id, error: Exception | None = None, status: int = 20
         request.user,
         request=request,
         error=commands.error_context(error, match.variant) if error is not None else None,
+        seat_refusal=services.seat_refusal_shown(data.match, data.seats, request.user),
     )
     # A refusal (4xx) is the board with its reason: the page shows it (plumbing/answers.py).
     return answers.shown(

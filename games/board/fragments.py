@@ -218,6 +218,7 @@ def board_for(
     request=None,
     previous: Board | None = None,
     meta: bool = True,
+    seat_refusal: str | None = None,
 ) -> Board:
     """``user``'s board of the version ``data`` holds, as fragments (a spectator's when seatless).
 
@@ -226,8 +227,9 @@ def board_for(
     page's scripts send the token with every request).  ``previous``: this viewer's last board in the
     same language (a socket's), whose private fragments are reused where their inputs are the same.
     ``meta=False``: without ``#board-meta`` (a socket draws it per frame, ``games.live.boardviews``).
+    ``seat_refusal``: why fair play keeps a viewer without a seat out of the free ones (``table_context``).
     """
-    ctx = table_context(data, user)
+    ctx = table_context(data, user, seat_refusal=seat_refusal)
     ctx["error"] = error
     ctx["reply"] = reply
     ctx["meta"] = _meta(ctx, data)

@@ -98,8 +98,12 @@ def _hint_url(match_id: int, prefix: str) -> str:
     return reverse("games:hint", args=[match_id])
 
 
-def table_context(data: BoardData, user) -> dict[str, Any]:
+def table_context(data: BoardData, user, *, seat_refusal: str | None = None) -> dict[str, Any]:
     """``user``'s board of the version ``data`` holds (a spectator's when they have no seat).
+
+    ``seat_refusal``: why fair play keeps this viewer out of the table's free seats
+    (``services.seat_refusal``, which reads the database: the caller asks it); an open table then
+    shows it instead of "Sit here".
 
     What every viewer sees alike (:func:`public_context`) is worked out once per version and
     language; a seated viewer's board is that with their own part laid over it: their view of the
@@ -112,7 +116,7 @@ def table_context(data: BoardData, user) -> dict[str, Any]:
     is_host = user.is_authenticated and match.host_id == user.pk
     me = next((s for s in data.seats if user.is_authenticated and s.user_id == user.pk), None)
     if me is None:
-        return {**base, **game, "is_host": is_host}
+        return {**base, **game, "is_host": is_host, "seat_refusal": seat_refusal if base["is_open"] else None}
     spec, state, seats = base["spec"], data.state, data.seats
     view = spec.view(state, me.index) if state is not None else None
     ctx = {

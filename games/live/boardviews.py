@@ -40,17 +40,19 @@ _lock = threading.Lock()
 _last: OrderedDict[tuple, tuple] = OrderedDict()
 
 
-def view_key(data: BoardData, user) -> tuple:
-    """Which view of the table ``user`` has: their seat's, or a seatless viewer's (the host's or anyone's).
+def view_key(data: BoardData, user, seat_refusal: str | None = None) -> tuple:
+    """Which view of the table ``user`` has: their seat's, or a seatless viewer's (the host's or anyone's,
+    and at an open table whether fair play keeps them out of its free seats, and why).
 
     ``board.table.table_context`` reads nothing else of the user: a seated viewer's board is their seat's
-    (their hand, their hints at a practice table), a seatless viewer's differs only by being the host.
+    (their hand, their hints at a practice table), a seatless viewer's differs only by being the host and
+    by ``seat_refusal``.
     """
     if user.is_authenticated:
         seat = next((s.index for s in data.seats if s.user_id == user.pk), None)
         if seat is not None:
             return ("seat", seat)
-    return ("watch", user.is_authenticated and data.match.host_id == user.pk)
+    return ("watch", user.is_authenticated and data.match.host_id == user.pk, seat_refusal)
 
 
 @dataclass(frozen=True)
@@ -72,10 +74,13 @@ class View:
 META = ("version", "can_meld", "status", "timer", "meta")  # what the frag-board-meta partial reads
 
 
-def view_of(data: BoardData, user) -> View:
-    """``user``'s view of this version in the current language: drawn by its first socket, shared by the others."""
+def view_of(data: BoardData, user, *, seat_refusal: str | None = None) -> View:
+    """``user``'s view of this version in the current language: drawn by its first socket, shared by the others.
+
+    ``seat_refusal``: why fair play keeps this viewer out of an open table's free seats (the caller asks
+    the database, ``services.seat_refusal_shown``)."""
     language = get_language()
-    key = view_key(data, user)
+    key = view_key(data, user, seat_refusal)
     slot = ("view", language, key)
     view = data.shared.get(slot)
     if view is not None:
@@ -84,7 +89,7 @@ def view_of(data: BoardData, user) -> View:
     with _lock:
         kept = _last.get(last_key)
     previous = kept[2] if kept is not None and kept[0] == data.match.created_at and kept[1] == language else None
-    board = fragments.board_for(data, user, previous=previous, meta=False)
+    board = fragments.board_for(data, user, previous=previous, meta=False, seat_refusal=seat_refusal)
     view = _view(data, board)
     data.shared[slot] = view  # two sockets drawing it at once each draw the same board: no harm
     with _lock:
@@ -97,9 +102,9 @@ def view_of(data: BoardData, user) -> View:
     return view
 
 
-def answer_of(data: BoardData, user, error: dict) -> View:
+def answer_of(data: BoardData, user, error: dict, *, seat_refusal: str | None = None) -> View:
     """``user``'s board with a refusal for them alone: drawn for that socket, never shared."""
-    return _view(data, fragments.board_for(data, user, error=error, meta=False))
+    return _view(data, fragments.board_for(data, user, error=error, meta=False, seat_refusal=seat_refusal))
 
 
 def _view(data: BoardData, board: fragments.Board) -> View:

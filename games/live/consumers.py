@@ -22,7 +22,7 @@ from django.utils.translation import gettext, gettext_noop
 from games import commands, selectors, services
 from games.live import boardcache, boardviews, chatlines
 from games.live.heartbeats import heartbeats
-from games.models import new_connection_token
+from games.models import MatchStatus, new_connection_token
 from plumbing import inputs, realtime
 from plumbing.realtime import LOBBY_GROUP, override_scope_language, scope_language, table_group
 
@@ -68,6 +68,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.user = self.scope.get("user")
         self.match_id = self.scope["url_route"]["kwargs"]["match_id"]
         self.shown = boardviews.Shown()  # what this socket's page shows: the one diff state
+        # Why fair play keeps this viewer out of an open table's free seats, by who sat there when it was
+        # asked (``services.seat_refusal_shown`` reads the database: asked again when they change).
+        self.refused: tuple[tuple | None, str | None] = (None, None)
         self.rate = commands.Rate()  # its commands and resyncs
         if self.user is None or not self.user.is_authenticated:
             await self.close(code=4401)
@@ -291,6 +294,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             # The version is loaded already (this process made the move, or another socket's push
             # loaded it): its views are CPU only (and usually drawn already), done here rather than
             # through the thread pool.
+            if self._refusal_key(data) != self.refused[0]:
+                await database_sync_to_async(self._ask_refusal, thread_sensitive=False)(data)
             view = self._view(data, error)
         else:
             # Loading reads the database: on the thread pool, in parallel, not on the one
@@ -317,14 +322,32 @@ class TableConsumer(AsyncWebsocketConsumer):
         data = boardcache.board_data_for(
             self.match_id, min_version=min_version, fresh=fresh, created_at=self.match_created
         )
-        return None if data is None else self._view(data, error)
+        if data is None:
+            return None
+        if self._refusal_key(data) != self.refused[0]:
+            self._ask_refusal(data)
+        return self._view(data, error)
+
+    def _refusal_key(self, data) -> tuple | None:
+        """Who sits at the table while it is open and this viewer has no seat there (None otherwise):
+        what the viewer's seat refusal depends on, besides fair play's own records."""
+        if data.match.status != MatchStatus.OPEN or any(s.user_id == self.user.pk for s in data.seats):
+            return None
+        return tuple(s.user_id or -1 if not s.bot_policy else -2 for s in data.seats)
+
+    def _ask_refusal(self, data) -> None:
+        """Ask fair play (the database) why this viewer may not sit at the table now, if so."""
+        with override_scope_language(self.scope):
+            self.refused = (self._refusal_key(data), services.seat_refusal_shown(data.match, data.seats, self.user))
 
     def _view(self, data, error: Exception | None) -> boardviews.View:
         """This viewer's view of the loaded version: no database access (it also runs on the event loop)."""
+        refusal = self.refused[1] if self._refusal_key(data) == self.refused[0] else None
         with override_scope_language(self.scope):
             if error is not None:
-                return boardviews.answer_of(data, self.user, commands.error_context(error, data.match.variant))
-            return boardviews.view_of(data, self.user)
+                context = commands.error_context(error, data.match.variant)
+                return boardviews.answer_of(data, self.user, context, seat_refusal=refusal)
+            return boardviews.view_of(data, self.user, seat_refusal=refusal)
 
     def _render_dots(self) -> str:
         with override_scope_language(self.scope):

@@ -168,6 +168,36 @@ def may_sit_with(user, others) -> None:
         raise ActionRefused("blocked", refusal)
 
 
+def seat_refusal(match: Match, user, seated: list[int]) -> ActionRefused | None:
+    """Why fair play keeps ``user`` out of a seat at ``match`` beside the users ``seated`` (ids), or None:
+    a bar from rated tables (a practice table takes everyone), a block either way (``games.guards``).
+
+    A seat taken (:func:`seat_join`), a rematch asked for, and an open table's board (its "Sit here"
+    buttons, ``board.table``) all ask this one question.
+    """
+    try:
+        if not match.practice:
+            rated_only(user)
+        may_sit_with(user, seated)
+    except ActionRefused as refusal:
+        return refusal
+    return None
+
+
+def seat_refusal_shown(match: Match, seats, user) -> str | None:
+    """:func:`seat_refusal`'s reason as an open table's board shows it to ``user``, a viewer without a
+    seat while seats are free (None for anyone else): ``seats`` are the table's, as the board has them."""
+    if (
+        match.status != MatchStatus.OPEN
+        or not user.is_authenticated
+        or any(s.user_id == user.pk for s in seats)
+        or not any(s.is_empty for s in seats)
+    ):
+        return None
+    refusal = seat_refusal(match, user, [s.user_id for s in seats if s.user_id is not None])
+    return refusal.message if refusal is not None else None
+
+
 def seat_join(*, match_id: int, user, index: int | None = None, invite_token: str | None = None) -> Seat:
     with writing(match_id) as write:
         match = write.match
@@ -178,9 +208,9 @@ def seat_join(*, match_id: int, user, index: int | None = None, invite_token: st
             raise ActionRefused("already_seated", _("You already have a seat at this table."))
         if match.move_time:
             check_cap(user)
-        if not match.practice:
-            rated_only(user)
-        may_sit_with(user, [s.user_id for s in write.seats if s.user_id is not None])
+        refusal = seat_refusal(match, user, [s.user_id for s in write.seats if s.user_id is not None])
+        if refusal is not None:
+            raise refusal
         free = Seat.objects.select_for_update().filter(match=match, user__isnull=True, bot_policy="")
         if index is not None:
             free = free.filter(index=index)
@@ -282,9 +312,9 @@ def match_rematch(*, match_id: int, user) -> Match:
             return existing
         if old.move_time:
             check_cap(user)
-        if not old.practice:
-            rated_only(user)
-        may_sit_with(user, [s.user_id for s in seats_in_order(old) if s.user_id is not None])
+        refusal = seat_refusal(old, user, [s.user_id for s in seats_in_order(old) if s.user_id is not None])
+        if refusal is not None:
+            raise refusal
         new = _new_match(
             variant=old.variant,
             options=old.options,

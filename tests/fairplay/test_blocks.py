@@ -119,3 +119,23 @@ def test_the_chat_report_link_is_offered_to_players_for_others_lines_only(client
     assert f'data-report-line="{other.pk}"' in page and f'data-report-line="{own.pk}"' not in page
     client.force_login(bob)  # a spectator
     assert "data-report-line" not in client.get(f"/tables/{table.pk}/").content.decode()
+
+
+def test_an_open_table_tells_a_blocked_viewer_why_instead_of_offering_its_seats(client, alice, bob, carol):
+    """A player kept out by a block sees why on the table's page, and its free seats offer no "Sit here"
+    form (a disabled button that names the reason); someone else still sees the forms."""
+    services.block_set(user=alice, target_id=bob.pk, blocked=True)
+    table = game_services.match_create(host=bob, variant="manipulation", seats_count=3)
+    join = f'hx-post="/tables/{table.pk}/join/"'
+    client.force_login(alice)
+    page = client.get(f"/tables/{table.pk}/").content.decode()
+    assert "You cannot sit at this table" in page and 'id="seat-refusal"' in page
+    assert join not in page and 'aria-describedby="seat-refusal"' in page
+    client.force_login(carol)
+    page = client.get(f"/tables/{table.pk}/").content.decode()
+    assert join in page and "You cannot sit at this table" not in page
+    # The block lifted: alice is offered the seats again.
+    services.block_set(user=alice, target_id=bob.pk, blocked=False)
+    client.force_login(alice)
+    page = client.get(f"/tables/{table.pk}/").content.decode()
+    assert join in page and "You cannot sit at this table" not in page

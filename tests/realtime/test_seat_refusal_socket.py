@@ -1,0 +1,56 @@
+"""An open table's socket tells a viewer whom fair play keeps out of its seats why, instead of offering
+"Sit here": asked again when who sits there changes (a blocked player sits down, then leaves), and a
+viewer who is not kept out shares none of it."""
+
+from __future__ import annotations
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from fairplay import services as fairplay_services
+from games import services
+from rummyhub.asgi import application
+from tests.live import session_cookie_for
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+REASON = "You cannot sit at this table"
+
+
+def connect(match_id: int, cookie: str) -> WebsocketCommunicator:
+    headers = [(b"origin", b"http://testserver"), (b"cookie", f"sessionid={cookie}".encode())]
+    return WebsocketCommunicator(application, f"/ws/tables/{match_id}/", headers=headers)
+
+
+async def heard(communicator) -> str:
+    frames = []
+    while not await communicator.receive_nothing(timeout=0.5):
+        frames.append(await communicator.receive_from())
+    return "".join(frames)
+
+
+async def test_a_blocked_viewer_is_told_why_as_the_seats_change(make_user):
+    carol, alice, bob, erin = [await database_sync_to_async(make_user)(n) for n in ("carol", "alice", "bob", "erin")]
+    match = await database_sync_to_async(services.match_create)(host=carol, variant="manipulation", seats_count=4)
+    await database_sync_to_async(fairplay_services.block_set)(user=alice, target_id=bob.pk, blocked=True)
+    join = f'hx-post="/tables/{match.pk}/join/"'
+    sockets = {}
+    for user in (alice, erin):  # both watch the open table
+        socket = connect(match.pk, await database_sync_to_async(session_cookie_for)(user))
+        assert (await socket.connect())[0]
+        await heard(socket)
+        sockets[user.username] = socket
+
+    # bob, whom alice blocks, sits down: alice is told why she may not, erin is still offered a seat.
+    await database_sync_to_async(services.seat_join)(match_id=match.pk, user=bob)
+    alice_sees, erin_sees = await heard(sockets["alice"]), await heard(sockets["erin"])
+    assert REASON in alice_sees and 'aria-describedby="seat-refusal"' in alice_sees and join not in alice_sees
+    assert join in erin_sees and REASON not in erin_sees
+
+    # bob leaves: alice is offered the seats again.
+    await database_sync_to_async(services.seat_leave)(match_id=match.pk, user=bob)
+    alice_sees = await heard(sockets["alice"])
+    assert join in alice_sees and REASON not in alice_sees
+    for socket in sockets.values():
+        await socket.disconnect()
