@@ -265,10 +265,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if message is None or (viewer is not None and viewer.pk in hidden_from):
             return  # a muted table, a blocked author (fair play): this socket hears nothing
         with override_scope_language(self.scope):
-            html = render_to_string(
-                "games/table.html#chat-message",
-                {"message": message, "oob": True, "user": viewer, "me": self.seat_index is not None},
-            )
+            html = chatlines.frame(message, viewer=viewer, seated=self.seat_index is not None)
         await self.send(text_data=html)
 
     async def push_board(

@@ -1,5 +1,6 @@
 """A chat line reaches the table's sockets with one load per process, not three queries per socket,
-and still reaches no one who muted the table's chat or who blocks its author (or is blocked by them)."""
+and one render per kind of viewer, not one per socket; and still reaches no one who muted the
+table's chat or who blocks its author (or is blocked by them)."""
 
 from __future__ import annotations
 
@@ -53,6 +54,14 @@ async def test_a_line_is_loaded_once_for_every_socket_and_hidden_from_muters_and
         return real(**kwargs)
 
     monkeypatch.setattr(selectors, "chat_line", counted)
+    drawn = []
+    real_render = chatlines.render_to_string
+
+    def render(name, context):
+        drawn.append((context["message"].pk, context["me"], context["user"].pk == context["message"].user_id))
+        return real_render(name, context)
+
+    monkeypatch.setattr(chatlines, "render_to_string", render)
     viewers = [*players, watcher, watcher]  # two sockets of one spectator
     sockets = []
     for user in viewers:
@@ -70,6 +79,9 @@ async def test_a_line_is_loaded_once_for_every_socket_and_hidden_from_muters_and
         await socket.disconnect()
 
     assert len(loads) == 2 and len(set(loads)) == 2  # one load per line for the six sockets
+    # Each line drawn once per kind of viewer (seated or not, its author or not), not once per socket:
+    # a line reaches its author, two other seats (one more blocks or mutes it) and two spectator sockets.
+    assert len(drawn) == len(set(drawn)) == 6, drawn
     by_name = dict(zip(["alice", "bob", "carol", "dave", "erin", "erin2"], frames, strict=True))
     for name in ("alice", "dave", "erin", "erin2"):
         assert "alice says hi" in by_name[name] and "dave says hi" in by_name[name], name
