@@ -22,7 +22,7 @@ from django.utils.translation import gettext, gettext_noop
 from games import commands, selectors, services
 from games.live import boardcache, boardviews, chatlines
 from games.live.heartbeats import heartbeats
-from games.models import MatchStatus, new_connection_token
+from games.models import new_connection_token
 from plumbing import inputs, realtime
 from plumbing.realtime import LOBBY_GROUP, override_scope_language, scope_language, table_group
 
@@ -291,7 +291,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             # The version is loaded already (this process made the move, or another socket's push
             # loaded it): its views are CPU only (and usually drawn already), done here rather than
             # through the thread pool.
-            if self._refusal_key(data) != self.refused[0]:
+            if self._refusal_stale(data):
                 await database_sync_to_async(self._ask_refusal, thread_sensitive=False)(data)
             view = self._view(data, error)
         else:
@@ -321,16 +321,20 @@ class TableConsumer(AsyncWebsocketConsumer):
         )
         if data is None:
             return None
-        if self._refusal_key(data) != self.refused[0]:
+        if self._refusal_stale(data):
             self._ask_refusal(data)
         return self._view(data, error)
 
     def _refusal_key(self, data) -> tuple | None:
-        """Who sits at the table while it is open and this viewer has no seat there (None otherwise):
-        what the viewer's seat refusal depends on, besides fair play's own records."""
-        if data.match.status != MatchStatus.OPEN or any(s.user_id == self.user.pk for s in data.seats):
-            return None
-        return tuple(s.user_id or -1 if not s.bot_policy else -2 for s in data.seats)
+        """What this viewer's seat refusal depends on in the loaded version (None: there is none to ask)."""
+        return services.seat_refusal_inputs(data.match, data.seats, self.user)
+
+    def _refusal_stale(self, data) -> bool:
+        """Whether fair play must be asked (again) for this version: who sits there changed since."""
+        key = self._refusal_key(data)
+        if key is None:
+            self.refused = (None, None)  # nothing to ask, nothing refused
+        return key is not None and key != self.refused[0]
 
     def _ask_refusal(self, data) -> None:
         """Ask fair play (the database) why this viewer may not sit at the table now, if so."""

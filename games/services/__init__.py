@@ -73,6 +73,7 @@ from games.services.tables import (  # noqa: F401
     seat_leave,
     seat_quick,
     seat_refusal,
+    seat_refusal_inputs,
     seat_refusal_shown,
     seat_remove_bot,
     seat_to_bot,

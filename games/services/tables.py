@@ -184,15 +184,23 @@ def seat_refusal(match: Match, user, seated: list[int]) -> ActionRefused | None:
     return None
 
 
-def seat_refusal_shown(match: Match, seats, user) -> str | None:
-    """:func:`seat_refusal`'s reason as an open table's board shows it to ``user``, a viewer without a
-    seat while seats are free (None for anyone else): ``seats`` are the table's, as the board has them."""
+def seat_refusal_inputs(match: Match, seats, user) -> tuple | None:
+    """What :func:`seat_refusal_shown` depends on besides fair play's own records (who sits where), or
+    None when it has nothing to ask: the table is not open, ``user`` has a seat there, or none is free."""
     if (
         match.status != MatchStatus.OPEN
         or not user.is_authenticated
         or any(s.user_id == user.pk for s in seats)
         or not any(s.is_empty for s in seats)
     ):
+        return None
+    return tuple(s.user_id if s.user_id is not None else bool(s.bot_policy) for s in seats)
+
+
+def seat_refusal_shown(match: Match, seats, user) -> str | None:
+    """:func:`seat_refusal`'s reason as an open table's board shows it to ``user``, a viewer without a
+    seat while seats are free (None for anyone else): ``seats`` are the table's, as the board has them."""
+    if seat_refusal_inputs(match, seats, user) is None:
         return None
     refusal = seat_refusal(match, user, [s.user_id for s in seats if s.user_id is not None])
     return refusal.message if refusal is not None else None
