@@ -332,8 +332,6 @@ class TableConsumer(AsyncWebsocketConsumer):
     def _refusal_stale(self, data) -> bool:
         """Whether fair play must be asked (again) for this version: who sits there changed since."""
         key = self._refusal_key(data)
-        if key is None:
-            self.refused = (None, None)  # nothing to ask, nothing refused
         return key is not None and key != self.refused[0]
 
     def _ask_refusal(self, data) -> None:

@@ -53,9 +53,6 @@
     before = snapshot();
   });
 
-  // The focused control, by what identifies it on any board (cards.js).
-  function keyOf(el) { return window.RummyCards.focusKey(el); }
-
   function meldCards() {
     var out = {};
     document.querySelectorAll("#melds .meld .card[data-id]").forEach(function (c) { out[c.dataset.id] = true; });
@@ -97,7 +94,7 @@
     var melds = document.getElementById("melds");
     var discard = document.querySelector("#gin-discard .card[data-id]");
     return {
-      focus: keyOf(document.activeElement),
+      focus: window.RummyCards.focusKey(document.activeElement),
       picked: picked,
       meldCards: meldCards(),
       meldPlaces: meldPlaces(),
@@ -240,7 +237,7 @@
     var active = document.activeElement;
     // A player at the command line keeps it: the round's end is read there ("layout", "what changed").
     if (active && active.closest && active.closest("#typed")) return;
-    if (active && active !== document.body && !active.closest("#results")) focusBefore = keyOf(active);
+    if (active && active !== document.body && !active.closest("#results")) focusBefore = window.RummyCards.focusKey(active);
     title.focus({ preventScroll: false });
   }
   function setResults(show) {

@@ -23,6 +23,17 @@ def settled(page):
     page.wait_for_timeout(250)
 
 
+def open_puzzle(browser, live_daphne, puzzle, **context_options):
+    """alice's page of ``puzzle`` in a new browser context, its Manipulation board set up for moves."""
+    context = browser.new_context(**context_options)
+    page = context.new_page()
+    login(page, live_daphne.url, "alice")
+    page.goto(f"{live_daphne.url}/puzzles/{puzzle.pk}/")
+    expect(page.locator("#melds .meld-new-box")).to_have_count(1)
+    page.wait_for_timeout(300)
+    return context, page
+
+
 def move(page, card_id: str, target) -> None:
     conftest_drag(page, page.locator(f'.card[data-id="{card_id}"]'), target, rest=True)
     settled(page)
@@ -32,14 +43,8 @@ def test_a_manipulation_puzzle_solved_by_drags_and_a_gin_puzzle_by_keyboard(brow
     alice = make_user("alice")
     manipulation = support.manipulation_puzzle(alice, step=1)
     gin = support.gin_puzzle(alice, step=2)
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    login(page, live_daphne.url, "alice")
-
     # Manipulation: 4♥ and 9♥ out of the run into new melds, the hand's 4s and 9s onto them.
-    page.goto(f"{live_daphne.url}/puzzles/{manipulation.pk}/")
-    expect(page.locator("#melds .meld-new-box")).to_have_count(1)
-    page.wait_for_timeout(300)
+    context, page = open_puzzle(browser, live_daphne, manipulation, viewport={"width": 1280, "height": 900})
     move(page, "4H.0", page.locator('#melds .meld[data-meld="new"]'))
     expect(page.locator('#melds .meld[data-meld="1"] .card[data-id="4H.0"]')).to_have_count(1)
     for card in ("4S.0", "4D.0"):
@@ -116,12 +121,7 @@ def test_a_refused_puzzle_answer_shows_its_reason_and_a_failed_request_says_so(
     its reason; any other refused or failed request is said in a notice (static/js/site.js)."""
     alice = make_user("alice")
     puzzle = support.manipulation_puzzle(alice, step=1)
-    context = browser.new_context(viewport={"width": 390, "height": 844})
-    page = context.new_page()
-    login(page, live_daphne.url, "alice")
-    page.goto(f"{live_daphne.url}/puzzles/{puzzle.pk}/")
-    expect(page.locator("#melds .meld-new-box")).to_have_count(1)
-    page.wait_for_timeout(300)
+    context, page = open_puzzle(browser, live_daphne, puzzle, viewport={"width": 390, "height": 844})
     # 4♥ out of the run into a meld of its own: the arrangement is not valid ...
     move(page, "4H.0", page.locator('#melds .meld[data-meld="new"]'))
     expect(page.locator("#melds .meld-invalid")).not_to_have_count(0)
@@ -174,12 +174,7 @@ def test_the_focus_stays_on_the_board_when_a_puzzle_answers_by_keyboard(browser,
     solved it goes to the next puzzle, so a player by keyboard alone never starts again from the page's top."""
     alice = make_user("alice")
     puzzle = support.manipulation_puzzle(alice, step=1)
-    context = browser.new_context(viewport={"width": 1280, "height": 720})
-    page = context.new_page()
-    login(page, live_daphne.url, "alice")
-    page.goto(f"{live_daphne.url}/puzzles/{puzzle.pk}/")
-    expect(page.locator("#melds .meld-new-box")).to_have_count(1)
-    page.wait_for_timeout(300)
+    context, page = open_puzzle(browser, live_daphne, puzzle, viewport={"width": 1280, "height": 720})
 
     def focused(attribute: str) -> str | None:
         return page.evaluate(f"() => document.activeElement.getAttribute('{attribute}')")

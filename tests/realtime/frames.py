@@ -1,5 +1,5 @@
-"""Reading a table socket's frames in tests: boards (``#board-meta`` and the fragments that changed),
-with other seats' online dots checked and skipped."""
+"""A table socket in tests: opening one as a signed-in viewer, and reading its frames: boards
+(``#board-meta`` and the fragments that changed), with other seats' online dots checked and skipped."""
 
 from __future__ import annotations
 
@@ -7,8 +7,26 @@ import re
 from collections.abc import Awaitable, Callable
 
 from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
 
 from games.models import Match
+from rummyhub.asgi import application
+
+
+def connect(match_id: int, cookie: str | None) -> WebsocketCommunicator:
+    """A table socket of the viewer whose session is ``cookie`` (None: signed out), from the site's origin."""
+    headers = [(b"origin", b"http://testserver")]
+    if cookie:
+        headers.append((b"cookie", f"sessionid={cookie}".encode()))
+    return WebsocketCommunicator(application, f"/ws/tables/{match_id}/", headers=headers)
+
+
+async def heard(communicator, quiet: float = 0.5) -> str:
+    """Every frame the socket receives until it has been quiet for ``quiet`` seconds, joined."""
+    frames = []
+    while not await communicator.receive_nothing(timeout=quiet):
+        frames.append(await communicator.receive_from())
+    return "".join(frames)
 
 
 async def receive_board(communicator) -> str:

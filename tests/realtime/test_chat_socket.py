@@ -6,29 +6,14 @@ from __future__ import annotations
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 
 from fairplay import services as fairplay_services
 from games import selectors, services
 from games.live import chatlines
-from rummyhub.asgi import application
 from tests.live import session_cookie_for
+from tests.realtime.frames import connect, heard
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def connect(match_id: int, cookie: str | None) -> WebsocketCommunicator:
-    headers = [(b"origin", b"http://testserver")]
-    if cookie:
-        headers.append((b"cookie", f"sessionid={cookie}".encode()))
-    return WebsocketCommunicator(application, f"/ws/tables/{match_id}/", headers=headers)
-
-
-async def heard(communicator) -> str:
-    frames = []
-    while not await communicator.receive_nothing(timeout=0.5):
-        frames.append(await communicator.receive_from())
-    return "".join(frames)
 
 
 def setup(make_user):

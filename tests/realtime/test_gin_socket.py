@@ -10,7 +10,6 @@ import re
 import pytest
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 
 from games import services
 from games.engine import bots as engine_bots
@@ -18,22 +17,13 @@ from games.engine import gin
 from games.engine.gin import GinMatch
 from games.models import Event, Match, MatchStatus, Seat
 from games.variants import spec_for
-from rummyhub.asgi import application
 from tests.live import session_cookie_for
-from tests.realtime.frames import drain_to_current, receive_board
+from tests.realtime.frames import connect, drain_to_current, receive_board
 from tests.seeds import secret_seeds, seed_leaks
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 CARD_ATTR = re.compile(r"""data-(?:id|ref)=["']([^"']+)["']""")  # in markup and in a swap's selector
-
-
-def connect(match_id: int, cookie: str) -> WebsocketCommunicator:
-    return WebsocketCommunicator(
-        application,
-        f"/ws/tables/{match_id}/",
-        headers=[(b"origin", b"http://testserver"), (b"cookie", f"sessionid={cookie}".encode())],
-    )
 
 
 def setup_table(make_user, settings, variant="gin_box"):

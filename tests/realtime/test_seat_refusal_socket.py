@@ -6,28 +6,15 @@ from __future__ import annotations
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 
 from fairplay import services as fairplay_services
 from games import services
-from rummyhub.asgi import application
 from tests.live import session_cookie_for
+from tests.realtime.frames import connect, heard
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 REASON = "You cannot sit at this table"
-
-
-def connect(match_id: int, cookie: str) -> WebsocketCommunicator:
-    headers = [(b"origin", b"http://testserver"), (b"cookie", f"sessionid={cookie}".encode())]
-    return WebsocketCommunicator(application, f"/ws/tables/{match_id}/", headers=headers)
-
-
-async def heard(communicator) -> str:
-    frames = []
-    while not await communicator.receive_nothing(timeout=0.5):
-        frames.append(await communicator.receive_from())
-    return "".join(frames)
 
 
 async def test_a_blocked_viewer_is_told_why_as_the_seats_change(make_user):

@@ -24,20 +24,12 @@ from games.models import Match, MatchStatus, TableConnection
 from games.variants import spec_for
 from rummyhub.asgi import application
 from tests.live import session_cookie_for
-from tests.realtime.frames import drain_to_current, receive_board
+from tests.realtime.frames import connect, drain_to_current, receive_board
 from tests.seeds import secret_seeds, seed_leaks
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 CARD_ATTR = re.compile(r"""data-(?:id|ref)=["']([^"']+)["']""")  # in markup and in a swap's selector
-
-
-def connect(match_id: int, cookie: str) -> WebsocketCommunicator:
-    return WebsocketCommunicator(
-        application,
-        f"/ws/tables/{match_id}/",
-        headers=[(b"origin", b"http://testserver"), (b"cookie", f"sessionid={cookie}".encode())],
-    )
 
 
 def setup_table(make_user, settings):
@@ -151,9 +143,7 @@ async def test_anonymous_and_strangers_to_a_private_table_are_refused(make_user,
     match = await sync_to_async(services.match_create)(
         host=alice, variant="manipulation", seats_count=2, is_private=True
     )
-    anonymous = WebsocketCommunicator(
-        application, f"/ws/tables/{match.pk}/", headers=[(b"origin", b"http://testserver")]
-    )
+    anonymous = connect(match.pk, None)
     assert not (await anonymous.connect())[0]
     stranger = connect(match.pk, await database_sync_to_async(session_cookie_for)(mallory))
     assert not (await stranger.connect())[0]
