@@ -86,7 +86,9 @@ def test_the_turn_timer_counts_down_and_your_turn_is_announced(browser, live_dap
         button = mover_page.locator('#actions button[data-action="end_turn"], #actions button[data-action="draw"]').last
         button.click()
         mover_page.wait_for_function("() => !document.querySelector('#table-board[aria-busy=true]')")
-        if page.locator("#board-meta").get_attribute("data-my-turn") == "true":
+        # The mover's own page knows at once that its turn is over; the other page hears it a moment
+        # later, through the server (asking that page here raced with its push).
+        if mover_page.locator("#board-meta").get_attribute("data-my-turn") != "true":
             break
     expect(page.locator("#turn-banner")).to_be_visible()
     expect(page.locator("#turn-banner")).to_have_text("Your turn")
