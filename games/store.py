@@ -50,10 +50,15 @@ def _read_plan(model: type[models.Model], names: tuple[str, ...], vendor: str):
 def _read(model: type[models.Model], sql: str, params, names: tuple[str, ...], extra: tuple[str, ...] = ()) -> list:
     """``model.objects.raw(sql, params)`` for a statement selecting ``names`` (then ``extra``
     annotations, set as read): the same instances, without a RawQuerySet's per-query set-up."""
-    attnames, plan = _read_plan(model, names, connection.vendor)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
+    return _objects(model, rows, names, extra)
+
+
+def _objects(model: type[models.Model], rows, names: tuple[str, ...], extra: tuple[str, ...] = ()) -> list:
+    """The instances of rows selecting ``names`` (then ``extra``), as the ORM builds them from its reads."""
+    attnames, plan = _read_plan(model, names, connection.vendor)
     out = []
     n = len(names)
     for row in rows:
@@ -79,8 +84,8 @@ def _select_sql(model: type[models.Model], where: str, vendor: str) -> str:
     return f"SELECT {columns} FROM {_qn(meta.db_table)} WHERE {_qn(meta.get_field(where).column)} = %s"
 
 
-# PostgreSQL: ``SET LOCAL lock_timeout`` folded into the locking statement (no round trip of its own:
-# a move stays four statements).  ``set_config(..., true)`` lasts until the transaction ends; it is
+# PostgreSQL: ``SET LOCAL lock_timeout`` folded into the locking statement (no statement of its own:
+# a move stays four statements, in two queries).  ``set_config(..., true)`` lasts until the transaction ends; it is
 # a volatile filter of the row's scan, so it runs before LockRows waits for the row.  A lower
 # lock_timeout already set on the connection (an operator's, a test server's) is kept.
 _BOUNDED_WAIT = (
@@ -100,6 +105,15 @@ def _locked_match_sql(bounded: bool, vendor: str) -> str:
     return sql
 
 
+def _locked_match_query(match_id: int, lock_timeout: float | None) -> tuple[str, list]:
+    bounded = lock_timeout is not None and connection.vendor == "postgresql"
+    params: list = [match_id]
+    if bounded:
+        wait = f"{max(1, round(lock_timeout * 1000))}ms"
+        params += [wait, wait]
+    return _locked_match_sql(bounded, connection.vendor), params
+
+
 def locked_match(match_id: int, *, lock_timeout: float | None = None) -> Match | None:
     """``Match.objects.select_for_update().get(pk=match_id)``, or None (the caller is in a transaction).
 
@@ -107,13 +121,31 @@ def locked_match(match_id: int, *, lock_timeout: float | None = None) -> Match |
     (this row's first) end after that long with ``lock_not_available`` (55P03), a transient error
     ``services.with_retry`` knows.  SQLite's waits are bounded by its busy timeout (settings).
     """
-    bounded = lock_timeout is not None and connection.vendor == "postgresql"
-    params: list = [match_id]
-    if bounded:
-        wait = f"{max(1, round(lock_timeout * 1000))}ms"
-        params += [wait, wait]
-    rows = _read(Match, _locked_match_sql(bounded, connection.vendor), params, _all(Match))
+    sql, params = _locked_match_query(match_id, lock_timeout)
+    rows = _read(Match, sql, params, _all(Match))
     return rows[0] if rows else None
+
+
+def locked_match_and_seats(
+    match_id: int, *, online_since, lock_timeout: float | None = None
+) -> tuple[Match | None, list[Seat]]:
+    """:func:`locked_match`, then :func:`seats_of` once the row is locked: on PostgreSQL both statements
+    in one query (one round trip: a move's first two reads are one wait for the server, not two)."""
+    if connection.vendor != "postgresql":
+        match = locked_match(match_id, lock_timeout=lock_timeout)
+        return match, seats_of(match_id, online_since=online_since) if match is not None else []
+    lock_sql, params = _locked_match_query(match_id, lock_timeout)
+    seats_sql, seats_params = _seats_query(match_id, online_since)
+    with connection.cursor() as cursor:
+        # Client-side binding (Django's default with psycopg 3): the statements go as one simple
+        # query, and each one's rows come as a result of their own (``nextset``).
+        cursor.execute(f"{lock_sql}; {seats_sql}", [*params, *seats_params])
+        match_rows = cursor.fetchall()
+        cursor.nextset()
+        seat_rows = cursor.fetchall()
+    if not match_rows:
+        return None, []
+    return _objects(Match, match_rows, _all(Match))[0], _objects(Seat, seat_rows, _all(Seat), extra=("online",))
 
 
 @cache
@@ -193,11 +225,16 @@ def _seats_sql(vendor: str) -> str:
     return f"SELECT {columns}, {here} AS {_qn('online')} FROM {_qn(seat.db_table)} s WHERE {s('match')} = %s ORDER BY {s('index')}"
 
 
+def _seats_query(match_id: int, online_since) -> tuple[str, list]:
+    since = TableConnection._meta.get_field("last_seen").get_db_prep_value(online_since, connection)
+    return _seats_sql(connection.vendor), [since, match_id]
+
+
 def seats_of(match_id: int, *, online_since) -> list[Seat]:
     """``seats_with_presence(Seat.objects.filter(match_id=match_id)).order_by("index")``:
     each seat with ``online``, whether its user has a table socket seen at or after ``online_since``."""
-    since = TableConnection._meta.get_field("last_seen").get_db_prep_value(online_since, connection)
-    return _read(Seat, _seats_sql(connection.vendor), [since, match_id], _all(Seat), extra=("online",))
+    sql, params = _seats_query(match_id, online_since)
+    return _read(Seat, sql, params, _all(Seat), extra=("online",))
 
 
 @cache
@@ -208,16 +245,25 @@ def _insert_plan(model: type[models.Model], vendor: str) -> tuple[str, tuple[mod
     return f"INSERT INTO {_qn(meta.db_table)} ({columns}) VALUES ({', '.join(['%s'] * len(fields))})", fields
 
 
+def _insert_query(objs: list[models.Model]) -> tuple[str, list]:
+    """One INSERT of these rows (of one model), with their parameters."""
+    sql, fields = _insert_plan(type(objs[0]), connection.vendor)
+    params = []
+    for obj in objs:
+        params += [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
+        obj._state.adding = False
+    row = sql[sql.index(" VALUES ") + len(" VALUES ") :]
+    return sql + ", " * (len(objs) > 1) + ", ".join([row] * (len(objs) - 1)), params
+
+
 def insert(obj: models.Model) -> models.Model:
     """``obj.save(force_insert=True)`` for a model with an automatic primary key, without reading it back.
 
     ``obj.pk`` stays None: the callers on the hot path never need it.
     """
-    sql, fields = _insert_plan(type(obj), connection.vendor)
-    params = [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
+    sql, params = _insert_query([obj])
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-    obj._state.adding = False
     return obj
 
 
@@ -231,14 +277,27 @@ def _update_plan(
     return f"UPDATE {_qn(meta.db_table)} SET {assignments} WHERE {_qn(meta.pk.column)} = %s", fields
 
 
-def update(obj: models.Model, names: list[str] | tuple[str, ...]) -> None:
-    """``obj.save(update_fields=names)`` for a row known to exist (it is locked by the caller)."""
+def _update_query(obj: models.Model, names: list[str] | tuple[str, ...]) -> tuple[str, list]:
     names = tuple(dict.fromkeys(names))  # each column once, in the given order
     sql, fields = _update_plan(type(obj), names, connection.vendor)
     params = [f.get_db_prep_save(f.pre_save(obj, False), connection) for f in fields]
     params.append(obj.pk)
+    return sql, params
+
+
+def update(obj: models.Model, names: list[str] | tuple[str, ...], *, inserting: list[models.Model] = ()) -> None:
+    """``obj.save(update_fields=names)`` for a row known to exist (it is locked by the caller).
+
+    ``inserting``: new rows of one model (``insert``'s) written first: on PostgreSQL in the same query
+    (one round trip for a move's log entries and its new version)."""
+    statements = [_insert_query(list(inserting))] if inserting else []
+    statements.append(_update_query(obj, names))
+    if connection.vendor == "postgresql":
+        # Client-side binding: the statements go as one simple query (see locked_match_and_seats).
+        statements = [("; ".join(sql for sql, _ in statements), [p for _, params in statements for p in params])]
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+        for sql, params in statements:
+            cursor.execute(sql, params)
 
 
 # ------------------------------------------------------------------ presence

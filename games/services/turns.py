@@ -25,7 +25,7 @@ def turn_submit(*, match_id: int, user, action: dict[str, Any], expected_version
     """A human's move for their own seat."""
     if not isinstance(action, dict):
         raise ActionRefused("bad_action", _("That request is not a move."))
-    with writing(match_id, expected_version=expected_version) as write:
+    with writing(match_id, expected_version=expected_version, seats=True) as write:
         match = write.match
         seat = own_seat(match, user, write.seats)
         if match.status != MatchStatus.PLAYING:

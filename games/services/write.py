@@ -35,8 +35,9 @@ from games.versions import committed, gate
 from plumbing import inputs, realtime
 
 
-def _locked(match_id: int) -> Match:
-    """The match row, locked until the transaction ends (``SELECT ... FOR UPDATE``).
+def _locked(match_id: int, *, seats_since=None) -> tuple[Match, list[Seat] | None]:
+    """The match row, locked until the transaction ends (``SELECT ... FOR UPDATE``), and with
+    ``seats_since`` its seats (``store.seats_of``), read in the same round trip.
 
     The wait for it (and for any lock after it in the transaction) is bounded on PostgreSQL:
     ``RUMMYHUB_LOCK_TIMEOUT`` seconds, or what is left of the running command's budget.
@@ -51,10 +52,13 @@ def _locked(match_id: int) -> Match:
     deadline = gate.deadline()
     if deadline is not None:
         wait = max(MIN_LOCK_WAIT, min(wait, deadline - time.monotonic()))
-    match = store.locked_match(pk, lock_timeout=wait)
+    if seats_since is None:
+        match, seats = store.locked_match(pk, lock_timeout=wait), None
+    else:
+        match, seats = store.locked_match_and_seats(pk, lock_timeout=wait, online_since=seats_since)
     if match is None:
         raise ActionRefused("no_table", _("There is no such table."))
-    return match
+    return match, seats
 
 
 def _check_version(match: Match, expected_version: Any) -> None:
@@ -95,8 +99,9 @@ def own_seat(match: Match, user, seats: list[Seat] | None = None) -> Seat:
     return seat
 
 
-def _bump(match: Match, *fields: str, presence: bool = False) -> None:
-    """Save a new version of the match and tell its sockets once the transaction commits.
+def _bump(match: Match, *fields: str, presence: bool = False, events: list[Event] = ()) -> None:
+    """Save a new version of the match (with the log's new ``events``) and tell its sockets once the
+    transaction commits.
 
     ``presence``: the version only moves the deadline because a seat came or went; it makes no move
     made on the versions before it stale (``Match.play_version`` stays).
@@ -105,7 +110,7 @@ def _bump(match: Match, *fields: str, presence: bool = False) -> None:
     if not presence:
         match.play_version = match.version
         fields = (*fields, "play_version")
-    store.update(match, ["version", "event_seq", *fields])
+    store.update(match, ["version", "event_seq", *fields], inserting=events)
     realtime.broadcast_on_commit(
         realtime.table_group(match.pk), {"type": "table.changed", "id": match.pk, "version": match.version}
     )
@@ -130,12 +135,12 @@ class Write:
 
     __slots__ = ("match", "spec", "now", "events", "seats_in_order", "_state", "_seats_stale")
 
-    def __init__(self, match: Match, *, now=None):
+    def __init__(self, match: Match, *, now=None, seats: list[Seat] | None = None):
         self.match = match
         self.spec = spec_for(match.variant)
         self.now = now or timezone.now()
         self.events: list[Event] = []
-        self.seats_in_order: list[Seat] | None = None
+        self.seats_in_order: list[Seat] | None = seats  # read with the match (``writing(seats=True)``), or when asked
         self._state: Any = _UNREAD
         self._seats_stale = False
 
@@ -174,20 +179,19 @@ class Write:
         self.match.state = {**self.match.state, "round": self.spec.dump(state)}
 
     def event(self, *, kind: str, seat: int | None, action: dict, summary: dict, by_bot=False) -> Event:
-        """Append one entry to the match's log (saved with the match: the row is locked)."""
+        """Append one entry to the match's log: written with the new version (:meth:`save`, in the
+        same round trip on PostgreSQL); the row is locked, so its number is the next."""
         match = self.match
         match.event_seq += 1
-        event = store.insert(
-            Event(
-                match=match,
-                seq=match.event_seq,
-                round_number=match.round_number,
-                seat=seat,
-                kind=kind,
-                action=action,
-                summary=summary,
-                by_bot=by_bot,
-            )
+        event = Event(
+            match=match,
+            seq=match.event_seq,
+            round_number=match.round_number,
+            seat=seat,
+            kind=kind,
+            action=action,
+            summary=summary,
+            by_bot=by_bot,
         )
         self.events.append(event)
         return event
@@ -201,8 +205,8 @@ class Write:
         match = self.match
         if match.move_time and "deadline" in fields:
             fields = (*fields, *TURN_FIELDS)  # a turn-based table's deadline comes with its turn
-        _bump(match, *fields, presence=presence)
         events, self.events = self.events, []  # the next save (a second move in one step) has its own
+        _bump(match, *fields, presence=presence, events=events)
         whole = self.seats_in_order is not None and not self._seats_stale and self._state not in (_UNREAD, None)
         news = committed.Committed(
             match=match,
@@ -216,16 +220,23 @@ class Write:
 
 
 @contextmanager
-def writing(match_id: int, *, expected_version: Any = ANY_VERSION, now=None) -> Iterator[Write]:
+def writing(match_id: int, *, expected_version: Any = ANY_VERSION, now=None, seats: bool = False) -> Iterator[Write]:
     """Lock the match (``_locked``), check the version a move was made on, and yield its :class:`Write`.
 
     The whole block is one transaction: a refusal raised in it changes nothing and publishes nothing.
+    ``seats``: the block reads the seats before it writes any (a move: whose seat it is), so they
+    are read with the match, in its round trip.  A block that writes seat rows before it reads
+    them leaves it False (``Write.seats`` then reads them when first asked).
     """
     with transaction.atomic():
-        write = Write(_locked(match_id), now=now)
+        now = now or timezone.now()
+        match, held = _locked(match_id, seats_since=store.presence_cutoff(now) if seats else None)
+        write = Write(match, now=now, seats=held)
         if expected_version is not ANY_VERSION:
             _check_version(write.match, expected_version)
         yield write
+        if write.events:
+            raise RuntimeError("log entries appended without a save of the match")  # a bug: they would be lost
 
 
 def lobby_changed(match: Match) -> None:

@@ -117,6 +117,49 @@ def test_an_update_writes_the_named_fields_only(match):
     assert saved.turn_timer == 60
 
 
+def test_the_lock_and_the_seats_read_together_are_the_two_reads_and_one_query_on_postgresql(match):
+    bob = Seat.objects.get(match=match, index=1).user
+    services.table_connection_open(match_id=match.pk, user=bob, token="bob")
+    since = timezone.now() - timedelta(seconds=60)
+    with transaction.atomic(), CaptureQueriesContext(connection) as queries:
+        locked, seats = store.locked_match_and_seats(match.pk, online_since=since, lock_timeout=2.0)
+    assert len(queries.captured_queries) == (1 if connection.vendor == "postgresql" else 2)
+    assert ("FOR UPDATE" in queries.captured_queries[0]["sql"]) == connection.features.has_select_for_update
+    alone = store.locked_match(match.pk)
+    assert {f.attname: getattr(locked, f.attname) for f in Match._meta.concrete_fields} == {
+        f.attname: getattr(alone, f.attname) for f in Match._meta.concrete_fields
+    }
+    expected = store.seats_of(match.pk, online_since=since)
+    assert [(s.pk, s.index, s.user_id, bool(s.online)) for s in seats] == [
+        (s.pk, s.index, s.user_id, bool(s.online)) for s in expected
+    ]
+    assert [bool(s.online) for s in seats] == [False, True, False]
+    assert store.locked_match_and_seats(match.pk + 1000, online_since=since) == (None, [])
+
+
+def test_log_rows_written_with_the_update_are_one_query_on_postgresql(match):
+    events = [
+        Event(match=match, seq=51 + i, round_number=1, seat=i, kind="action", action={"n": i}, summary={"code": "x"})
+        for i in range(3)
+    ]
+    match.version += 1
+    with CaptureQueriesContext(connection) as queries:
+        store.update(match, ["version"], inserting=events)
+    assert len(queries.captured_queries) == (1 if connection.vendor == "postgresql" else 2)
+    assert Match.objects.get(pk=match.pk).version == match.version
+    rows = list(Event.objects.filter(match=match, seq__gt=50).order_by("seq").values_list("seq", "seat", "action"))
+    assert rows == [(51, 0, {"n": 0}), (52, 1, {"n": 1}), (53, 2, {"n": 2})]
+    assert not any(e._state.adding for e in events)
+
+
+def test_a_log_entry_appended_without_a_save_is_a_bug_that_writes_nothing(match):
+    with pytest.raises(RuntimeError):
+        with write.writing(match.pk) as held:
+            held.event(kind="system", seat=None, action={}, summary={"code": "x"})
+    assert not Event.objects.filter(match=match, summary__code="x").exists()
+    assert Match.objects.get(pk=match.pk).event_seq == match.event_seq
+
+
 @pytest.mark.parametrize("bad", ["abc", None, 10**30, -1, "1; DROP TABLE games_match"])
 def test_a_bad_table_id_is_refused_and_the_transaction_goes_on(match, bad):
     with transaction.atomic():
