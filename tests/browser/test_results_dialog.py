@@ -39,13 +39,20 @@ UNCOVERED = """(sel) => {
 }"""
 
 
-# The dialog's buttons (what next) inside its visible box as it opens, before anything is scrolled: on a
-# phone the dialog is taller than its room, and the way on must not wait below the fold.
+# The dialog's buttons (what next) and the round's countdown (when) inside its visible box as it opens,
+# before anything is scrolled: on a phone the dialog is taller than its room, and the way on must not
+# wait below the fold, nor be said under the buttons that stay in view.
 BELOW_THE_FOLD = """() => {
   const box = document.querySelector('#results').getBoundingClientRect();
-  return [...document.querySelectorAll('#results .results-buttons > :is(button, a)')]
+  const group = document.querySelector('#results .results-buttons');
+  const buttons = group.getBoundingClientRect();
+  return [...document.querySelectorAll('#results :is(.results-buttons > :is(button, a), .results-countdown)')]
     .filter(el => el.getClientRects().length)
-    .filter(el => { const r = el.getBoundingClientRect(); return r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5; })
+    .filter(el => {
+      const r = el.getBoundingClientRect();
+      const under = !group.contains(el) && r.bottom > buttons.top + 0.5 && r.top < buttons.bottom - 0.5;
+      return under || r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5;
+    })
     .map(el => el.textContent.trim().slice(0, 30));
 }"""
 
