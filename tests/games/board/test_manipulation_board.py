@@ -141,3 +141,25 @@ def test_last_moves_keeps_each_seats_last_turn_of_this_round_and_a_later_mark_wi
     assert {k for k in marks if k.startswith("meld:")} == {"meld:4S.0 5S.0 6S.0 7S.0", "meld:2S.0 3S.0"}
     # A new round: the last round's moves are not marked.
     assert last_moves([*events, ev(8, None, "deal", round=2)]) == {}
+
+
+def test_a_draft_made_before_the_draw_shows_every_meld_it_holds(make_user, settings):
+    """Before the draw the player may not meld: the board has no new-meld zone, so the meld being built
+    (the draft's last, all from the hand) is shown in the row with the others, not left out."""
+    settings.RUMMYHUB_FIXED_SEED = "11"
+    alice, bob = make_user("alice"), make_user("bob")
+    match = services.match_create(host=alice, variant="manipulation", seats_count=2)
+    services.seat_join(match_id=match.pk, user=bob)
+    services.match_start(match_id=match.pk, user=alice)
+    match = Match.objects.get(pk=match.pk)
+    state = manip.from_dict(match.state["round"])
+    mover = (alice, bob)[state.seat_to_act]
+    hand = [card.id for card in state.hands[state.seat_to_act]]
+    draft = [hand[0:2], hand[2:4], hand[4:6]]
+    services.draft_update(match_id=match.pk, user=mover, table=draft, expected_version=match.version)
+    shown = board(match, mover)
+    assert not shown.ctx["can_meld"] and "meld-dock" not in shown.fragments["melds"]
+    assert shown.fragments["melds"].count('<div class="meld-box') == 3
+    for meld in draft:
+        for card in meld:
+            assert f'data-id="{card}"' in shown.fragments["melds"]
