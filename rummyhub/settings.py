@@ -376,6 +376,9 @@ RUMMYHUB_CLOCK_TRACE = os.environ.get("RUMMYHUB_CLOCK_TRACE", "")
 # RUMMYHUB_PRESENCE_TIMEOUT seconds is offline (a killed server's players go offline by themselves).
 RUMMYHUB_HEARTBEAT = float(os.environ.get("RUMMYHUB_HEARTBEAT", "30"))
 RUMMYHUB_PRESENCE_TIMEOUT = float(os.environ.get("RUMMYHUB_PRESENCE_TIMEOUT", "60"))
+# While an open table's socket shows a viewer why fair play keeps them out of its seats, it asks again
+# this often (seconds): a bar that ends or a block lifted changes nothing at the table to bring it.
+RUMMYHUB_SEAT_REFUSAL_RECHECK = float(os.environ.get("RUMMYHUB_SEAT_REFUSAL_RECHECK", "60"))
 # On a PostgreSQL whose autovacuum is off, each process vacuums the rows every move rewrites this
 # often (seconds; games.live.clockloop.vacuum_if_needed).
 RUMMYHUB_VACUUM_EVERY = float(os.environ.get("RUMMYHUB_VACUUM_EVERY", "30"))

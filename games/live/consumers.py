@@ -15,6 +15,7 @@ import logging
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.http import Http404
 from django.template.loader import render_to_string
 from django.utils.translation import gettext, gettext_noop
@@ -71,6 +72,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         # Why fair play keeps this viewer out of an open table's free seats, by who sat there when it was
         # asked (``services.seat_refusal_shown`` reads the database: asked again when they change).
         self.refused: tuple[tuple | None, str | None] = (None, None)
+        self.refusal_watch: asyncio.Task | None = None  # asks again while a refusal is shown (_watch_refusal)
         self.rate = commands.Rate()  # its commands and resyncs
         if self.user is None or not self.user.is_authenticated:
             await self.close(code=4401)
@@ -129,6 +131,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         self.beating = False
         heartbeats.remove(self.token)
+        if self.refusal_watch is not None:
+            self.refusal_watch.cancel()
         try:
             await self.channel_layer.group_discard(table_group(self.match_id), self.channel_name)
             await self.channel_layer.group_discard(realtime.user_group(self.user.pk), self.channel_name)
@@ -308,6 +312,8 @@ class TableConsumer(AsyncWebsocketConsumer):
                 self.shown.adopt(view)
             return
         self.seat_index = view.my_index  # a seat taken or left since the socket opened
+        if self.refused[1] is not None and self.refusal_watch is None:
+            self.refusal_watch = asyncio.create_task(self._watch_refusal())
         # An answer says its refusal (or that there is none) each time, even when the page shows the same.
         always = ("board-error",) if answer else ()
         with override_scope_language(self.scope):
@@ -324,6 +330,35 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self._refusal_stale(data):
             self._ask_refusal(data)
         return self._view(data, error)
+
+    async def _watch_refusal(self):
+        """While this viewer is shown why fair play keeps them out of the free seats, ask again every
+        ``RUMMYHUB_SEAT_REFUSAL_RECHECK`` seconds: a bar that ends or a block lifted changes nothing
+        at the table, so no version would bring the seats back to them.  Sends a board only when the
+        answer changed."""
+        try:
+            while self.refused[1] is not None:
+                await asyncio.sleep(settings.RUMMYHUB_SEAT_REFUSAL_RECHECK)
+                if await database_sync_to_async(self._ask_again, thread_sensitive=False)():
+                    await self.push_board(force=True)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # the next push asks anyway; this socket goes on
+            log.exception("table %s: asking fair play again failed", self.match_id)
+        finally:
+            self.refusal_watch = None
+
+    def _ask_again(self) -> bool:
+        """Fair play asked again at the table as it is now; True if its answer changed."""
+        data = boardcache.board_data_for(self.match_id, created_at=self.match_created)
+        if data is None:
+            return False
+        before = self.refused[1]
+        if self._refusal_key(data) is None:
+            self.refused = (None, None)
+        else:
+            self._ask_refusal(data)
+        return self.refused[1] != before
 
     def _refusal_key(self, data) -> tuple | None:
         """What this viewer's seat refusal depends on in the loaded version (None: there is none to ask)."""
