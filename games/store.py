@@ -246,25 +246,16 @@ def _insert_plan(model: type[models.Model], vendor: str) -> tuple[str, tuple[mod
 
 
 def _insert_query(objs: list[models.Model]) -> tuple[str, list]:
-    """One INSERT of these rows (of one model), with their parameters."""
+    """One INSERT of these rows (of one model), with their parameters: ``obj.save(force_insert=True)``
+    for a model with an automatic primary key, without reading it back (``obj.pk`` stays None: the
+    callers on the hot path never need it)."""
     sql, fields = _insert_plan(type(objs[0]), connection.vendor)
     params = []
     for obj in objs:
         params += [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
         obj._state.adding = False
-    row = sql[sql.index(" VALUES ") + len(" VALUES ") :]
-    return sql + ", " * (len(objs) > 1) + ", ".join([row] * (len(objs) - 1)), params
-
-
-def insert(obj: models.Model) -> models.Model:
-    """``obj.save(force_insert=True)`` for a model with an automatic primary key, without reading it back.
-
-    ``obj.pk`` stays None: the callers on the hot path never need it.
-    """
-    sql, params = _insert_query([obj])
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-    return obj
+    head, _, row = sql.partition(" VALUES ")
+    return f"{head} VALUES {', '.join([row] * len(objs))}", params
 
 
 @cache

@@ -63,18 +63,17 @@ def test_the_lock_is_a_real_select_for_update(match):
 def test_an_event_inserted_reads_back_as_the_orm_would_have_written_it(match):
     before = timezone.now()
     action = {"type": "meld", "table": [["7H.0", "8H.0", "JK=9H.1"]], "note": "ünïcode ✓"}
-    fast = store.insert(
-        Event(
-            match=match,
-            seq=41,
-            round_number=2,
-            seat=1,
-            kind="action",
-            action=action,
-            summary={"code": "meld", "n": 3},
-            by_bot=True,
-        )
+    fast = Event(
+        match=match,
+        seq=41,
+        round_number=2,
+        seat=1,
+        kind="action",
+        action=action,
+        summary={"code": "meld", "n": 3},
+        by_bot=True,
     )
+    store.update(match, ["version"], inserting=[fast])  # a move's log rows go with the match's update
     Event.objects.create(
         match=match,
         seq=42,
@@ -91,7 +90,8 @@ def test_an_event_inserted_reads_back_as_the_orm_would_have_written_it(match):
         assert getattr(a, field) == getattr(b, field), field
     assert a.action == action and before <= a.created_at <= timezone.now()
     assert fast.created_at == a.created_at and not fast._state.adding
-    none_seat = store.insert(Event(match=match, seq=43, kind="system", action={}, summary={}))
+    none_seat = Event(match=match, seq=43, kind="system", action={}, summary={})
+    store.update(match, ["version"], inserting=[none_seat])
     assert Event.objects.get(match=match, seq=43).seat is None and none_seat.seat is None
 
 
