@@ -1,54 +1,66 @@
 """Garbage-collector settings for the server process (applied by ``rummyhub.asgi``).
 
 With 1,000 table sockets a process tracks about 280,000 container objects (each socket's
-middleware and consumer coroutines, tasks, queues, the loaded boards).  With CPython's default
-thresholds (700, 10, 10) a ``bench/ws_load.py`` run (about 90 s of process life) made 3-4 full
-collections, each stopping every thread for 80-220 ms of CPU; middle passes took up to 47 ms.  Those
-pauses made most of the socket latency's tail (p99 260-370 ms against p50 25-35 ms).
+middleware and consumer coroutines, tasks, queues, the loaded boards).  CPython starts a young
+pass when the containers allocated since the last one outnumber those freed by a threshold; a
+socket server replaces most of what it allocates (each socket's pending receive, each table's
+loaded version and views), and every object freed counts against that, wherever it lived.  So
+passes come seldom and find a young generation of 40,000-75,000 objects, nearly all still in use:
+``bench/command_trace.py`` at 250 tables (1,000 sockets, 50 moves/s) counted young passes of
+40-75 ms and middle passes of 50-135 ms of one thread's CPU, every few seconds, each stopping every
+thread, and freeing 0-700 objects in 20 s.  Those stops were most of the socket latency's tail
+(p99 140-260 ms with them, 66-87 ms without, in alternate runs of ``bench/ws_load.py``).
 
-``tune()`` freezes what start-up created (modules, templates, settings: never garbage) out of
-every collection, and collects less often: a young pass after 5,000 new objects (a few ms), a
-middle pass every 10 of those.  The automatic full pass is left out (its threshold would need about
-5 million net container allocations: hours under steady load), so cyclic garbage that reached the
-oldest generation (a board a process kept for a while: rows that point at each other) is freed by
-a full collection of our own every ``FULL_EVERY`` seconds, on a daemon thread.  After the freeze a
-full collection scans only what was made since start-up, but it still stops every thread for
-~100 ms or more (``bench/soak.py``: 95-330 ms a minute in), so it runs only every few minutes: the
-cycles that made most of the garbage (the Gin meld search's recursive closures, ~24,000 objects per
-1,000 clock steps) are gone at their root, and what is left is small.
+So ``tune()`` freezes what start-up created (modules, templates, settings: never garbage) out of
+every collection and turns the automatic passes off.  Hot paths leave no reference cycles behind
+(the Gin meld search's recursive closures did; ``bench/soak.py --memstats`` counts what a
+collection frees, by type), and what cyclic garbage there is waits for a full collection of our
+own on a daemon thread: every ``FULL_EVERY`` seconds, or sooner once the process's resident
+memory has grown by ``GROWTH_MB`` since the last one, so a burst of cycles cannot grow
+the process for minutes.  (Not by the count of containers allocated and not freed, which
+``gc.get_count()`` keeps with the passes off: it cannot go below zero after a collection, so with
+objects replaced at this rate it climbs without the process growing, 200,000 within a minute at
+1,000 sockets.)  A full collection scans
+only what was made since start-up, but it still stops every thread for ~100 ms or more at 1,000
+sockets (``bench/soak.py``: 95-330 ms a minute in), so it stays rare.
 """
 
 from __future__ import annotations
 
 import gc
 import logging
+import os
+import resource
 import threading
 import time
 
 log = logging.getLogger(__name__)
 
-THRESHOLDS = (5000, 10, 1_000_000)  # the third: never, in practice (FULL_EVERY does it)
-FULL_EVERY = 300.0  # seconds
+FULL_EVERY = 300.0  # seconds between two full collections at most
+GROWTH_MB = 128  # growth of the resident memory since the last collection that brings the next one forward
+CHECK_EVERY = 1.0  # seconds between two looks at it
 SLOW_FULL_MS = 200.0  # a full collection at least this long is logged as a warning
 
 _collector: threading.Thread | None = None
 _stop = threading.Event()
 
 
-def tune(*, full_every: float = FULL_EVERY) -> None:
-    """Freeze start-up's objects, set the thresholds and start the periodic full collection (once)."""
+def tune(*, full_every: float = FULL_EVERY, growth_mb: float = GROWTH_MB) -> None:
+    """Freeze start-up's objects, turn the automatic passes off and start the collector thread (once)."""
     global _collector
     gc.collect()
     gc.freeze()
-    gc.set_threshold(*THRESHOLDS)
+    gc.disable()
     if _collector is None or not _collector.is_alive():
         _stop.clear()
-        _collector = threading.Thread(target=_collect_every, args=(full_every,), name="gc-full", daemon=True)
+        _collector = threading.Thread(
+            target=_collect, args=(full_every, growth_mb, _resident_mb()), name="gc-full", daemon=True
+        )
         _collector.start()
 
 
 def stop() -> None:
-    """End the periodic collection (tests)."""
+    """End the collector thread (tests)."""
     global _collector
     _stop.set()
     if _collector is not None:
@@ -56,15 +68,34 @@ def stop() -> None:
     _collector = None
 
 
-def _collect_every(seconds: float) -> None:
-    while not _stop.wait(seconds):
+_PAGE_MB = os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def _resident_mb() -> float:
+    """The process's resident memory now (Linux); elsewhere its peak, which is as good a trigger
+    for a server started from a small parent (on Linux the peak counts the parent's from before exec)."""
+    try:
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[1]) * _PAGE_MB
+    except (OSError, ValueError, IndexError):
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _collect(every: float, growth_mb: float, peak: float) -> None:
+    last = time.monotonic()
+    while not _stop.wait(min(CHECK_EVERY, every)):
+        grown = _resident_mb() - peak
+        if grown < growth_mb and time.monotonic() - last < every:
+            continue
         started = time.perf_counter()
         freed = gc.collect()
+        last, peak = time.monotonic(), _resident_mb()
         ms = (time.perf_counter() - started) * 1000
         # Every thread of the process waited meanwhile: a long one is worth a line in the log.
         log.log(
             logging.WARNING if ms >= SLOW_FULL_MS else logging.INFO,
-            "full collection: %d objects freed, every thread stopped %.0f ms",
+            "full collection (resident memory %.0f MB higher): %d objects freed, every thread stopped %.0f ms",
+            grown,
             freed,
             ms,
         )
