@@ -53,8 +53,9 @@ _statements: dict[str, list[float]] = collections.defaultdict(list)
 _gaps: list[float] = []
 _walls: list[float] = []
 _cpus: list[float] = []
-_gc: dict[int, list[float]] = collections.defaultdict(list)  # generation -> each pass's seconds
-_gc_started: list[float] = []
+# generation -> each pass's (wall s, its thread's CPU s, objects in the generation, objects freed)
+_gc: dict[int, list[tuple[float, float, int, int]]] = collections.defaultdict(list)
+_gc_started: list = []  # the pass under way: wall and CPU clocks at its start, objects in its generation
 _lags: list[float] = []
 
 
@@ -89,6 +90,9 @@ def _traced_carry_out(*args, **kwargs):
         _local.last = None
 
 
+TYPES_FILE = os.environ.get("TRACE_GC_TYPES")  # where to write what a large generation holds
+
+
 def _gc_pass(phase: str, info: dict) -> None:
     if phase == "start":
         # A full pass collects every generation (with the automatic passes off, most objects are in the youngest).
@@ -99,9 +103,6 @@ def _gc_pass(phase: str, info: dict) -> None:
     elif _gc_started:
         wall, cpu, young = _gc_started
         _gc[info["generation"]].append((time.perf_counter() - wall, time.thread_time() - cpu, young, info["collected"]))
-
-
-TYPES_FILE = os.environ.get("TRACE_GC_TYPES")  # where to write what a large young generation holds
 
 
 def _dump_types(objects: list) -> None:
@@ -196,12 +197,11 @@ def _report() -> None:
         lines += [_line("command CPU", cpus, n), _line("between statements", gaps, n)]
         lines += [_line(kind, values, n) for kind, values in sorted(statements.items())]
         for generation, values in sorted(passes.items()):
-            walls_ = [v[0] for v in values]
+            wall, cpu, objects, freed = zip(*values, strict=True)
             lines.append(
-                f"  gc generation {generation}: {len(values)} passes, {sum(walls_) * 1000:.0f} ms in all"
-                f" ({sum(v[1] for v in values) * 1000:.0f} ms of its thread's CPU), max {max(walls_) * 1000:.2f} ms;"
-                f" objects in the generation {min(v[2] for v in values)}-{max(v[2] for v in values)},"
-                f" freed {sum(v[3] for v in values)}"
+                f"  gc generation {generation}: {len(values)} passes, {sum(wall) * 1000:.0f} ms in all"
+                f" ({sum(cpu) * 1000:.0f} ms of its thread's CPU), max {max(wall) * 1000:.2f} ms;"
+                f" objects in the generation {min(objects)}-{max(objects)}, freed {sum(freed)}"
             )
         if lags:
             lines.append(

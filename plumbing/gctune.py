@@ -6,10 +6,11 @@ pass when the containers allocated since the last one outnumber those freed by a
 socket server replaces most of what it allocates (each socket's pending receive, each table's
 loaded version and views), and every object freed counts against that, wherever it lived.  So
 passes come seldom and find a young generation of 40,000-75,000 objects, nearly all still in use:
-``bench/command_trace.py`` at 250 tables (1,000 sockets, 50 moves/s) counted young passes of
-40-75 ms and middle passes of 50-135 ms of one thread's CPU, every few seconds, each stopping every
-thread, and freeing 0-700 objects in 20 s.  Those stops were most of the socket latency's tail
-(p99 140-260 ms with them, 66-87 ms without, in alternate runs of ``bench/ws_load.py``).
+``bench/command_trace.py`` at 250 tables (1,000 sockets, 50 moves/s) counted young passes of up
+to 37-93 ms and middle passes of 28-145 ms, nearly all of it one thread's CPU, every few seconds,
+each stopping every thread, and freeing 0-700 objects in 20 s.  Those stops were most of the socket
+latency's tail (p99 140 and 261 ms with them, 66 and 84 ms without, in alternate runs of
+``bench/ws_load.py``; bench/README.md, "Eleventh round").
 
 So ``tune()`` freezes what start-up created (modules, templates, settings: never garbage) out of
 every collection and turns the automatic passes off.  Hot paths leave no reference cycles behind
@@ -18,10 +19,9 @@ collection frees, by type), and what cyclic garbage there is waits for a full co
 own on a daemon thread: every ``FULL_EVERY`` seconds, or sooner once the process's resident
 memory has grown by ``GROWTH_MB`` since the last one, so a burst of cycles cannot grow
 the process for minutes.  (Not by the count of containers allocated and not freed, which
-``gc.get_count()`` keeps with the passes off: it cannot go below zero after a collection, so with
-objects replaced at this rate it climbs without the process growing, 200,000 within a minute at
-1,000 sockets.)  A full collection scans
-only what was made since start-up, but that is everything a busy process holds: at 1,000 sockets
+``gc.get_count()`` keeps with the passes off: it cannot go below zero after a collection, so it
+climbs in a process that only replaces objects; a trigger of 200,000 fired twice in a minute at
+1,000 sockets.)  A full collection scans only what was made since start-up, but that is everything a busy process holds: at 1,000 sockets
 (about 330,000 objects) it stops every thread for 300-420 ms, so it stays rare, and the growth
 that brings it forward is more than the 130 MB such a process grows by opening those sockets.
 """
@@ -82,15 +82,15 @@ def _resident_mb() -> float:
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def _collect(every: float, growth_mb: float, peak: float) -> None:
+def _collect(every: float, growth_mb: float, resident: float) -> None:
     last = time.monotonic()
     while not _stop.wait(min(CHECK_EVERY, every)):
-        grown = _resident_mb() - peak
+        grown = _resident_mb() - resident
         if grown < growth_mb and time.monotonic() - last < every:
             continue
         started = time.perf_counter()
         freed = gc.collect()
-        last, peak = time.monotonic(), _resident_mb()
+        last, resident = time.monotonic(), _resident_mb()
         ms = (time.perf_counter() - started) * 1000
         # Every thread of the process waited meanwhile: a long one is worth a line in the log.
         log.log(

@@ -24,6 +24,7 @@ CYCLE = (
     "    return weakref.ref(a)\n"
     "gctune.tune(full_every=float(sys.argv[1]), growth_mb=float(sys.argv[2]))\n"
     "ref = cycle()\n"
+    "junk = [[] for _ in range(20000)]  # containers enough for an automatic pass, were one on\n"
     'kept = b"x" * (int(sys.argv[3]) << 20)  # memory that stays (written): the process grows\n'
     "time.sleep(2.5)\n"
     "print(ref() is None)\n"
