@@ -25,14 +25,23 @@ from games import practice, store
 from games.board import faces, results, words
 from games.board.data import LOG_LENGTH, BoardData, LogEvent
 from games.board.gin import gin_context
-from games.board.kept import Kept
+from games.board.kept import Kept, forgettable
 from games.board.manipulation import manipulation_context
 from games.models import DISCONNECT_GRACE, READY_TIMEOUT, Match, MatchStatus, Round, Seat
 from games.variants import spec_for
 
-# About 0.7 KB a row.  A move makes one or two new rows (a score, a hand count), so the kept rows
-# turn over all the time: the oldest go first, and a few thousand cover the tables in play.
+# About 0.7 KB a row.  A row is kept with a mark where its card count goes (the count is drawn on its
+# own, :func:`_count_html`), so the row of a seat whose count alone changed is the same kept markup:
+# a move changes the mover's count and who is to play, and after a turn round every row it shows is kept.
 _SEAT_ROWS = Kept(4096)
+_COUNTS = Kept(1024)  # a card count's markup, per count and language
+_COUNT = "\ue002"  # where a kept row's card count goes: a private-use character no template writes
+
+
+def _collapsed(html: str) -> SafeString:
+    """Rendered markup with its runs of white space made one space, as the page shows them (a row is
+    sent at every change of its seat).  Only for markup a template rendered (escaped there)."""
+    return mark_safe(" ".join(html.split()))
 
 
 def seat_rows(seats: list[SeatInfo], *, between_rounds: bool) -> list[SafeString]:
@@ -41,23 +50,37 @@ def seat_rows(seats: list[SeatInfo], *, between_rounds: bool) -> list[SafeString
     Only for a table that is not open (an open table's rows carry forms with the viewer's CSRF
     token).  A move changes one or two seats' rows; the others, and the same row seen by the
     other viewers, are the same markup again, so a board push rarely renders a row at all.
-    The key is every field of the seat (``SeatInfo``), so no field can be left out of it.
+    The key is every field of the seat (``SeatInfo``) but its card count, which is put in at its
+    mark, so no field can be left out of it.
     """
     lang = get_language()
     out = []
     for seat in seats:
-        key = (lang, between_rounds, *vars(seat).values())
-        html = _SEAT_ROWS.get(key)
-        if html is None:
-            # Whitespace runs collapsed (as the page would): a row is sent at every change of its seat.
-            html = mark_safe(
-                " ".join(
-                    render_to_string("games/table.html#seat-row", {"s": seat, "between_rounds": between_rounds}).split()
-                )
-            )
-            _SEAT_ROWS.put(key, html)
-        out.append(html)
+        fields = vars(seat)
+        count = fields["hand_count"]
+        key = (
+            lang,
+            between_rounds,
+            *(value if name != "hand_count" else count is None for name, value in fields.items()),
+        )
+        shape = _SEAT_ROWS.get(key)
+        if shape is None:
+            ctx = {"s": seat, "between_rounds": between_rounds, "count_mark": _COUNT}
+            shape = _collapsed(render_to_string("games/table.html#seat-row", ctx))
+            _SEAT_ROWS.put(key, shape)
+        # A number's markup in place of a character the template wrote.
+        out.append(shape if count is None else mark_safe(shape.replace(_COUNT, _count_html(count, lang), 1)))
     return out
+
+
+def _count_html(count: int, lang: str) -> str:
+    """The ``seat-count`` partial of a number of cards (kept per count and language)."""
+    key = (lang, count)
+    html = _COUNTS.get(key)
+    if html is None:
+        html = _collapsed(render_to_string("games/table.html#seat-count", {"cards": count}))
+        _COUNTS.put(key, html)
+    return html
 
 
 @dataclass
@@ -80,6 +103,20 @@ class SeatInfo:
     final_total: int | None
     is_winner: bool
     user_id: int | None
+
+
+# A match field's choice labels by field, value and language (``Match.get_FOO_display`` hashes all the
+# field's choices at every call: about 40 us each, twice a version).
+_LABELS: dict[tuple[str, str, str], str] = forgettable({})
+
+
+def _choice_label(field: str, value: str) -> str:
+    """``Match.get_<field>_display()`` for ``value``, in the current language."""
+    key = (field, value, get_language())
+    label = _LABELS.get(key)
+    if label is None:
+        label = _LABELS[key] = str(dict(Match._meta.get_field(field).flatchoices).get(value, value))
+    return label
 
 
 @lru_cache(maxsize=4096)
@@ -185,8 +222,8 @@ def _build_public(data: BoardData) -> tuple[dict[str, Any], dict[str, Any]]:
         # Every move button posts here: reversed once per match, not once per button per render.
         "act_url": _act_url(match.pk, get_script_prefix()),
         "status": match.status,
-        "variant_label": match.get_variant_display(),
-        "status_label": match.get_status_display(),
+        "variant_label": _choice_label("variant", match.variant),
+        "status_label": _choice_label("status", match.status),
         "howto_url": _howto_url(match.variant, get_script_prefix()),
         "is_open": match.status == MatchStatus.OPEN,
         "is_playing": match.status == MatchStatus.PLAYING,

@@ -57,7 +57,7 @@ def test_seat_rows_keep_the_newest_up_to_the_cap(monkeypatch):
         "games.board.table.render_to_string",
         lambda name, ctx: rendered.append(ctx["s"]) or f"<li>{ctx['s'].score}</li>",
     )
-    seats = [SimpleNamespace(index=0, score=score) for score in range(7)]
+    seats = [SimpleNamespace(index=0, hand_count=None, score=score) for score in range(7)]
     for seat in seats:
         board_table.seat_rows([seat], between_rounds=False)
     assert len(board_table._SEAT_ROWS) == 3

@@ -65,6 +65,25 @@ def test_a_changed_seat_gets_a_new_row_and_each_language_its_own(table):
         assert rows(board(match.pk, bob)) == rows(board(match.pk, bob, cached_rows=False))
 
 
+def test_a_seat_whose_card_count_alone_changed_draws_no_row(table, monkeypatch):
+    """The row is kept with a mark for its count: a move that changes a count renders the count only."""
+    match, alice, bob = table
+    monkeypatch.setattr(board_table, "_SEAT_ROWS", board_table.Kept(64))
+    monkeypatch.setattr(board_table, "_COUNTS", board_table.Kept(64))
+    data = boardcache.load(Match.objects.get(pk=match.pk))
+    seats = board_table.public_context(data)["seats"]
+    board_table.seat_rows(seats, between_rounds=False)
+    drawn = []
+    real = board_table.render_to_string
+    monkeypatch.setattr("games.board.table.render_to_string", lambda name, ctx: drawn.append(name) or real(name, ctx))
+    grown = [dataclasses.replace(s, hand_count=s.hand_count + 1) for s in seats]
+    again = board_table.seat_rows(grown, between_rounds=False)
+    assert drawn and set(drawn) == {"games/table.html#seat-count"}  # the rows came from what was kept
+    ctx = {"seats": grown, "seat_rows": None}
+    assert "".join(again) in " ".join(render_to_string("games/table.html#frag-seats", ctx).split())
+    assert f"{grown[0].hand_count} cards" in again[0]
+
+
 def test_an_open_table_renders_its_rows_for_each_viewer(alice, bob):
     match = services.match_create(host=alice, variant="manipulation", seats_count=3)
     data = boardcache.load(Match.objects.get(pk=match.pk))
@@ -101,3 +120,16 @@ def test_a_log_entry_for_some_seats_only_is_not_shown_to_the_others(table):
     for_seat0 = board_table._log_lines(data.match, events, data.seats, 0)
     for_seat1 = board_table._log_lines(data.match, events, data.seats, 1)
     assert len(for_seat0) == len(events) and len(for_seat1) == len(events) - 1
+
+
+def test_the_kept_choice_labels_are_the_models_in_every_language():
+    from django.conf import settings
+
+    for lang, _name in settings.LANGUAGES:
+        with translation.override(lang):
+            for field in ("variant", "status"):
+                for value, _label in Match._meta.get_field(field).flatchoices:
+                    match = Match(**{field: value})
+                    shown = getattr(match, f"get_{field}_display")()
+                    assert board_table._choice_label(field, value) == shown
+                    assert board_table._choice_label(field, value) == shown  # kept: the same again
