@@ -45,7 +45,9 @@ def next_move(match_id: int):
 
 
 @pytest.mark.parametrize("variant", ["manipulation", "gin"])
-async def test_the_seed_stays_out_of_every_frame_until_the_round_is_over(make_user, variant):
+async def test_the_seed_stays_out_of_every_frame_until_the_round_is_over(make_user, variant, settings):
+    # A fixed deal, so the round is long enough to check many frames (a random one can end in two moves).
+    settings.RUMMYHUB_FIXED_SEED = "fair-socket"
     match, players, carol = await database_sync_to_async(start)(make_user, variant)
     rnd = await database_sync_to_async(Round.objects.get)(match=match, number=1)
     viewers = [connect(match.pk, await database_sync_to_async(session_cookie_for)(u)) for u in (*players, carol)]
