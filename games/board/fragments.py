@@ -36,7 +36,7 @@ from django.utils.translation import get_language
 
 from games.board import kept
 from games.board.data import BoardData
-from games.board.table import public_context, table_context
+from games.board.table import collapsed, public_context, table_context
 from games.templatetags import boardparts
 
 SPECTATOR = AnonymousUser()
@@ -364,9 +364,9 @@ def _render_all(
     # indentation) are one space, as a page shows them (the board has no preformatted text): a frame
     # is sent to every socket at every move.
     for frag, html in zip(frags, pieces, strict=True):
-        html = mark_safe(" ".join(html.split()))
+        html = collapsed(html)
         # A part the fragment does not show this time (a seatless viewer has no controls) is left out.
-        shown = [(name, mark_safe(" ".join(drawn[name].split()))) for name in frag.parts if drawn.get(name)]
+        shown = [(name, collapsed(drawn[name])) for name in frag.parts if drawn.get(name)]
         parts = Parts(by_id=tuple(part for _name, part in shown), names=tuple(name for name, _part in shown))
         parts_of = PARTS.get(frag.name)
         if parts_of is not None:

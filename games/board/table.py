@@ -38,9 +38,10 @@ _COUNTS = Kept(1024)  # a card count's markup, per count and language
 _COUNT = "\ue002"  # where a kept row's card count goes: a private-use character no template writes
 
 
-def _collapsed(html: str) -> SafeString:
-    """Rendered markup with its runs of white space made one space, as the page shows them (a row is
-    sent at every change of its seat).  Only for markup a template rendered (escaped there)."""
+def collapsed(html: str) -> SafeString:
+    """Rendered markup with its runs of white space made one space, as the page shows them (the board
+    has no preformatted text, and its pieces are sent to every socket at every move).  Only for markup
+    a template rendered (escaped there)."""
     return mark_safe(" ".join(html.split()))
 
 
@@ -56,17 +57,13 @@ def seat_rows(seats: list[SeatInfo], *, between_rounds: bool) -> list[SafeString
     lang = get_language()
     out = []
     for seat in seats:
-        fields = vars(seat)
-        count = fields["hand_count"]
-        key = (
-            lang,
-            between_rounds,
-            *(value if name != "hand_count" else count is None for name, value in fields.items()),
-        )
+        fields = dict(vars(seat))
+        count = fields.pop("hand_count")
+        key = (lang, between_rounds, count is None, *fields.values())
         shape = _SEAT_ROWS.get(key)
         if shape is None:
             ctx = {"s": seat, "between_rounds": between_rounds, "count_mark": _COUNT}
-            shape = _collapsed(render_to_string("games/table.html#seat-row", ctx))
+            shape = collapsed(render_to_string("games/table.html#seat-row", ctx))
             _SEAT_ROWS.put(key, shape)
         # A number's markup in place of a character the template wrote.
         out.append(shape if count is None else mark_safe(shape.replace(_COUNT, _count_html(count, lang), 1)))
@@ -78,7 +75,7 @@ def _count_html(count: int, lang: str) -> str:
     key = (lang, count)
     html = _COUNTS.get(key)
     if html is None:
-        html = _collapsed(render_to_string("games/table.html#seat-count", {"cards": count}))
+        html = collapsed(render_to_string("games/table.html#seat-count", {"cards": count}))
         _COUNTS.put(key, html)
     return html
 

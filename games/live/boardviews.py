@@ -31,6 +31,7 @@ from django.utils.translation import get_language
 
 from games.board import fragments
 from games.board.data import BoardData
+from games.board.table import collapsed
 
 KEEP_VIEWS = 4096  # views whose last board is kept (a few per table in play)
 
@@ -141,7 +142,7 @@ def meta_html(view: View, *, reply: bool) -> SafeString:
         shape = _METAS.get(key)
         if shape is None:
             ctx = {**meta, "version": fragments.VERSION, "meta": {**meta["meta"], "now_ms": _CLOCK}, "reply": reply}
-            shape = _METAS[key] = " ".join(render_to_string(f"{fragments.PAGE}#frag-board-meta", ctx).split())
+            shape = _METAS[key] = collapsed(render_to_string(f"{fragments.PAGE}#frag-board-meta", ctx))
         drawn = view.drawn_meta[reply] = shape.replace(fragments.VERSION, str(view.version), 1)
     return mark_safe(drawn.replace(_CLOCK, str(int(timezone.now().timestamp() * 1000)), 1))
 

@@ -6,6 +6,7 @@ import dataclasses
 import re
 
 import pytest
+from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 
@@ -123,8 +124,6 @@ def test_a_log_entry_for_some_seats_only_is_not_shown_to_the_others(table):
 
 
 def test_the_kept_choice_labels_are_the_models_in_every_language():
-    from django.conf import settings
-
     for lang, _name in settings.LANGUAGES:
         with translation.override(lang):
             for field in ("variant", "status"):
