@@ -694,6 +694,8 @@ async def run_mode(mode: str, args, specs: list[TableSpec], servers: Servers) ->
                 str(VENV_BIN / "py-spy"),
                 "record",
                 *(["--gil"] if args.pyspy_gil else []),
+                "-r",
+                str(args.pyspy_rate),
                 "-d",
                 str(int(args.seconds)),
                 "-o",
@@ -921,6 +923,7 @@ def main() -> int:
         help="run a process burning this fraction of one core beside the servers (started and stopped here)",
     )
     parser.add_argument("--pyspy-gil", action="store_true", help="py-spy samples only the thread holding the GIL")
+    parser.add_argument("--pyspy-rate", type=int, default=100, help="py-spy samples a second")
     parser.add_argument(
         "--pyspy",
         metavar="SVG",

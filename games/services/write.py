@@ -206,7 +206,6 @@ class Write:
         if match.move_time and "deadline" in fields:
             fields = (*fields, *TURN_FIELDS)  # a turn-based table's deadline comes with its turn
         events, self.events = self.events, []  # the next save (a second move in one step) has its own
-        _bump(match, *fields, presence=presence, events=events)
         whole = self.seats_in_order is not None and not self._seats_stale and self._state not in (_UNREAD, None)
         news = committed.Committed(
             match=match,
@@ -214,9 +213,13 @@ class Write:
             state=self._state if whole else None,
             events=events,
         )
-        version = match.version
-        # A later save of this match in the same transaction made a newer version: this one is not its.
+        version = match.version + 1  # the one ``_bump`` saves
+        # Published before the table's sockets are told (``_bump``'s hook runs after this one, hooks run
+        # in order): a push of the version in this process then finds what this write holds kept
+        # already, rather than racing it to a load of its own.  A later save of this match in the same
+        # transaction made a newer version: this one is not its.
         transaction.on_commit(lambda: match.version == version and committed.publish(news))
+        _bump(match, *fields, presence=presence, events=events)
 
 
 @contextmanager

@@ -19,6 +19,7 @@ from games.engine.gin.match import GinMatch
 from games.live import boardcache
 from games.models import Match, Round
 from games.variants import spec_for
+from plumbing import realtime
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -289,3 +290,20 @@ def test_a_load_that_began_before_a_dot_changed_serves_no_push(make_user, monkey
     assert {s.user_id: bool(s.online) for s in forced[0].seats}[alice.pk] is True
     later = boardcache.board_data_for(match.pk, min_version=match.version)
     assert {s.user_id: bool(s.online) for s in later.seats}[alice.pk] is True
+
+
+def test_a_tables_sockets_are_told_of_a_move_once_its_board_is_kept(make_user, monkeypatch):
+    """The move's hooks run in order on its thread: were the sockets told first, their pushes (on the
+    event loop) would race the hand-off and load the version again, on a worker thread."""
+    match, alice, bob = started(make_user)
+    boardcache.board_data_for(match.pk)
+    told = []
+
+    def send_now(group, message):
+        if message.get("type") == "table.changed":
+            told.append((message["version"], boardcache.peek(match.pk, min_version=message["version"])))
+
+    monkeypatch.setattr(realtime, "send_now", send_now)
+    moved = [_move(match.pk, alice, bob).version for _ in range(3)]
+    assert [version for version, _kept in told] == moved
+    assert all(kept is not None and kept.version == version for version, kept in told)
