@@ -200,7 +200,7 @@
     var mine = m.dataset.myTurn === "true";
     if (!mine) clearHint();
     if (mine && !prev.myTurn) yourTurn();
-    if (!mine) document.title = baseTitle;
+    if (!mine) turnOver();
   }
 
   // A practice hint is for this turn only: closed by its button, emptied when the turn passes.
@@ -454,6 +454,16 @@
     if (localStorage.getItem("rummyhub-turn-sound") === "1") beep();
     // For static/js/notify.js: a notification when this tab is hidden (if the player allowed them).
     document.dispatchEvent(new CustomEvent("rummyhub:your-turn", { detail: { text: text, title: baseTitle } }));
+  }
+  // The turn has passed (the player moved, or the timer played for them): the banner and the title
+  // say nothing of it any more, even within the banner's four seconds.
+  function turnOver() {
+    var banner = document.getElementById("turn-banner");
+    if (banner && !banner.hidden) {
+      clearTimeout(yourTurn.timer);
+      banner.hidden = true;
+    }
+    document.title = baseTitle;
   }
   function beep() {
     try {

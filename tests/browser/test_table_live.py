@@ -94,6 +94,16 @@ def test_the_turn_timer_counts_down_and_your_turn_is_announced(browser, live_dap
     expect(page.locator("#turn-banner")).to_have_text("Your turn")
     assert page.title().startswith("● Your turn")
     expect(page.locator('button[data-action="draw"]')).to_be_visible()
+    # The player moves at once: once the turn has passed, the banner says nothing of it any more (it
+    # stayed up for its four seconds, "Your turn" beside "Waiting for bob to play...").
+    for _ in range(4):
+        page.locator('#actions button[data-action="end_turn"], #actions button[data-action="draw"]').last.click()
+        page.wait_for_function("() => !document.querySelector('#table-board[aria-busy=true]')")
+        if page.locator("#board-meta").get_attribute("data-my-turn") != "true":
+            break
+    assert page.locator("#board-meta").get_attribute("data-my-turn") == "false"
+    assert page.locator("#turn-banner").is_hidden()
+    assert not page.title().startswith("●")
     context.close()
     mover_ctx.close()
 
