@@ -100,8 +100,8 @@ def own_seat(match: Match, user, seats: list[Seat] | None = None) -> Seat:
 
 
 def _bump(match: Match, *fields: str, presence: bool = False, events: list[Event] = ()) -> None:
-    """Save a new version of the match (with the log's new ``events``) and tell its sockets once the
-    transaction commits.
+    """Save a new version of the match (with the log's new ``events``); ``Write.save`` tells who needs
+    to know once the transaction commits.
 
     ``presence``: the version only moves the deadline because a seat came or went; it makes no move
     made on the versions before it stale (``Match.play_version`` stays).
@@ -111,9 +111,6 @@ def _bump(match: Match, *fields: str, presence: bool = False, events: list[Event
         match.play_version = match.version
         fields = (*fields, "play_version")
     store.update(match, ["version", "event_seq", *fields], inserting=events)
-    realtime.broadcast_on_commit(
-        realtime.table_group(match.pk), {"type": "table.changed", "id": match.pk, "version": match.version}
-    )
 
 
 _UNREAD = object()
@@ -197,8 +194,9 @@ class Write:
         return event
 
     def save(self, *fields: str, presence: bool = False) -> None:
-        """Store the new version (these fields with it) and publish it once the transaction commits
-        (``games.versions.committed``), with the seats and the state when this write holds them.
+        """Store the new version (these fields with it); once the transaction commits, publish it
+        (``games.versions.committed``, with the seats and the state when this write holds them), then
+        tell the table's sockets.
 
         ``presence``: all that changed is the deadline, because a seat's sockets came or went (``_bump``).
         """
@@ -213,13 +211,16 @@ class Write:
             state=self._state if whole else None,
             events=events,
         )
-        version = match.version + 1  # the one ``_bump`` saves
-        # Published before the table's sockets are told (``_bump``'s hook runs after this one, hooks run
-        # in order): a push of the version in this process then finds what this write holds kept
-        # already, rather than racing it to a load of its own.  A later save of this match in the same
-        # transaction made a newer version: this one is not its.
-        transaction.on_commit(lambda: match.version == version and committed.publish(news))
         _bump(match, *fields, presence=presence, events=events)
+        version = match.version
+        # Published first, then the table's sockets told (commit hooks run in the order they are added):
+        # a push of the version in this process then finds what this write holds kept already, rather
+        # than racing it to a load of its own.  A later save of this match in the same transaction made
+        # a newer version: this one is not its to publish.
+        transaction.on_commit(lambda: match.version == version and committed.publish(news))
+        realtime.broadcast_on_commit(
+            realtime.table_group(match.pk), {"type": "table.changed", "id": match.pk, "version": version}
+        )
 
 
 @contextmanager

@@ -46,6 +46,15 @@ def test_a_seat_taken_without_a_reload_is_online_for_everyone_and_gets_a_chat_fo
     guest_ctx.close()
 
 
+def play_until_the_turn_passes(page) -> None:
+    """Draw, then end the turn, on this player's page, each move's answer waited for."""
+    for _ in range(4):
+        page.locator('#actions button[data-action="end_turn"], #actions button[data-action="draw"]').last.click()
+        page.wait_for_function("() => !document.querySelector('#table-board[aria-busy=true]')")
+        if page.locator("#board-meta").get_attribute("data-my-turn") != "true":
+            return
+
+
 def test_the_turn_timer_counts_down_and_your_turn_is_announced(browser, live_daphne, make_user, settings):
     settings.RUMMYHUB_FIXED_SEED = "11"
     alice, bob = make_user("alice"), make_user("bob")
@@ -82,25 +91,16 @@ def test_the_turn_timer_counts_down_and_your_turn_is_announced(browser, live_dap
     mover_page = mover_ctx.new_page()
     login(mover_page, live_daphne.url, mover.username)
     mover_page.goto(f"{live_daphne.url}/tables/{match.pk}/")
-    for _ in range(4):
-        button = mover_page.locator('#actions button[data-action="end_turn"], #actions button[data-action="draw"]').last
-        button.click()
-        mover_page.wait_for_function("() => !document.querySelector('#table-board[aria-busy=true]')")
-        # The mover's own page knows at once that its turn is over; the other page hears it a moment
-        # later, through the server (asking that page here raced with its push).
-        if mover_page.locator("#board-meta").get_attribute("data-my-turn") != "true":
-            break
+    # The mover's own page knows at once that its turn is over; the other page hears it a moment
+    # later, through the server (asking that page here raced with its push).
+    play_until_the_turn_passes(mover_page)
     expect(page.locator("#turn-banner")).to_be_visible()
     expect(page.locator("#turn-banner")).to_have_text("Your turn")
     assert page.title().startswith("● Your turn")
     expect(page.locator('button[data-action="draw"]')).to_be_visible()
     # The player moves at once: once the turn has passed, the banner says nothing of it any more (it
     # stayed up for its four seconds, "Your turn" beside "Waiting for bob to play...").
-    for _ in range(4):
-        page.locator('#actions button[data-action="end_turn"], #actions button[data-action="draw"]').last.click()
-        page.wait_for_function("() => !document.querySelector('#table-board[aria-busy=true]')")
-        if page.locator("#board-meta").get_attribute("data-my-turn") != "true":
-            break
+    play_until_the_turn_passes(page)
     assert page.locator("#board-meta").get_attribute("data-my-turn") == "false"
     assert page.locator("#turn-banner").is_hidden()
     assert not page.title().startswith("●")
