@@ -64,6 +64,22 @@ def _table_refs(table: Sequence[Sequence[Card]]) -> list[list[str]]:
     return [[f"{c.code}.{c.deck}" for c in meld] for meld in table]
 
 
+def in_place(before: Sequence[Sequence[Card]], after: Sequence[Sequence[Card]]) -> list[list[Card]]:
+    """The table ``after`` (the solver's arrangement, in an order of its own) laid out as a player
+    watching can follow it from ``before``: each meld takes the place of the meld of ``before`` it
+    shares most cards with (the first such), in the order of those places, a meld nobody touched with
+    its cards in their old order; melds of new cards only go last, in the solver's order."""
+    olds = [{c.id for c in meld} for meld in before]
+    placed = []
+    for n, meld in enumerate(after):
+        ids = {c.id for c in meld}
+        shared = max(((len(ids & old), -i) for i, old in enumerate(olds)), default=(0, 0))
+        place = -shared[1] if shared[0] else len(olds)
+        untouched = shared[0] == len(ids) == len(olds[place]) if shared[0] else False
+        placed.append((place, n, list(before[place]) if untouched else list(meld)))
+    return [meld for _place, _n, meld in sorted(placed, key=lambda p: (p[0], p[1]))]
+
+
 def best_meld(state: ManipulationState, seat: int) -> dict | None:
     """The exact solver's best play (most points laid from hand) as a meld action, or None."""
     rules = state.rules
@@ -75,7 +91,7 @@ def best_meld(state: ManipulationState, seat: int) -> dict | None:
         return greedy_meld(state, seat)
     if not play.played:
         return None
-    action = {"type": "meld", "table": _table_refs(play.table_cards)}
+    action = {"type": "meld", "table": _table_refs(in_place(state.table, play.table_cards))}
     if check_table(state, seat, action["table"])["ok"]:
         return action
     return greedy_meld(state, seat)  # pragma: no cover - the solver and the checker agree (property test)
