@@ -8,6 +8,8 @@ language's catalogue while the process runs (the catalogues never change in a ru
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 
 class Kept:
@@ -56,3 +58,20 @@ def forget_all() -> None:
     """Drop everything kept (a test that swapped a catalogue; the templates' own cache is Django's loaders')."""
     for cache in _FORGETTABLE:
         cache.clear()
+
+
+@contextmanager
+def drawn_afresh() -> Iterator[None]:
+    """Meanwhile every :class:`Kept` starts empty, and what is put in it is dropped after: a test draws a
+    board from scratch, to compare it with the boards drawn from what is kept.  Not for a running server
+    (every other thread's renders miss meanwhile, and what they put is lost)."""
+    held = [(cache, cache._items) for cache in _FORGETTABLE if isinstance(cache, Kept)]
+    for cache, _items in held:
+        with cache._lock:
+            cache._items = {}
+    try:
+        yield
+    finally:
+        for cache, items in held:
+            with cache._lock:
+                cache._items = items

@@ -14,7 +14,6 @@ import difflib
 import random
 import re
 from html.parser import HTMLParser
-from unittest import mock
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -40,7 +39,6 @@ BETWEEN_TAGS = re.compile(r">\s+<")
 # A countdown's words ("starts in 30 s"): the seconds left when it was drawn, which the page's script counts
 # down from its data-deadline-ms every second; a page drawn from scratch a moment later says one less.
 COUNTDOWN = re.compile(r'( data-deadline-ms="\d+"[^>]*>)[^<]*')
-NOTHING_KEPT = kept.Kept(1)  # what a page drawn from scratch keeps by its inputs: nothing it reuses
 PRESENCE_WAIT = 2.0  # seconds a page that differs waits for one more message (an online dot) before it fails
 
 
@@ -161,10 +159,10 @@ class Page:
 def scratch(match_id: int, user) -> dict[str, str]:
     """The board a page drawn now from a fresh load shows this viewer (the socket's, without a CSRF token)."""
     data = selectors.board_data(Match.objects.get(pk=match_id))
-    # No fragment kept by its inputs (fragments.Fragment.by_inputs): each one drawn from this load, while
-    # the sockets' frames keep using (and filling) the kept ones across versions.
-    NOTHING_KEPT.clear()
-    with mock.patch.object(fragments, "_BY_INPUTS", NOTHING_KEPT):
+    # Nothing kept by its content or inputs (fragments kept by their inputs, seat rows, melds, hands, log
+    # lines): each one drawn from this load, while the sockets' frames keep using (and filling) the kept
+    # ones across versions.
+    with kept.drawn_afresh():
         board = fragments.board_for(data, user)
     return {name: same_dom(html) for name, html in board.fragments.items()}
 
