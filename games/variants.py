@@ -19,9 +19,9 @@ from typing import Any
 from games.engine import bots as engine_bots
 from games.engine import gin
 from games.engine import manipulation as manip
-from games.engine.analysis.diff import table_diff
 from games.engine.errors import InvalidAction
 from games.engine.gin import GinMatch
+from games.engine.manipulation.diff import table_diff
 from games.engine.scoring import MatchTally
 
 

@@ -152,7 +152,7 @@ def step_view(s: dict[str, Any]) -> dict[str, Any]:
 
 
 def diff_view(diff: dict[str, Any]) -> dict[str, Any]:
-    """A table diff (games.engine.analysis.diff) for a template: sentences' parts and the melds' faces."""
+    """A table diff (games.engine.manipulation.diff) for a template: sentences' parts and the melds' faces."""
     new = {m["n"] for m in diff["melds"] if m["new"]}
     return {
         "moves": [

@@ -14,10 +14,10 @@ from games.board import faces
 from games.board.gin import hand_faces
 from games.board.manipulation import meld_rows
 from games.engine import puzzles as engine_puzzles
-from games.engine.analysis import table_diff
 from games.engine.cards import Card, hand_points
 from games.engine.errors import RulesError
 from games.engine.manipulation import ManipulationState, check_table
+from games.engine.manipulation.diff import table_diff
 from games.messages import refusal_text
 from games.puzzles.models import Puzzle
 from plumbing import inputs

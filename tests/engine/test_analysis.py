@@ -15,6 +15,7 @@ from games.engine.analysis import manipulation as manip_analysis
 from games.engine.gin import GinRules, apply, deal_from_cards
 from games.engine.manipulation import ManipulationRules, check_table
 from games.engine.manipulation import apply as manip_apply
+from games.engine.manipulation.diff import table_diff
 from games.engine.manipulation.solver import lp
 from games.engine.solver import SearchBudgetExceeded, best_play
 from tests.engine.manipulation.helpers import cards, make_state
@@ -37,7 +38,7 @@ def walk(state, moves, family="manipulation"):
 def test_diff_keeps_the_numbers_of_old_melds_and_numbers_new_ones_after_them():
     old = [cards("3S.0 4S.0 5S.0 6S.0"), cards("9H.0 9D.0 9C.0")]
     new = [cards("9H.0 9D.0 9C.0"), cards("6S.0 6H.0 6D.0"), cards("3S.0 4S.0 5S.0")]
-    d = analysis.table_diff(old, new)
+    d = table_diff(old, new)
     assert d.melds == (
         (1, ("3S.0", "4S.0", "5S.0"), False),
         (2, ("9H.0", "9D.0", "9C.0"), False),
@@ -52,16 +53,16 @@ def test_diff_of_a_broken_meld_and_a_redeclared_joker():
     old = [cards("5H.0 JK=6H.0 7H.0"), cards("KS.0 KH.0 KD.0")]
     # 6H from the hand frees the joker, which goes with the kings as K♣
     new = [cards("5H.0 6H.0 7H.0"), cards("KS.0 KH.0 KD.0 JK=KC.0")]
-    d = analysis.table_diff(old, new)
+    d = table_diff(old, new)
     assert d.moves == ((1, 2, ("JK=KC.0",)),)
     assert d.laid == ((1, ("6H.0",)),)
     # every card of an old meld going elsewhere: the meld is gone
-    d = analysis.table_diff(
+    d = table_diff(
         [cards("4C.0 5C.0 6C.0"), cards("7S.0 7H.0 7D.0")],
         [cards("4C.0 5C.0 6C.0 7C.0"), cards("7S.0 8S.0 9S.0"), cards("7H.0 7D.0 7C.1")],
     )
     assert d.gone == ()
-    d = analysis.table_diff(
+    d = table_diff(
         [cards("7S.0 7H.0 7D.0")], [cards("7S.0 8S.0 9S.0"), cards("7H.0 8H.0 9H.0"), cards("7D.0 8D.0 9D.0")]
     )
     assert [n for n, _c, new in d.melds if not new] == [1]  # one run continues the old meld (largest overlap first)
@@ -69,9 +70,7 @@ def test_diff_of_a_broken_meld_and_a_redeclared_joker():
 
 
 def test_diff_with_an_old_meld_dissolved():
-    d = analysis.table_diff(
-        [cards("2S.0 3S.0 4S.0"), cards("5S.0 6S.0 7S.0")], [cards("2S.0 3S.0 4S.0 5S.0 6S.0 7S.0")]
-    )
+    d = table_diff([cards("2S.0 3S.0 4S.0"), cards("5S.0 6S.0 7S.0")], [cards("2S.0 3S.0 4S.0 5S.0 6S.0 7S.0")])
     assert d.gone == (2,)
     assert d.moves == ((2, 1, ("5S.0", "6S.0", "7S.0")),)
 

@@ -159,8 +159,8 @@ class Page:
 def scratch(match_id: int, user) -> dict[str, str]:
     """The board a page drawn now from a fresh load shows this viewer (the socket's, without a CSRF token)."""
     data = selectors.board_data(Match.objects.get(pk=match_id))
-    # Nothing kept by its content or inputs (fragments kept by their inputs, seat rows, melds, hands, log
-    # lines): each one drawn from this load, while the sockets' frames keep using (and filling) the kept
+    # Nothing kept by its content or inputs (the fragments kept by their inputs, seat rows and counts, hands,
+    # log lines): each one drawn from this load, while the sockets' frames keep using (and filling) the kept
     # ones across versions.
     with kept.drawn_afresh():
         board = fragments.board_for(data, user)

@@ -16,11 +16,10 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from . import gin, manipulation
-from .diff import TableDiff, table_diff
 
 VERSION = 2  # 2: a rearrangement moves no card out of a meld an identical card enters (fewest moves)
 
-__all__ = ["VERSION", "TableDiff", "analyse_round", "gin", "manipulation", "summarise", "table_diff"]
+__all__ = ["VERSION", "analyse_round", "gin", "manipulation", "summarise"]
 
 Transition = tuple[int, int, dict[str, Any], Any, Any]
 

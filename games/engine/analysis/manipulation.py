@@ -15,8 +15,8 @@ from typing import Any
 
 from ..cards import Card, hand_points
 from ..manipulation import ManipulationState, check_table, legal_actions
+from ..manipulation.diff import table_diff
 from ..solver import SearchBudgetExceeded, best_play
-from .diff import table_diff
 
 # Every step's record has these keys; ``status`` "ok" is weighed, the others are not counted:
 # "first_meld" (the solver knows nothing of the first meld's minimum), "too_big" (the search budget

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..cards import Card
+from .diff import table_diff
 from .melds import classify, sort_meld
 from .solver import SearchBudgetExceeded, best_play
 from .state import ManipulationState
@@ -64,20 +65,18 @@ def _table_refs(table: Sequence[Sequence[Card]]) -> list[list[str]]:
     return [[f"{c.code}.{c.deck}" for c in meld] for meld in table]
 
 
-def in_place(before: Sequence[Sequence[Card]], after: Sequence[Sequence[Card]]) -> list[list[Card]]:
-    """The table ``after`` (the solver's arrangement, in an order of its own) laid out as a player
-    watching can follow it from ``before``: each meld takes the place of the meld of ``before`` it
-    shares most cards with (the first such), in the order of those places, a meld nobody touched with
-    its cards in their old order; melds of new cards only go last, in the solver's order."""
-    olds = [{c.id for c in meld} for meld in before]
-    placed = []
-    for n, meld in enumerate(after):
-        ids = {c.id for c in meld}
-        shared = max(((len(ids & old), -i) for i, old in enumerate(olds)), default=(0, 0))
-        place = -shared[1] if shared[0] else len(olds)
-        untouched = shared[0] == len(ids) == len(olds[place]) if shared[0] else False
-        placed.append((place, n, list(before[place]) if untouched else list(meld)))
-    return [meld for _place, _n, meld in sorted(placed, key=lambda p: (p[0], p[1]))]
+def _as_laid(before: Sequence[Sequence[Card]], after: Sequence[Sequence[Card]]) -> list[list[str]]:
+    """The table ``after`` (the solver's, in an order of its own) as a player watching can follow it from
+    ``before``: its melds in the order of their numbers (``diff.table_diff``, as the log names them: the
+    melds continued where they lay, the new ones after them), and a meld of the very cards it had kept as
+    it lay (the solver may put its joker at the other end)."""
+    table = []
+    for number, refs, new in table_diff(before, after).melds:
+        old = None if new else before[number - 1]
+        if old is not None and sorted(c.id for c in old) == sorted(Card.from_code(ref).id for ref in refs):
+            refs = _table_refs([old])[0]
+        table.append(list(refs))
+    return table
 
 
 def best_meld(state: ManipulationState, seat: int) -> dict | None:
@@ -91,7 +90,7 @@ def best_meld(state: ManipulationState, seat: int) -> dict | None:
         return greedy_meld(state, seat)
     if not play.played:
         return None
-    action = {"type": "meld", "table": _table_refs(in_place(state.table, play.table_cards))}
+    action = {"type": "meld", "table": _as_laid(state.table, play.table_cards)}
     if check_table(state, seat, action["table"])["ok"]:
         return action
     return greedy_meld(state, seat)  # pragma: no cover - the solver and the checker agree (property test)

@@ -23,9 +23,9 @@ from dataclasses import replace
 from itertools import combinations
 from typing import Any
 
-from ..analysis import table_diff
 from ..cards import Card
 from ..manipulation import ManipulationState, check_table
+from ..manipulation.diff import table_diff
 from ..manipulation.melds import classify
 from ..solver import SearchBudgetExceeded, best_play
 

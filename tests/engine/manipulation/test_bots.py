@@ -7,7 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engine import manipulation as game
-from games.engine.manipulation import bots
+from games.engine.manipulation import bots, diff
+from games.engine.manipulation.diff import table_diff
 
 from .helpers import make_state
 
@@ -80,12 +81,13 @@ def _ids(meld) -> list[str]:
 
 
 @pytest.mark.parametrize("seed", range(8))
-def test_a_bots_meld_leaves_the_melds_it_did_not_touch_where_they_lay(seed):
-    """A player watching a bot play follows its move by what changed: the melds it did not touch keep
-    their order (and their cards'), a meld it changed takes the place of the one it came from (the one
-    it shares most cards with), and melds of new cards only go after them.  The solver's arrangement
-    kept the untouched melds' order but not the changed ones' places: in 84 of 150 bot melds of such
-    games (seeds 0-7) a changed meld lay away from the place of the meld it came from."""
+def test_a_bots_meld_leaves_the_melds_where_they_lay(seed):
+    """A player watching a bot play follows its move by the melds' numbers, as the log names them
+    (``diff.table_diff``: a meld the move continued keeps its number, new melds come after): after a
+    bot's meld the table lies in the order of those numbers, and a meld it did not touch shows its cards
+    in their old order.  The solver arranges the table in an order of its own: 107 of 150 bot melds of
+    such games (3 seats, seeds 0-7) left the table out of that order, and one put an untouched meld's
+    joker at its other end."""
     state = game.new_round(None, 3, random.Random(seed))
     rng = random.Random(seed)
     melds_seen = 0
@@ -100,17 +102,10 @@ def test_a_bots_meld_leaves_the_melds_it_did_not_touch_where_they_lay(seed):
             continue
         after = [list(m) for m in state.table]
         melds_seen += 1
-        for meld in after:  # a meld it did not touch shows its cards in the same order
+        numbered = [list(refs) for _number, refs, _new in table_diff(before, after).melds]
+        assert numbered == [[diff.ref(c) for c in meld] for meld in after]
+        for meld in after:
             same = [old for old in before if _ids(old) == _ids(meld)]
             if same:
                 assert [c.id for c in meld] == [c.id for c in same[0]]
-        # Every meld that shares cards with a meld before it lies in the order of those melds' places.
-        places = []
-        for meld in after:
-            shared = [(len(set(_ids(meld)) & set(_ids(old))), -i) for i, old in enumerate(before)]
-            best = max(shared, default=(0, 0))
-            places.append(-best[1] if best[0] else None)
-        placed = [p for p in places if p is not None]
-        assert placed == sorted(placed)
-        assert all(p is None for p in places[len(placed) :])  # the new melds after those
     assert melds_seen

@@ -1,4 +1,4 @@
-"""The table diff of a shown rearrangement (games.engine.analysis.diff): identical cards are one card.
+"""The table diff of a shown rearrangement (games.engine.manipulation.diff): identical cards are one card.
 
 A step's new table comes from the solver or the player with whatever physical copy of a card (two packs:
 ``9S.0`` and ``9S.1``) it picked; the diff shown to a player must not move one 9♠ out of a meld and
@@ -14,8 +14,9 @@ from itertools import product
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine import analysis
 from games.engine.cards import Card
+from games.engine.manipulation import diff
+from games.engine.manipulation.diff import table_diff
 from tests.engine.manipulation.helpers import cards
 
 
@@ -28,7 +29,7 @@ def face(ref: str) -> str:
 def test_two_identical_cards_swapped_between_melds_are_no_move():
     old = [cards("9S.0 9H.0 9D.0"), cards("7S.1 8S.1 9S.1")]
     new = [cards("9S.1 9H.0 9D.0"), cards("7S.1 8S.1 9S.0")]
-    d = analysis.table_diff(old, new)
+    d = table_diff(old, new)
     assert d.moves == () and d.laid == () and d.gone == ()
     assert [n for n, _c, fresh in d.melds] == [1, 2] and not any(fresh for _n, _c, fresh in d.melds)
 
@@ -38,7 +39,7 @@ def test_a_hand_card_identical_to_a_table_card_is_laid_where_it_goes():
     # with 7♠ 8♠, nothing moved
     old = [cards("9S.0 9H.0 9D.0")]
     new = [cards("9S.1 9H.0 9D.0"), cards("7S.0 8S.0 9S.0")]
-    d = analysis.table_diff(old, new)
+    d = table_diff(old, new)
     assert d.moves == ()
     assert [(to, [face(r) for r in refs]) for to, refs in d.laid] == [(2, ["7S", "8S", "9S"])]
 
@@ -46,7 +47,7 @@ def test_a_hand_card_identical_to_a_table_card_is_laid_where_it_goes():
 def test_two_table_jokers_that_trade_places_are_no_move():
     old = [cards("5H.0 JK=6H.0 7H.0"), cards("KS.0 KH.0 JK=KD.1")]
     new = [cards("5H.0 JK=6H.1 7H.0"), cards("KS.0 KH.0 JK=KD.0")]
-    assert analysis.table_diff(old, new).moves == ()
+    assert table_diff(old, new).moves == ()
 
 
 def test_the_numbering_keeps_the_most_cards_in_place():
@@ -54,7 +55,7 @@ def test_the_numbering_keeps_the_most_cards_in_place():
     # and K♥ K♦ out to a new meld 3: four moves.  Numbering the kings 1 and the run 2 moves three.
     old = [cards("3S.0 4S.0 5S.0 KH.0 KD.0"), cards("6S.0 7S.0")]
     new = [cards("3S.0 4S.0 5S.0 6S.0 7S.0"), cards("KH.0 KD.0 KC.0")]
-    d = analysis.table_diff(old, new)
+    d = table_diff(old, new)
     assert d.moves == ((1, 2, ("3S.0", "4S.0", "5S.0")),)
     assert d.laid == ((1, ("KC.0",)),) and d.gone == ()
 
@@ -96,8 +97,8 @@ def steps(draw):
 
 def most_kept(old, new) -> int:
     """The most table cards that can stay in their meld, over every numbering (brute force)."""
-    counts_old = [Counter(face(analysis.diff.ref(c)) for c in m) for m in old]
-    counts_new = [Counter(face(analysis.diff.ref(c)) for c in m) for m in new]
+    counts_old = [Counter(face(diff.ref(c)) for c in m) for m in old]
+    counts_new = [Counter(face(diff.ref(c)) for c in m) for m in new]
     best = 0
     for choice in product(range(-1, len(new)), repeat=len(old)):
         picked = [j for j in choice if j >= 0]
@@ -112,11 +113,11 @@ def most_kept(old, new) -> int:
 @given(steps())
 def test_a_shown_rearrangement_has_no_move_undone_and_the_fewest_moves(step):
     old, new = step
-    d = analysis.table_diff(old, new)
+    d = table_diff(old, new)
     numbers = [n for n, _c, _f in d.melds]
     assert sorted(numbers) == numbers and len(set(numbers)) == len(new)
     # Played out from the old table, the moves and the laid cards give the new table, meld by meld.
-    table = {i + 1: Counter(face(analysis.diff.ref(c)) for c in m) for i, m in enumerate(old)}
+    table = {i + 1: Counter(face(diff.ref(c)) for c in m) for i, m in enumerate(old)}
     for a, b, refs in d.moves:
         for r in refs:
             assert table[a][face(r)] > 0, f"{r} moved out of meld {a}, which does not hold it"
