@@ -1,7 +1,9 @@
 """Websocket load benchmark of the online tables, next to a trivial relay on the same stack.
 
 N tables of 4 scripted clients over real websockets against one daphne process (or two, on
-PostgreSQL + Redis, each table's seats 0,1 on process A and 2,3 on process B).  Every
+PostgreSQL + Redis, each table's seats 0,1 on process A and 2,3 on process B; with ``--route table``
+all four of a table's sockets on one process, every other table on the other, as a proxy that hashes
+the socket's path routes them).  Every
 ``--interval`` seconds each table makes one move: the seat whose board says
 ``data-my-turn="true"`` sends it (action=draw while the board offers Draw, else end_turn) with
 the version it last received — as the page does while its socket is open, a command frame on
@@ -654,13 +656,21 @@ class CommitProbe:
         return self.times
 
 
+def _process_of(route: str, table: int, seat: int) -> int:
+    """Which process (of two) a socket goes to: by seat (each table's seats 0,1 on one and 2,3 on the
+    other, so every version is loaded and drawn in both) or by table (all of a table's sockets on one,
+    as a proxy hashing the socket's path sends them: README "Production outline")."""
+    return table if route == "table" else seat // 2
+
+
 async def run_mode(mode: str, args, specs: list[TableSpec], servers: Servers) -> dict:
     stats = Stats()
     stopping = asyncio.Event()
     await servers.wait_ready()
     n_ports = len(servers.ports)
     tables = [
-        Table(spec, [Sock(p.seat, servers.ports[(p.seat // 2) % n_ports]) for p in spec.players]) for spec in specs
+        Table(spec, [Sock(p.seat, servers.ports[_process_of(args.route, i, p.seat) % n_ports]) for p in spec.players])
+        for i, spec in enumerate(specs)
     ]
     sem = asyncio.Semaphore(args.connect_concurrency)
     t_connect = time.perf_counter()
@@ -781,6 +791,7 @@ def print_results(results: list[dict], args, db_label: str) -> None:
     print(
         f"\nws_load: {db_label}, channel layer {'Redis' if args.redis else 'in-memory'}, "
         f"app moves sent {'over the socket' if args.via == 'socket' else 'as HTTP POSTs'}, "
+        f"{'' if args.procs == 1 else 'sockets routed by ' + args.route + ', '}"
         f"a move per table every {args.interval:g} s, {args.seconds:g} s measured per mode, "
         f"{os.cpu_count()} CPUs, load average before {LOAD_BEFORE}"
     )
@@ -879,6 +890,12 @@ def main() -> int:
     parser.add_argument("--interval", type=float, default=5.0, help="seconds between two moves of a table")
     parser.add_argument("--seconds", type=float, default=60.0, help="measured window per mode")
     parser.add_argument("--procs", type=int, default=1, choices=(1, 2))
+    parser.add_argument(
+        "--route",
+        choices=("seat", "table"),
+        default="seat",
+        help="--procs 2: a table's sockets split by seat over the two processes, or all on one (by table)",
+    )
     parser.add_argument("--postgres", action="store_true", help=f"use {PG_URL} (dropped and created)")
     parser.add_argument("--redis", action="store_true", help=f"channel layer on {REDIS_URL} (implies --postgres)")
     parser.add_argument("--modes", default="relay,app", help="comma-separated: relay, app")
