@@ -21,8 +21,9 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Match, Seat
-from tests.browser.roomy_position import HANDS, opponents_move, place, three_players
+from tests.browser.roomy_position import HANDS, TWENTY, opponents_move, place, three_players
 from tests.browser.test_table_fits import PROBLEMS, SCREENS, open_table
+from tests.browser.test_table_live import play_until_the_turn_passes
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -375,4 +376,35 @@ def test_a_practice_hint_leaves_the_players_bar_in_view_and_marks_the_cards_it_n
     assert page.evaluate(PROBLEMS, {"hand": "#hand", "buttons": "#actions button"})["problems"] == []
     panel.get_by_role("button", name="Close the hint").click()
     expect(page.locator("#hint-box .hint-panel")).to_have_count(0)
+    context.close()
+
+
+# The cards and buttons the "Your turn" banner lies over (their boxes meet the banner's), by id or text.
+UNDER_BANNER = """() => {
+  const b = document.getElementById("turn-banner").getBoundingClientRect();
+  const meets = r => r.left < b.right && r.right > b.left && r.top < b.bottom && r.bottom > b.top;
+  return [...document.querySelectorAll("#melds .card, #hand .card, #actions button, .seat")]
+    .filter(el => meets(el.getBoundingClientRect())).map(el => el.dataset.id || el.id || el.textContent.trim());
+}"""
+
+
+@pytest.mark.parametrize("screen", ["laptop", "phone"])
+def test_the_your_turn_banner_covers_no_card_and_no_button(browser, live_daphne, artifacts, make_user, screen):
+    """The banner says "Your turn" for four seconds: the moment the player looks at the melds to plan
+    their move.  With eight melds on the table (three rows of them on a phone) it lies over none of
+    them, nor over the hand, the buttons or the seats."""
+    match, players = three_players(make_user)
+    place(match, to_act=2, table=TWENTY[:8])
+    context, page = open_table(browser, live_daphne, players[0], screen, match.pk)
+    settled(page)
+    # The seat before this player's ends its turn, in its own browser (through the server).
+    mover_context, mover_page = open_table(browser, live_daphne, players[2], "laptop", match.pk)
+    settled(mover_page)
+    play_until_the_turn_passes(mover_page)
+    mover_context.close()
+    banner = page.locator("#turn-banner")
+    expect(banner).to_be_visible()
+    expect(banner).to_have_text("Your turn")
+    page.screenshot(path=str(artifacts / f"roomy-{screen}-7-your-turn.png"))
+    assert page.evaluate(UNDER_BANNER) == []
     context.close()
