@@ -17,7 +17,9 @@ it) runs in the same invocation with the same sockets, tables and interval; its 
 "move" over its own socket.  Printed per mode: tables, sockets, moves, moves/s, p50/p90/p99/max
 latency, errors, timeouts, the daphne processes' CPU (utime+stime from /proc over the measured
 window, % of one core, summed over processes), this client's CPU, the daphne processes' CPU per
-move (ms), and the app/relay ratios of p50, p99 and CPU per move.  ``--noise 0.5`` runs a process
+move (ms), and the app/relay ratios of p50, p99 and CPU per move; below, each window's steal (the
+share of the machine's CPU time a virtual machine's host gave to others: a run with steal was not
+on a quiet machine).  ``--noise 0.5`` runs a process
 burning half a core beside the servers for the whole invocation.  On PostgreSQL each mode's window
 also times the database's own commit (``CommitProbe``: a one-row UPDATE committed every 50 ms on a
 connection of its own), so a tail made by the disk's flush shows beside the app's.
@@ -86,6 +88,14 @@ def cpu_ticks(pid: int) -> int:
     with open(f"/proc/{pid}/stat") as fh:
         fields = fh.read().rsplit(")", 1)[1].split()
     return int(fields[11]) + int(fields[12])  # fields 14 and 15 of stat(5)
+
+
+def machine_ticks() -> tuple[int, int]:
+    """(all, stolen) clock ticks of this machine's CPUs (/proc/stat's first line; steal is the time a
+    virtual machine's CPUs were ready to run and the host ran something else)."""
+    with open("/proc/stat") as fh:
+        fields = [int(x) for x in fh.readline().split()[1:]]
+    return sum(fields[:8]), fields[7]
 
 
 def free_port() -> int:
@@ -723,12 +733,12 @@ async def run_mode(mode: str, args, specs: list[TableSpec], servers: Servers) ->
     probe = CommitProbe(DB_URL[0]) if DB_URL and DB_URL[0].startswith("postgres") else None
     if probe is not None:
         probe.start()
-    cpu0, bench0, w0 = servers.cpu(), cpu_ticks(os.getpid()), time.perf_counter()
+    cpu0, bench0, w0, machine0 = servers.cpu(), cpu_ticks(os.getpid()), time.perf_counter(), machine_ticks()
     start = time.perf_counter() + 0.1
     end = start + args.seconds
     await asyncio.gather(*[mover(mode, t, stats, args, start, end, rng.uniform(0, args.interval)) for t in live])
     wall = time.perf_counter() - w0
-    cpu1, bench1 = servers.cpu(), cpu_ticks(os.getpid())
+    cpu1, bench1, machine1 = servers.cpu(), cpu_ticks(os.getpid()), machine_ticks()
     commits = await asyncio.to_thread(probe.stop) if probe is not None else []
     stopping.set()
     if spy is not None:
@@ -775,6 +785,8 @@ async def run_mode(mode: str, args, specs: list[TableSpec], servers: Servers) ->
         # The servers' CPU per move: every move's frames to its table's four sockets, and the move itself.
         "cpu_move": 1000 * (cpu1 - cpu0) / CLK_TCK / len(stats.latencies) if stats.latencies else float("nan"),
         "bench_cpu": 100 * (bench1 - bench0) / CLK_TCK / wall,
+        # The machine's CPU time the host took for others over the window (% of all its CPUs' time).
+        "steal": 100 * (machine1[1] - machine0[1]) / max(1, machine1[0] - machine0[0]),
         "connect_s": t_connect,
         "settle_s": settled,
         "frames": stats.frames,
@@ -816,7 +828,7 @@ def print_results(results: list[dict], args, db_label: str) -> None:
             f"  {r['mode']}: {r['tables']}/{args.tables} tables with 4 open sockets moved, "
             f"connect+settle {r['connect_s']:.1f} s, frames {r['frames']} "
             f"(avg {r['frame_kb']:.1f} KiB), late ticks {r['late']}, stale {r['stale']}, "
-            f"no move {r['no_move']}"
+            f"no move {r['no_move']}, the host's steal {r['steal']:.1f} % of the machine's CPU time"
         )
         if r["commits"]:
             extra += (
