@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from django.utils.html import format_html
@@ -21,6 +22,7 @@ from django.utils.translation import get_language_bidi
 FSI, PDI = "\u2068", "\u2069"
 
 
+@lru_cache(maxsize=4096)  # names and cards: a few, again at every push
 def _has_rtl(text: str) -> bool:
     return any(unicodedata.bidirectional(ch) in ("R", "AL") for ch in text)
 
