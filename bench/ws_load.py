@@ -3,7 +3,7 @@
 N tables of 4 scripted clients over real websockets against one daphne process (or two, on
 PostgreSQL + Redis, each table's seats 0,1 on process A and 2,3 on process B; with ``--route table``
 all four of a table's sockets on one process, every other table on the other, as a proxy that hashes
-the socket's path routes them).  Every
+the table's number routes them).  Every
 ``--interval`` seconds each table makes one move: the seat whose board says
 ``data-my-turn="true"`` sends it (action=draw while the board offers Draw, else end_turn) with
 the version it last received — as the page does while its socket is open, a command frame on
@@ -669,7 +669,7 @@ class CommitProbe:
 def _process_of(route: str, table: int, seat: int) -> int:
     """Which process (of two) a socket goes to: by seat (each table's seats 0,1 on one and 2,3 on the
     other, so every version is loaded and drawn in both) or by table (all of a table's sockets on one,
-    as a proxy hashing the socket's path sends them: README "Production outline")."""
+    as a proxy hashing the table's number sends them: README "Production outline")."""
     return table if route == "table" else seat // 2
 
 

@@ -193,24 +193,9 @@ def cards_html(refs: list[str], on_table: Collection[str] = ()) -> SafeString:
     return mark_safe("".join(card_items(refs, on_table)))  # each piece escaped
 
 
-# A card one may pick, by code, whether it lay on the table and language: a hand's cards at every push
-# of a hand, without :func:`card_html`'s key of every option.
-_PRESSABLE: dict[tuple[str, bool, str], SafeString] = kept.forgettable({})
-
-
 def card_items(refs: list[str], on_table: Collection[str] = ()) -> list[SafeString]:
     """:func:`cards_html`'s cards one by one."""
-    lang = get_language()
-    out = []
-    for ref in refs:
-        laid = bool(on_table) and bool(ref) and Card.from_code(ref).id in on_table
-        html = _PRESSABLE.get((ref, laid, lang))
-        if html is None:
-            html = card_html(ref, pressable=True, on_table=laid)
-            if len(_PRESSABLE) < _CARD_HTML_MAX:
-                _PRESSABLE[ref, laid, lang] = html
-        out.append(html)
-    return out
+    return [card_html(ref, pressable=True, on_table=bool(ref) and Card.from_code(ref).id in on_table) for ref in refs]
 
 
 def joker_option(code: str) -> dict[str, str]:

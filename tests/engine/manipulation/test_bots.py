@@ -8,7 +8,6 @@ from hypothesis import strategies as st
 
 from games.engine import manipulation as game
 from games.engine.manipulation import bots, diff
-from games.engine.manipulation.diff import table_diff
 
 from .helpers import make_state
 
@@ -102,7 +101,7 @@ def test_a_bots_meld_leaves_the_melds_where_they_lay(seed):
             continue
         after = [list(m) for m in state.table]
         melds_seen += 1
-        numbered = [list(refs) for _number, refs, _new in table_diff(before, after).melds]
+        numbered = [list(refs) for _number, refs, _new in diff.table_diff(before, after).melds]
         assert numbered == [[diff.ref(c) for c in meld] for meld in after]
         for meld in after:
             same = [old for old in before if _ids(old) == _ids(meld)]
