@@ -90,3 +90,39 @@ def test_history_match_page_replay(page, live_daphne, artifacts, make_user, sett
     expect(page.get_by_role("heading", name="Statistics")).to_be_visible()
     expect(page.locator("#player-stats .rating")).to_have_count(1)
     page.screenshot(path=str(artifacts / "history-player.png"), full_page=True)
+
+
+def test_replay_keys_pressed_faster_than_the_steps_arrive_are_all_taken(
+    page, live_daphne, make_user, settings, monkeypatch
+):
+    """A keyboard player pressing → three times and ← once, faster than the server answers, ends two
+    steps on, with the URL saying so: no key is lost on a step still on its way, none is taken from the
+    step the page showed before."""
+    monkeypatch.setattr(realtime, "send_now", lambda group, message: None)
+    alice = make_user("alice")
+    match = play_match(alice, settings=settings, seed="10", seats=3, bots=2, game_target=60)
+    page.goto(live_daphne.url + "/accounts/login/")
+    page.get_by_label("Username").fill("alice")
+    page.get_by_label("Password").fill("correct-horse-battery")
+    page.get_by_role("button", name="Log in").click()
+    expect(page.locator(".site-user .user-link")).to_have_text("alice")
+
+    # Each step answers 300 ms late, as on a slow line: the keys all come while the first is on its way.
+    def late(route):
+        page.wait_for_timeout(300)
+        route.continue_()
+
+    page.route("**/replay/?step=*", late)
+    page.goto(f"{live_daphne.url}/matches/{match.pk}/replay/?step=3")
+    page.wait_for_function("() => window.htmx !== undefined")
+    expect(page.locator("#replay-step")).to_have_attribute("data-step", "3")
+    for key in ("ArrowRight", "ArrowRight", "ArrowRight", "ArrowLeft"):
+        page.keyboard.press(key)
+    expect(page.locator("#replay-step")).to_have_attribute("data-step", "5", timeout=10_000)
+    expect(page).to_have_url(f"{live_daphne.url}/matches/{match.pk}/replay/?step=5")
+    page.wait_for_timeout(1000)  # and nothing more arrives after
+    expect(page.locator("#replay-step")).to_have_attribute("data-step", "5")
+    expect(page).to_have_url(f"{live_daphne.url}/matches/{match.pk}/replay/?step=5")
+    # Back in history: the steps it went through, one at a time.
+    page.go_back()
+    expect(page.locator("#replay-step")).not_to_have_attribute("data-step", "5")
