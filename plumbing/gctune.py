@@ -15,15 +15,21 @@ latency's tail (p99 140 and 261 ms with them, 66 and 84 ms without, in alternate
 So ``tune()`` freezes what start-up created (modules, templates, settings: never garbage) out of
 every collection and turns the automatic passes off.  Hot paths leave no reference cycles behind
 (the Gin meld search's recursive closures did; ``bench/soak.py --memstats`` counts what a
-collection frees, by type), and what cyclic garbage there is waits for a full collection of our
+collection frees, by type), and what cyclic garbage there is waits for a collection of our
 own on a daemon thread: every ``FULL_EVERY`` seconds, or sooner once the process's resident
 memory has grown by ``GROWTH_MB`` since the last one, so a burst of cycles cannot grow
 the process for minutes.  (Not by the count of containers allocated and not freed, which
 ``gc.get_count()`` keeps with the passes off: it cannot go below zero after a collection, so it
 climbs in a process that only replaces objects; a trigger of 200,000 fired twice in a minute at
-1,000 sockets.)  A full collection scans only what was made since start-up, but that is everything a busy process holds: at 1,000 sockets
-(about 330,000 objects) it stops every thread for 300-420 ms, so it stays rare, and the growth
-that brings it forward is more than the 130 MB such a process grows by opening those sockets.
+1,000 sockets.)  A collection of everything made since start-up scans everything a busy process
+holds: at 1,000 sockets (370,000-510,000 objects) it stopped every thread for 160-420 ms (on the
+machines of bench/README.md's rounds).  So each periodic collection freezes what it leaves, as
+start-up's objects are, and the next one scans only what came after: 74-151 ms at 1,000 sockets,
+where a collection of everything took 261-316 ms in the same run (bench/gc_stops.py).  A
+cycle that was alive at a collection and dies after it waits, frozen, for the thaw: every
+``THAW_EVERY`` seconds, or at once when the memory has grown by ``GROWTH_MB`` (so what waits
+frozen is bounded too), a collection unfreezes everything and scans it all.  The growth that
+brings a collection forward is more than the 130 MB such a process grows by opening its sockets.
 """
 
 from __future__ import annotations
@@ -37,8 +43,9 @@ import time
 
 log = logging.getLogger(__name__)
 
-FULL_EVERY = 300.0  # seconds between two full collections at most
-GROWTH_MB = 256  # growth of the resident memory since the last collection that brings the next one forward
+FULL_EVERY = 300.0  # seconds between two periodic collections at most
+THAW_EVERY = 3600.0  # seconds between two collections of everything (the thaw) at most
+GROWTH_MB = 256  # growth of the resident memory since the last collection that brings a thaw forward
 CHECK_EVERY = 1.0  # seconds between two looks at it
 SLOW_FULL_MS = 200.0  # a full collection at least this long is logged as a warning
 
@@ -46,7 +53,7 @@ _collector: threading.Thread | None = None
 _stop = threading.Event()
 
 
-def tune(*, full_every: float = FULL_EVERY, growth_mb: float = GROWTH_MB) -> None:
+def tune(*, full_every: float = FULL_EVERY, growth_mb: float = GROWTH_MB, thaw_every: float = THAW_EVERY) -> None:
     """Freeze start-up's objects, turn the automatic passes off and start the collector thread (once)."""
     global _collector
     gc.collect()
@@ -55,7 +62,7 @@ def tune(*, full_every: float = FULL_EVERY, growth_mb: float = GROWTH_MB) -> Non
     if _collector is None or not _collector.is_alive():
         _stop.clear()
         _collector = threading.Thread(
-            target=_collect, args=(full_every, growth_mb, _resident_mb()), name="gc-full", daemon=True
+            target=_collect, args=(full_every, growth_mb, thaw_every, _resident_mb()), name="gc-full", daemon=True
         )
         _collector.start()
 
@@ -82,20 +89,27 @@ def _resident_mb() -> float:
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def _collect(every: float, growth_mb: float, resident: float) -> None:
-    last = time.monotonic()
+def _collect(every: float, growth_mb: float, thaw_every: float, resident: float) -> None:
+    last = thawed = time.monotonic()
     while not _stop.wait(min(CHECK_EVERY, every)):
         grown = _resident_mb() - resident
-        if grown < growth_mb and time.monotonic() - last < every:
+        now = time.monotonic()
+        if grown < growth_mb and now - last < every:
             continue
+        thaw = grown >= growth_mb or now - thawed >= thaw_every
         started = time.perf_counter()
+        if thaw:
+            gc.unfreeze()  # start-up's objects too: they are frozen again below, with the rest
+            thawed = now
         freed = gc.collect()
+        gc.freeze()  # what is left is scanned again only at the next thaw
         last, resident = time.monotonic(), _resident_mb()
         ms = (time.perf_counter() - started) * 1000
         # Every thread of the process waited meanwhile: a long one is worth a line in the log.
         log.log(
             logging.WARNING if ms >= SLOW_FULL_MS else logging.INFO,
-            "full collection (resident memory %.0f MB higher): %d objects freed, every thread stopped %.0f ms",
+            "%s (resident memory %.0f MB higher): %d objects freed, every thread stopped %.0f ms",
+            "collection of everything" if thaw else "collection since the last",
             grown,
             freed,
             ms,
