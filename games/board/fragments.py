@@ -106,6 +106,7 @@ def _hand_inputs(ctx) -> Any:
         ctx.get("hand_cards"),
         ctx.get("hand_points"),
         ctx.get("knock_limit"),
+        ctx.get("is_playing"),  # how to knock is said only while the round is played
     )
 
 

@@ -295,8 +295,8 @@ def test_two_player_game_to_the_end_and_rematch(browser, live_daphne, artifacts,
         if match.status == MatchStatus.FINISHED:
             break
         if match.status == MatchStatus.BETWEEN_ROUNDS:
-            ready = page.get_by_role("button", name="Ready for the next round")
-            if ready.count():
+            ready = page.locator('#results [data-results-do="ready"]')  # the result dialog's
+            if ready.is_visible():  # hidden once this seat is ready
                 version = board_version(page)
                 ready.click()
                 wait_past(page, version)
@@ -316,7 +316,7 @@ def test_two_player_game_to_the_end_and_rematch(browser, live_daphne, artifacts,
     if variant == "hollywood":
         expect(page.locator(".gin-game")).to_have_count(3)
     page.screenshot(path=str(artifacts / f"gin-{variant}-game-end.png"), full_page=True)
-    page.get_by_role("button", name="Rematch with the same seats").click()
+    page.get_by_role("dialog").get_by_role("button", name="Rematch", exact=True).click()
     expect(page).not_to_have_url(re.compile(rf"/tables/{match_id}/$"))
     expect(page.locator("#board-title")).to_contain_text(str(match.get_variant_display()))
     context.close()

@@ -106,10 +106,16 @@ def test_a_round_and_a_match_end_in_a_result_dialog(browser, live_daphne, artifa
     expect(page.locator("#results .results-countdown")).to_contain_text("The next round starts in")
     expect(page.locator("#board-timer .timer-caption")).to_have_text("The next round is dealt in")
     check_dialog(page, artifacts, f"round-{screen}")
+    # One Ready on the page while the dialog is open (its own, which presses the action bar's), and the
+    # hand's line says no more how to knock: the round is over.
+    expect(page.locator('#actions [data-action="ready"]')).to_be_hidden()
+    expect(page.get_by_role("button", name="Ready")).to_have_count(1)
+    expect(page.locator("#hand-info")).not_to_contain_text("knock")
 
     # Escape closes it; the focus goes to "Show the results", which opens it again (focus inside).
     page.keyboard.press("Escape")
     expect(page.get_by_role("dialog")).to_be_hidden()
+    expect(page.locator('#actions [data-action="ready"]')).to_be_visible()  # the table's own way on
     # The focus is back where it was before the dialog took it (on the page, not lost).
     assert page.evaluate("document.activeElement !== document.body && !document.activeElement.closest('#results')")
     shot(page, f"round-closed-{screen}", artifacts)
@@ -142,6 +148,8 @@ def test_a_round_and_a_match_end_in_a_result_dialog(browser, live_daphne, artifa
         "href", f"/matches/{match.pk}/"
     )
     check_dialog(page, artifacts, f"match-{screen}")
+    expect(page.locator('#actions [data-action="rematch"]')).to_be_hidden()
+    expect(page.get_by_role("button", name="Rematch")).to_have_count(1)
     # A reload (the rating worked out by now) shows each player's rating change.
     page.reload()
     expect(page.locator("#results .rating-change").first).to_have_text(__import__("re").compile(r"^[+-]\d+\.\d$"))
