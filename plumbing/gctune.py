@@ -24,8 +24,14 @@ climbs in a process that only replaces objects; a trigger of 200,000 fired twice
 1,000 sockets.)  A collection of everything made since start-up scans everything a busy process
 holds: at 1,000 sockets (370,000-510,000 objects) it stopped every thread for 160-420 ms (on the
 machines of bench/README.md's rounds).  So each periodic collection freezes what it leaves, as
-start-up's objects are, and the next one scans only what came after: 74-151 ms at 1,000 sockets,
-where a collection of everything took 261-316 ms in the same run (bench/gc_stops.py).  A
+start-up's objects are, and the next one scans only what came after.  What came after is mostly
+what the process replaces (each table's loaded version, its views), so the longer the wait, the
+more there is: at 1,000 sockets a collection every 30 s stopped every thread 74-151 ms, every 60 s
+143-183 ms, against 261-325 ms for a collection of everything (bench/gc_stops.py); at 100 bot
+tables, every 5 minutes, the longest gap between two clock steps was 0.4 s against 0.5 s for the
+first (everything).  Shorter waits were tried and not kept: every 30 s the soak's longest gaps
+were 0.2 s, but its lateness p99 rose from 681 to 743 ms (a stop every 30 s holds up 1 % of the
+steps, one every 5 minutes 0.1 %): the stops stay rare.  A
 cycle that was alive at a collection and dies after it waits, frozen, for the thaw: every
 ``THAW_EVERY`` seconds, or at once when the memory has grown by ``GROWTH_MB`` (so what waits
 frozen is bounded too), a collection unfreezes everything and scans it all.  The growth that
