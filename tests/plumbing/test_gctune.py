@@ -31,11 +31,17 @@ CYCLE = (
 )
 
 
-def _freed(full_every: float, growth_mb: float, grown_mb: int) -> str:
-    args = [sys.executable, "-c", CYCLE, str(full_every), str(growth_mb), str(grown_mb)]
-    result = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, timeout=60)
+def _printed(script: str, *args: float) -> list[str]:
+    """What ``script`` printed, run in a process of its own with ``args``."""
+    result = subprocess.run(
+        [sys.executable, "-c", script, *map(str, args)], capture_output=True, text=True, cwd=ROOT, timeout=60
+    )
     assert result.returncode == 0, result.stderr
-    return result.stdout.strip()
+    return result.stdout.split()
+
+
+def _freed(full_every: float, growth_mb: float, grown_mb: int) -> str:
+    return " ".join(_printed(CYCLE, full_every, growth_mb, grown_mb))
 
 
 def test_cyclic_garbage_is_freed_by_the_periodic_full_collection():
@@ -69,10 +75,7 @@ FROZEN_CYCLE = (
 
 
 def _frozen_cycle(thaw_every: float) -> list[str]:
-    args = [sys.executable, "-c", FROZEN_CYCLE, str(thaw_every)]
-    result = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, timeout=60)
-    assert result.returncode == 0, result.stderr
-    return result.stdout.split()
+    return _printed(FROZEN_CYCLE, thaw_every)
 
 
 def test_a_periodic_collection_freezes_what_it_leaves_so_the_next_scans_only_what_came_after():
