@@ -26,6 +26,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from games import selectors, services, store
+from games.board import words
 from games.engine.errors import RulesError
 from games.messages import refusal_text
 from games.models import MatchStatus
@@ -286,7 +287,7 @@ def situation(match, user) -> typed_plan.Situation:
         seat=me.index if me is not None else None,
         view=view,
         draft=draft,
-        names={seat.index: seat.display_name for seat in data.seats},
+        names={seat.index: words.sentence_name(seat.display_name, seat.is_bot) for seat in data.seats},
         events=data.events,
         playing=match.status == MatchStatus.PLAYING,
         team_advice=spec.team_advice,

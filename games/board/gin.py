@@ -213,7 +213,7 @@ def _suggestion_text(sug: dict[str, Any]) -> str:
 
 
 def _names(seats) -> dict[int, str]:
-    return {s.index: s.display_name for s in seats}
+    return {s.index: words.sentence_name(s.display_name, s.is_bot) for s in seats}
 
 
 def _role_draw(data: dict[str, Any] | None, names: dict[int, str]) -> list[dict[str, Any]] | None:

@@ -230,7 +230,7 @@ def last_moves(events: Sequence[LogEvent]) -> dict[str, Mark]:
 
 
 def _names(seats: list[Seat]) -> dict[int, str]:
-    return {s.index: s.display_name for s in seats}
+    return {s.index: words.sentence_name(s.display_name, s.is_bot) for s in seats}
 
 
 def _manipulation_prompt(
@@ -251,6 +251,6 @@ def _manipulation_prompt(
         return ""
     to_act = view.get("seat_to_act")
     if to_act is not None and match.status == MatchStatus.PLAYING:
-        name = next((s.display_name for s in seats if s.index == to_act), "")
+        name = next((words.sentence_name(s.display_name, s.is_bot) for s in seats if s.index == to_act), "")
         return _("Waiting for %(name)s to play…") % {"name": bidi.isolate(name)}
     return ""

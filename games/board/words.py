@@ -30,6 +30,16 @@ _ROLE_LABELS = {
 }
 
 
+def sentence_name(name: str, is_bot: bool) -> str:
+    """A seat's name as a sentence of the table or its history says it: a bot's says that it is one
+    ("Ada (bot) drew a card."), so a player who chose a bot's name ("ada") is never taken for the bot.
+    The seats and the result tables show a "bot" badge beside the name instead."""
+    if not is_bot:
+        return name
+    # Translators: a bot's name inside a sentence of the table's log, a result or a replay, e.g. "Ada (bot) drew a card."
+    return pgettext("a bot's name in a sentence", "%(name)s (bot)") % {"name": name}
+
+
 def role_label(role: str) -> str:
     """A seat's role as its badge says it (Gin: RULES C.1-C.2); "" for a seat with no role."""
     label = _ROLE_LABELS.get(role)

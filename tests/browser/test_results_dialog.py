@@ -13,6 +13,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from games import services
+from games.board.words import sentence_name
 from games.engine import bots as engine_bots
 from games.models import Match, MatchStatus, Seat
 from games.variants import spec_for
@@ -139,7 +140,7 @@ def test_a_round_and_a_match_end_in_a_result_dialog(browser, live_daphne, artifa
     m, _ = current(match.pk)
     if m.status != MatchStatus.FINISHED:
         pytest.fail(f"the match did not end after round 2: {m.status}")
-    winner = next(s.display_name for s in m.seats.all() if s.is_winner)
+    winner = next(sentence_name(s.display_name, s.is_bot) for s in m.seats.all() if s.is_winner)  # "Ada (bot)"
     expect(page.locator("#results-title")).to_contain_text(f"{winner} wins the match")
     expect(page.locator("#results .match-end caption")).to_have_text("Final totals")
     rating = page.locator("#results [data-rating-pending], #results .rating-change")

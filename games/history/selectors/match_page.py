@@ -71,7 +71,7 @@ def _finished_rounds(match: Match) -> list[Round]:
 
 def seat_name(seats: list[SeatRow], index: Any) -> str:
     if isinstance(index, int) and 0 <= index < len(seats):
-        return seats[index].name
+        return words.sentence_name(seats[index].name, seats[index].is_bot)
     return ""
 
 

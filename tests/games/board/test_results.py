@@ -4,12 +4,15 @@ what comes next.  Public: every viewer's board shows the same dialog."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 from django.utils import translation
 
 from games import services
 from games.board.results import match_headline, round_headline
+from games.board.words import sentence_name
 from games.engine import bots as engine_bots
 from games.history.models import RatedMatch
 from games.history.services import rating_update_for_match
@@ -66,9 +69,10 @@ def dialog(client, user, match) -> str:
 
 def test_the_match_dialog_names_the_winner_and_each_rating_change(client, alice, finished):
     winner = next(s for s in finished.seats.all() if s.is_winner)
+    name = sentence_name(winner.display_name, winner.is_bot)  # a bot's says it is one: "Ada (bot)"
     html = dialog(client, alice, finished)
     assert 'role="dialog"' in html and 'aria-labelledby="results-title"' in html
-    assert f"{winner.display_name}</bdi> wins the match!" in html or f"{winner.display_name} wins the match!" in html
+    assert f"{name}\u2069 wins the match!" in html or f"{name} wins the match!" in html
     assert "Final totals" in html and 'data-results-do="rematch"' in html
     assert reverse("history:match", args=[finished.pk]) in html
     rated = RatedMatch.objects.get(match=finished)
@@ -98,7 +102,7 @@ def test_between_rounds_the_dialog_names_the_rounds_winner_and_labels_the_countd
     assert match.status == MatchStatus.BETWEEN_ROUNDS
     html = dialog(client, alice, match)
     rnd = match.rounds.get(number=1)
-    names = {s.index: s.display_name for s in match.seats.all()}
+    names = {s.index: sentence_name(s.display_name, s.is_bot) for s in match.seats.all()}
     if rnd.winners:
         assert (
             f"{names[rnd.winners[0]]}</bdi> wins round 1." in html or f"{names[rnd.winners[0]]} wins round 1." in html
@@ -143,3 +147,40 @@ def test_a_turn_timer_says_whose_turn_ends(client, alice):
     client.force_login(alice)
     page = client.get(reverse("games:table", args=[match.pk])).content.decode()
     assert "<bdi>alice</bdi>’s turn ends in" in page
+
+
+def test_a_player_named_like_a_bot_is_never_taken_for_it(client, make_user, settings):
+    """ "ada" plays the bot "Ada": the seats show a "bot" badge, and so must every other place the two
+    names stand side by side: the results' table (a badge), its headline, the log and a replay's steps
+    (the bot's name says that it is one)."""
+    settings.RUMMYHUB_FIXED_SEED = "7"
+    ada = make_user("ada")
+    match = services.match_create(host=ada, variant="gin", seats_count=2, bots=1, options={"game_target": 10})
+    assert [s.display_name for s in match.seats.order_by("index")] == ["ada", "Ada"]
+    services.match_start(match_id=match.pk, user=ada)
+    match = play_to_the_end(match, ada, (MatchStatus.FINISHED,))
+    client.force_login(ada)
+    page = client.get(reverse("games:table", args=[match.pk])).content.decode()
+    html = dialog(client, ada, match)
+    assert '<bdi>Ada</bdi> <span class="badge">bot</span>' in html
+    assert '<bdi>ada</bdi> <span class="badge">bot</span>' not in html
+    bot_won = match.seats.get(index=1).is_winner
+    assert ("Ada (bot)" in html.split("wins the match!")[0].rsplit(">", 2)[-1]) == bot_won
+    log = page[page.index('id="log-list"') :]
+    log = log[: log.index("</ol>")]
+    assert "Ada (bot) drew a card." in log or "Ada (bot) took" in log
+    assert "ada drew a card." in log or "ada took" in log
+    assert "\u2068ada (bot)" not in log
+    said = set()  # what the replay's first steps say of each player
+    for step in range(1, 9):
+        replay = client.get(reverse("history:replay", args=[match.pk]) + f"?step={step}").content.decode()
+        said.update(re.findall(r"\b[Aa]da(?: \(bot\))? (?:drew|discarded|took)", replay))
+    assert any(s.startswith("Ada (bot) ") for s in said) and any(s.startswith("ada ") for s in said), said
+    assert not any(re.match(r"Ada (?:drew|discarded|took)|ada \(bot\)", s) for s in said), said
+
+
+def test_a_bots_name_in_a_sentence_is_said_in_the_readers_language():
+    assert sentence_name("Ada", True) == "Ada (bot)"
+    assert sentence_name("ada", False) == "ada"
+    with translation.override("fa"):
+        assert sentence_name("Ada", True) == "Ada (ربات)"
