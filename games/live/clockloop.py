@@ -56,9 +56,9 @@ class Clock:
     ``wake()`` starts one worker if a slot is free; a worker takes due steps one after another
     until none is left.  Each claim wakes another slot before its step runs, so a backlog fills
     every slot within milliseconds, a slow step never delays the next due one, and an idle clock
-    asks the database once per tick.  A worker that finds nothing due asks when the next step is
-    (``next_due``: seconds from now, or None) and, if that comes before the next tick, wakes the
-    clock then: a bot's move or a timer is taken on time, not up to a tick late.  A worker hands its steps to its thread in batches of up to
+    asks the database twice per tick: a claim, and when the next step is due (``next_due``:
+    seconds from now, or None).  If that comes before the next tick, the clock wakes then: a bot's
+    move or a timer is taken on time, not up to a tick late.  A worker hands its steps to its thread in batches of up to
     ``BATCH_SECONDS`` (one ``database_sync_to_async`` call, one connection: with
     ``CONN_MAX_AGE = 0`` every call opens its own, a cost a step should not pay each time).
     """
