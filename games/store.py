@@ -18,7 +18,7 @@ keeps it so) and multi-database routing (the project has one database).
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from functools import cache
 
 from django.conf import settings
@@ -169,27 +169,6 @@ def claim_due(now, statuses: tuple[str, str], exclude=()) -> Match | None:
     when = Match._meta.get_field("deadline").get_db_prep_value(now, connection)
     rows = _read(Match, _claim_sql(len(exclude), connection.vendor), [when, *statuses, *exclude], _all(Match))
     return rows[0] if rows else None
-
-
-@cache
-def _next_deadline_sql(vendor: str) -> str:
-    meta = Match._meta
-    deadline, status = (_qn(meta.get_field(n).column) for n in ("deadline", "status"))
-    return f"SELECT MIN({deadline}) FROM {_qn(meta.db_table)} WHERE {status} IN (%s, %s) AND {deadline} IS NOT NULL"
-
-
-def next_deadline(statuses: tuple[str, str]):
-    """The earliest deadline of the matches in these statuses (None if none has one): when the
-    clock has its next step to take, held or not."""
-    with connection.cursor() as cursor:
-        cursor.execute(_next_deadline_sql(connection.vendor), list(statuses))
-        row = cursor.fetchone()
-    value = row[0] if row else None
-    if isinstance(value, str):  # SQLite hands a datetime column back as text here (stored in UTC)
-        value = datetime.fromisoformat(value)
-    if value is not None and value.tzinfo is None:
-        value = value.replace(tzinfo=UTC)
-    return value
 
 
 def match_row(match_id: int) -> Match | None:

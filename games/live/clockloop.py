@@ -56,24 +56,19 @@ class Clock:
     ``wake()`` starts one worker if a slot is free; a worker takes due steps one after another
     until none is left.  Each claim wakes another slot before its step runs, so a backlog fills
     every slot within milliseconds, a slow step never delays the next due one, and an idle clock
-    asks the database twice per tick: a claim, and when the next step is due (``next_due``:
-    seconds from now, or None).  If that comes before the next tick, the clock wakes then: a bot's
-    move or a timer is taken on time, not up to a tick late.  A worker hands its steps to its thread in batches of up to
+    asks the database once per tick.  A worker hands its steps to its thread in batches of up to
     ``BATCH_SECONDS`` (one ``database_sync_to_async`` call, one connection: with
     ``CONN_MAX_AGE = 0`` every call opens its own, a cost a step should not pay each time).
     """
 
     BATCH_SECONDS = 0.2
-    LATE_BY = 0.002  # seconds after a deadline the clock wakes for it (its claim asks for "due by now")
 
-    def __init__(self, *, workers: int, interval: float, step=None, next_due=None, trace: str = "", pause: float = 0.0):
+    def __init__(self, *, workers: int, interval: float, step=None, trace: str = "", pause: float = 0.0):
         self.workers = max(1, workers)
         self.interval = interval
         self.pause = pause
         self.executor = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="clock")
         self._one_step = step or services.clock_step
-        # When the next step is due (the database's own, unless the steps are given: tests).
-        self._next_due = next_due if next_due is not None else (services.seconds_to_next_step if step is None else None)
         self._batch = database_sync_to_async(self._steps, thread_sensitive=False, executor=self.executor)
         self.closing = False
         self.busy = 0
@@ -92,9 +87,8 @@ class Clock:
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
-    def _steps(self, on_claim) -> tuple[list, bool, float | None]:
-        """On a worker thread: due steps one after another for up to BATCH_SECONDS; (steps, nothing
-        left, seconds until the next step is due when nothing is left and that is known)."""
+    def _steps(self, on_claim) -> tuple[list, bool]:
+        """On a worker thread: due steps one after another for up to BATCH_SECONDS; (steps, nothing left)."""
         done = []
         end = time.monotonic() + self.BATCH_SECONDS
         while not self.closing:
@@ -102,22 +96,13 @@ class Clock:
                 step = self._one_step(on_claim=on_claim)
             except Exception:  # the claim itself failed (the database is away): try at the next tick
                 log.exception("clock step failed")
-                return done, True, None
+                return done, True
             if step is None:
-                return done, True, self._when_next()
+                return done, True
             done.append(step)
             if time.monotonic() >= end:
-                return done, False, None
-        return done, True, None
-
-    def _when_next(self) -> float | None:
-        if self._next_due is None:
-            return None
-        try:
-            return self._next_due()
-        except Exception:  # the tick asks again
-            log.exception("asking for the clock's next step failed")
-            return None
+                return done, False
+        return done, True
 
     async def _work(self) -> None:
         loop = asyncio.get_running_loop()
@@ -126,19 +111,15 @@ class Clock:
             loop.call_soon_threadsafe(self.wake)
 
         try:
-            idle, wait = False, None
+            idle = False
             while not idle:
-                steps, idle, wait = await self._batch(claimed)
+                steps, idle = await self._batch(claimed)
                 for step in steps:
                     self._record(step)
                 if not idle and self.pause:
                     await asyncio.sleep(self.pause)
         finally:
             self.busy -= 1
-        if wait is not None and 0 < wait < self.interval and not self.closing:
-            # The next step is due before the next tick: wake then.  (Overdue yet not claimed: a
-            # transaction holds that match; the tick asks again, or this would ask at once.)
-            loop.call_later(wait + self.LATE_BY, self.wake)
 
     def _record(self, step) -> None:
         self.steps += 1

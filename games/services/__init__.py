@@ -36,7 +36,6 @@ from games.services.clock import (  # noqa: F401
     match_tick,
     pending_step,
     run_until_human,
-    seconds_to_next_step,
     tick_due,
 )
 from games.services.connections import (  # noqa: F401

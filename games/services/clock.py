@@ -121,15 +121,6 @@ def _claim_due(now, exclude) -> Match | None:
     return store.claim_due(now, CLOCK_STATUSES, exclude)
 
 
-def seconds_to_next_step(now=None) -> float | None:
-    """Seconds from ``now`` until the next automatic step is due (negative: overdue; None: no match
-    has one).  An idle clock wakes then rather than at its next tick (``games.live.clockloop``)."""
-    deadline = store.next_deadline(CLOCK_STATUSES)
-    if deadline is None:
-        return None
-    return (deadline - (now or timezone.now())).total_seconds()
-
-
 def clock_step(*, now=None, exclude=(), on_claim=None) -> ClockStep | None:
     """Claim the most overdue match and do its automatic step; None when nothing is due.
 

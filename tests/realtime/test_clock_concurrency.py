@@ -131,51 +131,6 @@ async def test_an_idle_clock_asks_the_database_once_per_tick():
     assert len(calls) == 5
 
 
-async def test_an_idle_clock_wakes_at_the_next_deadline_not_at_its_next_tick():
-    """A bot's move due 0.15 s from now is taken then, not at the clock's next tick (here 5 s away):
-    an idle clock asks when the next step is due and wakes for it."""
-    due = time.monotonic() + 0.15
-    taken = []
-
-    def step(on_claim=None):
-        if time.monotonic() < due or taken:
-            return None
-        taken.append(time.monotonic())
-        return None
-
-    def next_due():  # seconds from now to the next deadline (None: none known)
-        return None if taken else due - time.monotonic()
-
-    ticker = clock.Clock(workers=2, interval=5.0, step=step, next_due=next_due)
-    try:
-        ticker.wake()  # the tick: nothing due yet
-        for _ in range(60):
-            await asyncio.sleep(0.01)
-            if taken:
-                break
-    finally:
-        await ticker.aclose()
-    assert taken, "the step was left for the next tick, 5 s away"
-    assert taken[0] - due < 0.1
-
-
-async def test_a_deadline_past_the_next_tick_is_left_to_it():
-    """A deadline further than the tick needs no timer of its own: the tick asks again."""
-    calls = []
-
-    def nothing_due(on_claim=None):
-        calls.append(time.monotonic())
-        return None
-
-    ticker = clock.Clock(workers=1, interval=0.2, step=nothing_due, next_due=lambda: 30.0)
-    try:
-        ticker.wake()
-        await asyncio.sleep(0.1)
-    finally:
-        await ticker.aclose()
-    assert len(calls) == 1
-
-
 async def test_a_failing_claim_is_logged_and_the_clock_goes_on(caplog):
     calls = []
 

@@ -195,20 +195,3 @@ def test_timer_expiry_plays_compulsory_draws_and_autopilot_after_three(alice, bo
         seat = Seat.objects.get(match=match, index=mover)
         if missed < 3 and mover == 0:
             assert not seat.autopilot
-
-
-def test_the_seconds_to_the_next_step_are_the_earliest_deadline_of_a_match_in_play(alice):
-    """What an idle clock waits for (games.live.clockloop): the earliest deadline of a match being
-    played or between rounds; none when no such match has one."""
-    assert services.seconds_to_next_step() is None
-    match = started_match(alice)
-    now = timezone.now()
-    Match.objects.filter(pk=match.pk).update(deadline=now + timedelta(seconds=5))
-    assert services.seconds_to_next_step(now) == pytest.approx(5, abs=0.01)
-    other = started_match(alice)
-    Match.objects.filter(pk=other.pk).update(deadline=now - timedelta(seconds=2))
-    assert services.seconds_to_next_step(now) == pytest.approx(-2, abs=0.01)
-    Match.objects.filter(pk=other.pk).update(status=MatchStatus.FINISHED)  # a finished match has no step
-    assert services.seconds_to_next_step(now) == pytest.approx(5, abs=0.01)
-    Match.objects.update(deadline=None)
-    assert services.seconds_to_next_step(now) is None

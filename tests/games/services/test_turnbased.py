@@ -140,7 +140,7 @@ def test_a_simulated_week_between_two_players(alice, bob, clock, notices, commit
                 workers=1, interval=0.25, step=lambda on_claim, now=now: services.clock_step(now=now, on_claim=on_claim)
             )
             with commits():
-                done, _idle, _wait = fresh._steps(on_claim=lambda: None)
+                done, _idle = fresh._steps(on_claim=lambda: None)
             steps += len(done)
             fresh.executor.shutdown(wait=False)
         steps += tick(commits, now)
