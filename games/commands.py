@@ -287,7 +287,7 @@ def situation(match, user) -> typed_plan.Situation:
         seat=me.index if me is not None else None,
         view=view,
         draft=draft,
-        names={seat.index: words.sentence_name(seat.display_name, seat.is_bot) for seat in data.seats},
+        names=words.sentence_names(data.seats),
         events=data.events,
         playing=match.status == MatchStatus.PLAYING,
         team_advice=spec.team_advice,

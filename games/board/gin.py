@@ -212,10 +212,6 @@ def _suggestion_text(sug: dict[str, Any]) -> str:
     }.get(kind, _("something else"))
 
 
-def _names(seats) -> dict[int, str]:
-    return {s.index: words.sentence_name(s.display_name, s.is_bot) for s in seats}
-
-
 def _role_draw(data: dict[str, Any] | None, names: dict[int, str]) -> list[dict[str, Any]] | None:
     """The draws for roles, round by round (ties draw again).  Cards of that separate pack are shown
     without ids, so they can never be taken for a card in play."""
@@ -382,7 +378,7 @@ def _bonuses(tally: dict[str, Any], seats) -> list[dict[str, Any]]:
 
 def gin_context(*, match, view: dict[str, Any], me, state, seats, rounds, **_parts) -> dict[str, Any]:
     """One viewer's Gin board; ``rounds``: the match's finished rounds (``board.data.BoardData.rounds``)."""
-    names = _names(seats)
+    names = words.sentence_names(seats)
     my_index = me.index if me else None
     tally = (match.state or {}).get("tally") or {}
     playing = match.status == MatchStatus.PLAYING

@@ -32,7 +32,7 @@ def manipulation_context(
     draft, drafting, table_refs, hand_ids, reports = _draft_table(match, view, me)
     hand_cards, hand_html, hand_words = _hand(tuple(hand_ids), tuple(me.hand_order or ()) if me else ())
     draft_report = (match.draft or {}).get("report") if drafting else None
-    marks, names = _marks_of(events), _names(seats)
+    marks, names = _marks_of(events), words.sentence_names(seats)
     return {
         # Worked out only if drawn: the melds are this viewer's own only while it is their turn (else
         # the public board's are shown: board.fragments), and drawn only when ``melds_key`` is new.
@@ -229,10 +229,6 @@ def last_moves(events: Sequence[LogEvent]) -> dict[str, Mark]:
     return marks
 
 
-def _names(seats: list[Seat]) -> dict[int, str]:
-    return {s.index: words.sentence_name(s.display_name, s.is_bot) for s in seats}
-
-
 def _manipulation_prompt(
     match: Match, view: dict, my_turn: bool, actions: set[str], max_draws: int, seats: list[Seat]
 ) -> str:
@@ -251,6 +247,6 @@ def _manipulation_prompt(
         return ""
     to_act = view.get("seat_to_act")
     if to_act is not None and match.status == MatchStatus.PLAYING:
-        name = next((words.sentence_name(s.display_name, s.is_bot) for s in seats if s.index == to_act), "")
+        name = words.sentence_names(seats).get(to_act, "")
         return _("Waiting for %(name)s to play…") % {"name": bidi.isolate(name)}
     return ""

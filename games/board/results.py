@@ -40,7 +40,7 @@ def outcome(match: Match, seats, round_results) -> dict[str, Any] | None:
     """The dialog's summary between rounds and at the end; None while a round is played."""
     if match.status not in (MatchStatus.BETWEEN_ROUNDS, MatchStatus.FINISHED):
         return None
-    names = {s.index: words.sentence_name(s.display_name, s.is_bot) for s in seats}
+    names = words.sentence_names(seats)
     last = round_results[-1] if round_results else None
     rows = {r["seat"]: r for r in last["rows"]} if last else {}
     finished = match.status == MatchStatus.FINISHED

@@ -400,7 +400,7 @@ def _log_lines(match: Match, events: list[LogEvent], seats: list[Seat], viewer: 
     Joined rather than looped over in the template: a push words at most the newest entry, and the
     rest is a join of kept lines (and a socket sends only the new ones, ``games.board.fragments``).
     """
-    names = {s.index: words.sentence_name(s.display_name, s.is_bot) for s in seats}
+    names = words.sentence_names(seats)
     lang, made = get_language(), match.created_at
     lines = []
     for e in events:

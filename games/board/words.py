@@ -40,6 +40,11 @@ def sentence_name(name: str, is_bot: bool) -> str:
     return pgettext("a bot's name in a sentence", "%(name)s (bot)") % {"name": name}
 
 
+def sentence_names(seats) -> dict[int, str]:
+    """Each seat's name as a sentence says it (:func:`sentence_name`), by the seat's index."""
+    return {s.index: sentence_name(s.display_name, s.is_bot) for s in seats}
+
+
 def role_label(role: str) -> str:
     """A seat's role as its badge says it (Gin: RULES C.1-C.2); "" for a seat with no role."""
     label = _ROLE_LABELS.get(role)
