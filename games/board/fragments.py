@@ -120,6 +120,34 @@ def _melds_inputs(ctx) -> Any:
     return (bool(ctx["view"]), ctx.get("someone_drafting"), ctx.get("can_meld"), key)
 
 
+def _head_inputs(ctx) -> Any:
+    """Everything the ``frag-board-head`` partial (and its ``part-stock`` and ``part-timer``) reads: the
+    same for every version of a round between two changes of the stock's count when the table shows
+    no clock (a clock's deadline is new at every move: drawn every time)."""
+    if ctx.get("timer"):
+        return FRESH
+    return (
+        str(ctx["variant_label"]),
+        ctx["match"].round_number,
+        str(ctx["status"]),
+        str(ctx["status_label"]),
+        bool(ctx["is_open"]),
+        bool(ctx["has_free_seats"]),
+        ctx.get("stock_count"),
+        bool(ctx["between_rounds"]),
+        bool(ctx["is_finished"]),
+        ctx["howto_url"],
+    )
+
+
+def _results_inputs(ctx) -> Any:
+    """Everything the ``frag-results`` partial reads while a round is played: its empty slot, named
+    by the round and the status (between rounds and at the end it shows the results: drawn every time)."""
+    if ctx["between_rounds"] or ctx["is_finished"]:
+        return FRESH
+    return (ctx["match"].round_number, str(ctx["status"]))
+
+
 def _actions_inputs(ctx) -> Any:
     """Everything the ``frag-actions`` partial (and its parts) reads: a watching seat's buttons and
     prompt stay the same while another seat moves, and the seats that wait for the same player see
@@ -154,13 +182,13 @@ GIN = "games/gin_board.html"
 
 COMMON_TOP = (
     Fragment("board-meta", _never),
-    Fragment("board-head", _always, parts=("stock", "timer")),
+    Fragment("board-head", _always, inputs=_head_inputs, parts=("stock", "timer"), by_inputs=True),
     Fragment("board-error", _never, inputs=_error_inputs),
     Fragment("seats", _seats_public),
     Fragment("open-panel", _never, inputs=_open_panel_inputs),
 )
 COMMON_BOTTOM = (
-    Fragment("results", _always),
+    Fragment("results", _always, inputs=_results_inputs, by_inputs=True),
     Fragment("log", _log_public),
 )
 GAME_FRAGMENTS = {

@@ -376,9 +376,9 @@ def _bonuses(tally: dict[str, Any], seats) -> list[dict[str, Any]]:
     return out
 
 
-def gin_context(*, match, view: dict[str, Any], me, state, seats, rounds, **_parts) -> dict[str, Any]:
-    """One viewer's Gin board; ``rounds``: the match's finished rounds (``board.data.BoardData.rounds``)."""
-    names = words.sentence_names(seats)
+def gin_context(*, match, view: dict[str, Any], me, state, seats, rounds, names, **_parts) -> dict[str, Any]:
+    """One viewer's Gin board; ``rounds``: the match's finished rounds (``board.data.BoardData.rounds``);
+    ``names``: the seats' names in sentences (``words.sentence_names``, once per version)."""
     my_index = me.index if me else None
     tally = (match.state or {}).get("tally") or {}
     playing = match.status == MatchStatus.PLAYING

@@ -23,16 +23,25 @@ from games.models import Match, MatchStatus, Seat
 
 
 def manipulation_context(
-    *, match: Match, view: dict, me: Seat | None, state, seats: list[Seat], events: Sequence[LogEvent] = (), **_parts
+    *,
+    match: Match,
+    view: dict,
+    me: Seat | None,
+    state,
+    seats: list[Seat],
+    events: Sequence[LogEvent] = (),
+    names: dict[int, str],
+    **_parts,
 ) -> dict[str, Any]:
     """The Manipulation board's own part: the melds (the viewer's draft, or another's face down),
-    the hand in the viewer's order, what the viewer may do and the prompt."""
+    the hand in the viewer's order, what the viewer may do and the prompt.  ``names``: the seats'
+    names in sentences (``words.sentence_names``, once per version)."""
     my_turn = me is not None and view.get("seat_to_act") == me.index and match.status == MatchStatus.PLAYING
     actions = {a["type"] for a in view.get("legal_actions", [])}
     draft, drafting, table_refs, hand_ids, reports = _draft_table(match, view, me)
     hand_cards, hand_html, hand_words = _hand(tuple(hand_ids), tuple(me.hand_order or ()) if me else ())
     draft_report = (match.draft or {}).get("report") if drafting else None
-    marks, names = _marks_of(events), words.sentence_names(seats)
+    marks = _marks_of(events)
     return {
         # Worked out only if drawn: the melds are this viewer's own only while it is their turn (else
         # the public board's are shown: board.fragments), and drawn only when ``melds_key`` is new.
@@ -61,7 +70,7 @@ def manipulation_context(
             for e in (draft_report or {}).get("errors", [])
         ],
         "someone_drafting": draft is not None and not drafting,
-        "prompt": _manipulation_prompt(match, view, my_turn, actions, state.rules.max_draws_per_turn, seats),
+        "prompt": _manipulation_prompt(match, view, my_turn, actions, state.rules.max_draws_per_turn, names),
         "stock_count": view.get("stock_count"),
         "phase": view.get("phase"),
         "draws": view.get("draws_this_turn", 0),
@@ -230,7 +239,7 @@ def last_moves(events: Sequence[LogEvent]) -> dict[str, Mark]:
 
 
 def _manipulation_prompt(
-    match: Match, view: dict, my_turn: bool, actions: set[str], max_draws: int, seats: list[Seat]
+    match: Match, view: dict, my_turn: bool, actions: set[str], max_draws: int, names: dict[int, str]
 ) -> str:
     phase, draws = view.get("phase"), view.get("draws_this_turn", 0)
     if my_turn:
@@ -247,6 +256,6 @@ def _manipulation_prompt(
         return ""
     to_act = view.get("seat_to_act")
     if to_act is not None and match.status == MatchStatus.PLAYING:
-        name = words.sentence_names(seats).get(to_act, "")
+        name = names.get(to_act, "")
         return _("Waiting for %(name)s to play…") % {"name": bidi.isolate(name)}
     return ""

@@ -170,12 +170,19 @@ def table_context(data: BoardData, user, *, seat_refusal: str | None = None) -> 
     if timer is not None and timer["away"] is not None and view is not None and view.get("seat_to_act") == me.index:
         ctx["timer"] = None  # the player said to be away is this viewer, who is here
     if base["log_private"]:
-        ctx["log_lines"] = log_lines = _log_lines(match, data.events, seats, me.index)
+        ctx["log_lines"] = log_lines = _log_lines(match, data.events, base["sentence_names"], me.index)
         ctx["log"] = mark_safe("".join(log_lines))  # every line was built by format_html
     if view is not None:
         ctx.update(
             GAME_PARTS[spec.family](
-                match=match, view=view, me=me, state=state, seats=seats, rounds=data.rounds, events=data.events
+                match=match,
+                view=view,
+                me=me,
+                state=state,
+                seats=seats,
+                rounds=data.rounds,
+                events=data.events,
+                names=base["sentence_names"],
             )
         )
     return ctx
@@ -207,6 +214,7 @@ def _build_public(data: BoardData) -> tuple[dict[str, Any], dict[str, Any]]:
     now = timezone.now()
 
     seat_infos = _seat_infos(match, seats, view, None, tally, now)
+    names = words.sentence_names(seats)  # the version's one naming of its seats in sentences
 
     ctx: dict[str, Any] = {
         "match": match,
@@ -232,7 +240,9 @@ def _build_public(data: BoardData) -> tuple[dict[str, Any], dict[str, Any]]:
         "seat_rows": None
         if match.status == MatchStatus.OPEN
         else seat_rows(seat_infos, between_rounds=match.status == MatchStatus.BETWEEN_ROUNDS),
-        "log_lines": (log_lines := _log_lines(match, data.events, seats, None)),
+        # Each seat's name as the log, the prompt and the melds' marks say it (words.sentence_names).
+        "sentence_names": names,
+        "log_lines": (log_lines := _log_lines(match, data.events, names, None)),
         "log": mark_safe("".join(log_lines)),  # every line was built by format_html
         "log_length": LOG_LENGTH,  # the page keeps as many when a socket adds lines at the top
         # Some log entries are for some seats only: a seat then sees its own log, not the public one.
@@ -254,7 +264,14 @@ def _build_public(data: BoardData) -> tuple[dict[str, Any], dict[str, Any]]:
     game = {}
     if view is not None:
         game = GAME_PARTS[spec.family](
-            match=match, view=view, me=None, state=state, seats=seats, rounds=data.rounds, events=data.events
+            match=match,
+            view=view,
+            me=None,
+            state=state,
+            seats=seats,
+            rounds=data.rounds,
+            events=data.events,
+            names=names,
         )
     return ctx, game
 
@@ -393,14 +410,13 @@ def _round_results(rounds: list[Round], seats: list[Seat], match: Match) -> list
 _LOG_LINES = Kept(8192)
 
 
-def _log_lines(match: Match, events: list[LogEvent], seats: list[Seat], viewer: int | None) -> list[SafeString]:
+def _log_lines(match: Match, events: list[LogEvent], names: dict[int, str], viewer: int | None) -> list[SafeString]:
     """The last moves as the log list's items, the newest first; an entry with an ``audience`` is shown
-    only to those seats.
+    only to those seats.  ``names``: the seats' names in sentences (``words.sentence_names``).
 
     Joined rather than looped over in the template: a push words at most the newest entry, and the
     rest is a join of kept lines (and a socket sends only the new ones, ``games.board.fragments``).
     """
-    names = words.sentence_names(seats)
     lang, made = get_language(), match.created_at
     lines = []
     for e in events:

@@ -11,7 +11,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from games import services
-from games.board import fragments
+from games.board import fragments, words
 from games.board import table as board_table
 from games.live import boardcache
 from games.models import Match
@@ -118,8 +118,9 @@ def test_a_log_entry_for_some_seats_only_is_not_shown_to_the_others(table):
     data = boardcache.load(Match.objects.get(pk=match.pk))
     last = data.events[-1]
     events = [*data.events[:-1], dataclasses.replace(last, summary={**last.summary, "audience": [0]})]
-    for_seat0 = board_table._log_lines(data.match, events, data.seats, 0)
-    for_seat1 = board_table._log_lines(data.match, events, data.seats, 1)
+    names = words.sentence_names(data.seats)
+    for_seat0 = board_table._log_lines(data.match, events, names, 0)
+    for_seat1 = board_table._log_lines(data.match, events, names, 1)
     assert len(for_seat0) == len(events) and len(for_seat1) == len(events) - 1
 
 
