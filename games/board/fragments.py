@@ -31,7 +31,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.template import engines
 from django.template.base import Node, NodeList, TextNode
 from django.utils import timezone
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeData, SafeString, mark_safe
 from django.utils.translation import get_language
 
 from games.board import kept
@@ -82,6 +82,11 @@ class Fragment:
     # its markup is kept by them (:data:`_BY_INPUTS`) for every table, public or private, so a version
     # that did not change it draws it for no view (the melds between two meld steps).
     by_inputs: bool = False
+    # Context values its partial only puts in its markup as they are (a string, or a list of strings
+    # joined): its markup is kept by its other inputs with a mark for each, and each drawing puts them in
+    # (:func:`_fill`), so a fragment whose list changes at every version (the log, the seat rows) draws
+    # no template.  ``inputs`` is then everything else the partial reads.
+    filled: tuple[str, ...] = ()
 
     @property
     def partial(self) -> str:
@@ -148,6 +153,17 @@ def _results_inputs(ctx) -> Any:
     return (ctx["match"].round_number, str(ctx["status"]))
 
 
+def _seats_inputs(ctx) -> Any:
+    """Everything the ``frag-seats`` partial reads besides its kept rows (``seat_rows``, filled in): nothing.
+    An open table's seats have the viewer's buttons (no kept rows): drawn every time."""
+    return () if ctx["seat_rows"] else FRESH
+
+
+def _log_inputs(ctx) -> Any:
+    """Everything the ``frag-log`` partial reads besides the log's lines (``log``, filled in)."""
+    return (ctx["commitment"], ctx["log_length"])
+
+
 def _actions_inputs(ctx) -> Any:
     """Everything the ``frag-actions`` partial (and its parts) reads: a watching seat's buttons and
     prompt stay the same while another seat moves, and the seats that wait for the same player see
@@ -184,12 +200,12 @@ COMMON_TOP = (
     Fragment("board-meta", _never),
     Fragment("board-head", _always, inputs=_head_inputs, parts=("stock", "timer"), by_inputs=True),
     Fragment("board-error", _never, inputs=_error_inputs),
-    Fragment("seats", _seats_public),
+    Fragment("seats", _seats_public, inputs=_seats_inputs, by_inputs=True, filled=("seat_rows",)),
     Fragment("open-panel", _never, inputs=_open_panel_inputs),
 )
 COMMON_BOTTOM = (
     Fragment("results", _always, inputs=_results_inputs, by_inputs=True),
-    Fragment("log", _log_public),
+    Fragment("log", _log_public, inputs=_log_inputs, by_inputs=True, filled=("log",)),
 )
 GAME_FRAGMENTS = {
     "manipulation": (
@@ -276,6 +292,7 @@ def board_for(
         if (
             previous is not None
             and inputs is not FRESH
+            and not frag.filled  # its inputs leave out what is filled in
             and frag.name in previous.drawn
             and previous.inputs.get(frag.name, FRESH) == inputs
         ):
@@ -374,15 +391,26 @@ def _render_all(
     if request is None and not settings.DEBUG:
         for frag in frags:
             inputs = (known[frag.name] if frag.name in known else frag.inputs(ctx)) if frag.by_inputs else FRESH
+            if inputs is not FRESH and not all(_is_safe(ctx[name]) for name in frag.filled):
+                inputs = FRESH  # filled in as they are, only markup a template would not escape
             if inputs is not FRESH:
                 keys[frag.name] = key = (frag.name, get_language(), inputs)
                 found = _BY_INPUTS.get(key)
                 if found is not None:
-                    out[frag.name] = found
+                    out[frag.name] = _fill(frag, found, ctx) if frag.filled else found
         if out:
             frags = tuple(frag for frag in frags if frag.name not in out)
     if not frags:
         return out
+    # A fragment kept by its inputs with values filled in is drawn with their marks, in a pass of its own.
+    shells = tuple(frag for frag in frags if frag.filled and frag.name in keys)
+    if shells:
+        for frag, shell in zip(shells, _render_shells(shells, ctx), strict=True):
+            _BY_INPUTS.put(keys[frag.name], shell)
+            out[frag.name] = _fill(frag, shell, ctx)
+        frags = tuple(frag for frag in frags if frag.name not in out)
+        if not frags:
+            return out
     template = _bundle(tuple(f.partial for f in frags))
     ctx[boardparts.SINK] = drawn = {}
     try:
@@ -404,6 +432,47 @@ def _render_all(
         if frag.name in keys:
             _BY_INPUTS.put(keys[frag.name], drawn_frag)
     return out
+
+
+_FILL = (
+    "\ue003"  # where a filled value goes in a kept fragment (with its name): a private-use character no template writes
+)
+
+
+def _fill_mark(name: str) -> str:
+    return f"{_FILL}{name}{_FILL}"
+
+
+def _is_safe(value: Any) -> bool:
+    """Markup a template puts in as it is (it escapes anything else)."""
+    if isinstance(value, (list, tuple)):
+        return all(isinstance(item, SafeData) for item in value)
+    return isinstance(value, SafeData)
+
+
+def _render_shells(frags: tuple[Fragment, ...], ctx: dict) -> list[tuple[SafeString, None]]:
+    """These fragments drawn with a mark in place of each filled value (``Fragment.filled``): a list
+    drawn as one item, a string as itself."""
+    marked = dict(ctx)
+    for frag in frags:
+        for name in frag.filled:
+            mark = mark_safe(_fill_mark(name))
+            marked[name] = [mark] if isinstance(ctx[name], (list, tuple)) else mark
+    marked[boardparts.SINK] = {}
+    pieces = _bundle(tuple(f.partial for f in frags)).render(marked).split(_CUT)[:-1]
+    return [(collapsed(html), None) for html in pieces]
+
+
+def _fill(frag: Fragment, shell: tuple[SafeString, None], ctx: dict) -> tuple[SafeString, Parts | None]:
+    """A fragment kept with marks (:func:`_render_shells`) with this context's values put in, and its
+    parts (``PARTS``, from the context): the markup the partial draws from the whole context."""
+    html = shell[0]
+    for name in frag.filled:
+        value = ctx[name]
+        text = "".join(value) if isinstance(value, (list, tuple)) else value
+        html = html.replace(_fill_mark(name), collapsed(text), 1)  # collapsed as the whole drawing is
+    parts_of = PARTS.get(frag.name)
+    return mark_safe(html), (parts_of(ctx, Parts()) if parts_of is not None else None)  # safe: _is_safe
 
 
 def _public_fragments(data: BoardData, frags: tuple[Fragment, ...]) -> dict[str, tuple[SafeString, Parts | None]]:

@@ -240,3 +240,24 @@ def test_a_viewers_unchanged_private_fragments_are_reused_not_drawn_again(table,
     for i in range(len(users)):
         fresh = fragments.board_for(data, users[i])
         assert {**after[i].fragments, "board-meta": ""} == {**fresh.fragments, "board-meta": ""}
+
+
+def test_fragments_kept_by_their_inputs_are_the_markup_their_partials_draw(table, settings):
+    """Every fragment kept by its inputs (the head, the results' slot, the melds, the buttons) and those
+    kept with values filled in (the seat rows, the log's lines) is, for every viewer and version, the
+    markup its partial draws from the whole context (in debug nothing is kept: each one is drawn)."""
+    match, users = table
+    viewers = [*users, fragments.SPECTATOR]
+    for _ in range(8):
+        row = Match.objects.get(pk=match.pk)
+        settings.DEBUG = False
+        # Twice, each from a load of its own (a load keeps its public fragments): the second drawing
+        # takes what the first kept.
+        kept = [fragments.board_for(boardcache.load(row), u, meta=False) for u in viewers]
+        kept = [fragments.board_for(boardcache.load(row), u, meta=False) for u in viewers]
+        settings.DEBUG = True
+        drawn = [fragments.board_for(boardcache.load(row), u, meta=False) for u in viewers]
+        for k, d in zip(kept, drawn, strict=True):
+            assert k.fragments == d.fragments
+            assert k.parts == d.parts
+        move(match.pk, users)
