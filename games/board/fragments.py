@@ -31,7 +31,8 @@ from django.contrib.auth.models import AnonymousUser
 from django.template import engines
 from django.template.base import Node, NodeList, TextNode
 from django.utils import timezone
-from django.utils.safestring import SafeData, SafeString, mark_safe
+from django.utils.html import conditional_escape
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
 from games.board import kept
@@ -105,10 +106,12 @@ def _open_panel_inputs(ctx) -> Any:
 
 
 def _hand_inputs(ctx) -> Any:
+    """Everything the ``frag-hand-area`` partial (and its parts) reads besides the hand's cards and words
+    (``hand``, ``hand_words``: filled in)."""
     return (
         bool(ctx["me"] and ctx["view"]),
         ctx.get("drafting"),
-        ctx.get("hand_cards"),
+        bool(ctx.get("hand_words")),  # an empty hand is said so
         ctx.get("hand_points"),
         ctx.get("knock_limit"),
         ctx.get("is_playing"),  # how to knock is said only while the round is played
@@ -210,7 +213,14 @@ COMMON_BOTTOM = (
 GAME_FRAGMENTS = {
     "manipulation": (
         Fragment("melds", _melds_public, inputs=_melds_inputs, by_inputs=True),
-        Fragment("hand-area", _never, inputs=_hand_inputs, parts=("hand-info", "hand-words")),
+        Fragment(
+            "hand-area",
+            _never,
+            inputs=_hand_inputs,
+            parts=("hand-info", "hand-words"),
+            by_inputs=True,
+            filled=("hand", "hand_words"),
+        ),
         Fragment("actions", _never, inputs=_actions_inputs, parts=("prompt", "controls"), by_inputs=True),
     ),
     "gin": (
@@ -285,14 +295,17 @@ def board_for(
     board = Board(ctx, {}, language=get_language())
     if previous is not None and previous.language != board.language:
         previous = None
+    known = {}  # the inputs of the private fragments, as their kept markup is found by
     for frag, is_public in zip(frags, shared, strict=True):
         if is_public or frag.inputs is None or request is not None:
             continue
-        board.inputs[frag.name] = inputs = frag.inputs(ctx)
+        known[frag.name] = inputs = frag.inputs(ctx)
+        if inputs is not FRESH and frag.filled:
+            inputs = (inputs, *(ctx.get(name) for name in frag.filled))  # what it shows: its inputs and these
+        board.inputs[frag.name] = inputs
         if (
             previous is not None
             and inputs is not FRESH
-            and not frag.filled  # its inputs leave out what is filled in
             and frag.name in previous.drawn
             and previous.inputs.get(frag.name, FRESH) == inputs
         ):
@@ -304,7 +317,7 @@ def board_for(
     )
     version, ctx["version"] = ctx["version"], VERSION
     try:
-        board.drawn.update(_render_all(own, ctx, request, known=board.inputs))
+        board.drawn.update(_render_all(own, ctx, request, known=known))
     finally:
         ctx["version"] = version
     public = _public_fragments(data, frags) if any(shared) else {}
@@ -391,8 +404,8 @@ def _render_all(
     if request is None and not settings.DEBUG:
         for frag in frags:
             inputs = (known[frag.name] if frag.name in known else frag.inputs(ctx)) if frag.by_inputs else FRESH
-            if inputs is not FRESH and not all(_is_safe(ctx[name]) for name in frag.filled):
-                inputs = FRESH  # filled in as they are, only markup a template would not escape
+            if any(name not in ctx for name in frag.filled):
+                inputs = FRESH  # a board without them (an open table's has no hand): drawn as it is
             if inputs is not FRESH:
                 keys[frag.name] = key = (frag.name, get_language(), inputs)
                 found = _BY_INPUTS.get(key)
@@ -434,45 +447,61 @@ def _render_all(
     return out
 
 
-_FILL = (
-    "\ue003"  # where a filled value goes in a kept fragment (with its name): a private-use character no template writes
-)
+_FILL = "\ue003"  # where a filled value goes in a kept fragment (with its name): a character no template writes
 
 
 def _fill_mark(name: str) -> str:
     return f"{_FILL}{name}{_FILL}"
 
 
-def _is_safe(value: Any) -> bool:
-    """Markup a template puts in as it is (it escapes anything else)."""
-    if isinstance(value, (list, tuple)):
-        return all(isinstance(item, SafeData) for item in value)
-    return isinstance(value, SafeData)
+@dataclass(frozen=True)
+class _Shell:
+    """A fragment kept with a mark for each filled value (``Fragment.filled``): its markup and its
+    ``{% part %}`` partials as drawn (white space not yet collapsed: that is done once filled)."""
+
+    html: str
+    parts: tuple[tuple[str, str], ...]  # (the partial's name, its markup)
 
 
-def _render_shells(frags: tuple[Fragment, ...], ctx: dict) -> list[tuple[SafeString, None]]:
-    """These fragments drawn with a mark in place of each filled value (``Fragment.filled``): a list
-    drawn as one item, a string as itself."""
+def _render_shells(frags: tuple[Fragment, ...], ctx: dict) -> list[_Shell]:
+    """These fragments drawn with a mark in place of each filled value: a list drawn as one item, a
+    string as itself (the partials read a filled value only to put it in, or to ask whether it is
+    empty: its inputs say that)."""
     marked = dict(ctx)
     for frag in frags:
         for name in frag.filled:
             mark = mark_safe(_fill_mark(name))
             marked[name] = [mark] if isinstance(ctx[name], (list, tuple)) else mark
-    marked[boardparts.SINK] = {}
+    marked[boardparts.SINK] = drawn = {}
     pieces = _bundle(tuple(f.partial for f in frags)).render(marked).split(_CUT)[:-1]
-    return [(collapsed(html), None) for html in pieces]
+    return [
+        _Shell(html, tuple((name, drawn[name]) for name in frag.parts if drawn.get(name)))
+        for frag, html in zip(frags, pieces, strict=True)
+    ]
 
 
-def _fill(frag: Fragment, shell: tuple[SafeString, None], ctx: dict) -> tuple[SafeString, Parts | None]:
-    """A fragment kept with marks (:func:`_render_shells`) with this context's values put in, and its
-    parts (``PARTS``, from the context): the markup the partial draws from the whole context."""
-    html = shell[0]
+def _filled(frag: Fragment, markup: str, values: dict[str, str]) -> SafeString:
+    for name in frag.filled:
+        markup = markup.replace(_fill_mark(name), values[name])
+    return collapsed(markup)  # collapsed as the whole drawing is
+
+
+def _fill(frag: Fragment, shell: _Shell, ctx: dict) -> tuple[SafeString, Parts | None]:
+    """A fragment kept with marks (:func:`_render_shells`) with this context's values put in, escaped as
+    the template puts them in (a list's items one after the other), and its parts: the markup and parts
+    the partial draws from the whole context (tests/games/board/test_fragments.py holds them to it)."""
+    values = {}
     for name in frag.filled:
         value = ctx[name]
-        text = "".join(value) if isinstance(value, (list, tuple)) else value
-        html = html.replace(_fill_mark(name), collapsed(text), 1)  # collapsed as the whole drawing is
+        items = value if isinstance(value, (list, tuple)) else (value,)
+        values[name] = "".join(map(conditional_escape, items))
+    html = _filled(frag, shell.html, values)
+    shown = [(name, _filled(frag, part, values)) for name, part in shell.parts]
+    parts = Parts(by_id=tuple(part for _name, part in shown), names=tuple(name for name, _part in shown))
     parts_of = PARTS.get(frag.name)
-    return mark_safe(html), (parts_of(ctx, Parts()) if parts_of is not None else None)  # safe: _is_safe
+    if parts_of is not None:
+        parts = parts_of(ctx, parts)
+    return html, (parts if frag.parts or parts_of else None)
 
 
 def _public_fragments(data: BoardData, frags: tuple[Fragment, ...]) -> dict[str, tuple[SafeString, Parts | None]]:
