@@ -434,14 +434,9 @@ def _render_all(
     # indentation) are one space, as a page shows them (the board has no preformatted text): a frame
     # is sent to every socket at every move.
     for frag, html in zip(frags, pieces, strict=True):
-        html = collapsed(html)
         # A part the fragment does not show this time (a seatless viewer has no controls) is left out.
         shown = [(name, collapsed(drawn[name])) for name in frag.parts if drawn.get(name)]
-        parts = Parts(by_id=tuple(part for _name, part in shown), names=tuple(name for name, _part in shown))
-        parts_of = PARTS.get(frag.name)
-        if parts_of is not None:
-            parts = parts_of(ctx, parts)
-        out[frag.name] = drawn_frag = (html, parts if frag.parts or parts_of else None)
+        out[frag.name] = drawn_frag = (collapsed(html), _parts(frag, ctx, shown))
         if frag.name in keys:
             _BY_INPUTS.put(keys[frag.name], drawn_frag)
     return out
@@ -495,13 +490,18 @@ def _fill(frag: Fragment, shell: _Shell, ctx: dict) -> tuple[SafeString, Parts |
         value = ctx[name]
         items = value if isinstance(value, (list, tuple)) else (value,)
         values[name] = "".join(map(conditional_escape, items))
-    html = _filled(frag, shell.html, values)
     shown = [(name, _filled(frag, part, values)) for name, part in shell.parts]
+    return _filled(frag, shell.html, values), _parts(frag, ctx, shown)
+
+
+def _parts(frag: Fragment, ctx: dict, shown: list[tuple[str, str]]) -> Parts | None:
+    """A drawn fragment's parts: its ``{% part %}`` partials as drawn (``shown``: name, markup) and what
+    its context lists (``PARTS``); None for a fragment that has neither."""
     parts = Parts(by_id=tuple(part for _name, part in shown), names=tuple(name for name, _part in shown))
     parts_of = PARTS.get(frag.name)
     if parts_of is not None:
         parts = parts_of(ctx, parts)
-    return html, (parts if frag.parts or parts_of else None)
+    return parts if frag.parts or parts_of else None
 
 
 def _public_fragments(data: BoardData, frags: tuple[Fragment, ...]) -> dict[str, tuple[SafeString, Parts | None]]:

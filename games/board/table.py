@@ -173,18 +173,7 @@ def table_context(data: BoardData, user, *, seat_refusal: str | None = None) -> 
         ctx["log_lines"] = log_lines = _log_lines(match, data.events, base["sentence_names"], me.index)
         ctx["log"] = mark_safe("".join(log_lines))  # every line was built by format_html
     if view is not None:
-        ctx.update(
-            GAME_PARTS[spec.family](
-                match=match,
-                view=view,
-                me=me,
-                state=state,
-                seats=seats,
-                rounds=data.rounds,
-                events=data.events,
-                names=base["sentence_names"],
-            )
-        )
+        ctx.update(_game_part(data, spec, view, me, base["sentence_names"]))
     return ctx
 
 
@@ -261,19 +250,23 @@ def _build_public(data: BoardData) -> tuple[dict[str, Any], dict[str, Any]]:
     if match.status == MatchStatus.FINISHED:
         ctx["final"] = sorted(seat_infos, key=lambda s: -(s.final_total or 0))
         ctx["rematch"] = data.rematch
-    game = {}
-    if view is not None:
-        game = GAME_PARTS[spec.family](
-            match=match,
-            view=view,
-            me=None,
-            state=state,
-            seats=seats,
-            rounds=data.rounds,
-            events=data.events,
-            names=names,
-        )
+    game = _game_part(data, spec, view, None, names) if view is not None else {}
     return ctx, game
+
+
+def _game_part(data: BoardData, spec, view: dict[str, Any], me: Seat | None, names: dict[int, str]) -> dict[str, Any]:
+    """The game's own part of a viewer's board (``GAME_PARTS``, by the game's family): ``me`` None for
+    a viewer with no seat; ``names``: the seats' names in sentences, once per version."""
+    return GAME_PARTS[spec.family](
+        match=data.match,
+        view=view,
+        me=me,
+        state=data.state,
+        seats=data.seats,
+        rounds=data.rounds,
+        events=data.events,
+        names=names,
+    )
 
 
 def _seat_infos(

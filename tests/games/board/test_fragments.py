@@ -244,7 +244,7 @@ def test_a_viewers_unchanged_private_fragments_are_reused_not_drawn_again(table,
 
 def test_fragments_kept_by_their_inputs_are_the_markup_their_partials_draw(table, settings):
     """Every fragment kept by its inputs (the head, the results' slot, the melds, the buttons) and those
-    kept with values filled in (the seat rows, the log's lines) is, for every viewer and version, the
+    kept with values filled in (the seat rows, the log's lines, the hand) is, for every viewer and version, the
     markup its partial draws from the whole context (in debug nothing is kept: each one is drawn)."""
     match, users = table
     viewers = [*users, fragments.SPECTATOR]
