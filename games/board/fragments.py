@@ -348,7 +348,10 @@ def versioned(html: SafeString, parts: Parts | None, version: int) -> tuple[Safe
 
 
 # The markup of the fragments kept by their inputs (``Fragment.by_inputs``), by name, language and inputs.
-_BY_INPUTS = kept.Kept(2048)
+# A table in play asks for about ten (each seat's buttons and hand, the head, the results' slot); at
+# ~1.1 KB an entry, 8,192 hold some 800 tables' in ~9 MB.  At 2,048 the 250 tables of bench/ws_load.py
+# drew one of them afresh at most versions (bench/README.md, "Twentieth round").
+_BY_INPUTS = kept.Kept(8192)
 
 _CUT = "\x1e"  # between two fragments of one render: a control character no template writes
 _BUNDLES: dict[tuple[tuple[str, ...], str], Any] = kept.forgettable(

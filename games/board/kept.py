@@ -8,31 +8,44 @@ language's catalogue while the process runs (the catalogues never change in a ru
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 
 class Kept:
-    """Up to ``size`` values by key, the oldest dropped first; safe from several threads.
+    """Up to ``size`` values by key, the least recently used dropped first; safe from several threads.
 
     For markup and text that never change for their key (a seat row's fields, a log entry) and
-    are asked for again at every push: renders run on the event loop and on worker threads.
+    are asked for again at every push: renders run on the event loop and on worker threads.  A hit
+    makes its entry the newest: what the tables in play ask for at every version stays, however
+    long ago it was first put (dropping the oldest put, as this did, dropped a watching seat's
+    buttons every few moves at 250 tables, bench/README.md "Twentieth round").
     """
 
     def __init__(self, size: int):
         self.size = size
-        self._items: dict = {}
+        self._items: OrderedDict = OrderedDict()
         self._lock = threading.Lock()
         _FORGETTABLE.append(self)
 
     def get(self, key):
-        return self._items.get(key)
+        items = self._items
+        value = items.get(key)
+        if value is not None:
+            try:
+                items.move_to_end(key)  # one C call: atomic under the GIL, as the get is
+            except KeyError:  # dropped by a put meanwhile
+                pass
+        return value
 
     def put(self, key, value) -> None:
         with self._lock:
-            while len(self._items) >= self.size:
-                del self._items[next(iter(self._items))]  # the oldest (dicts keep insertion order)
-            self._items[key] = value
+            items = self._items
+            items[key] = value
+            items.move_to_end(key)
+            while len(items) > self.size:
+                items.popitem(last=False)  # the least recently used
 
     def clear(self) -> None:
         with self._lock:
@@ -68,7 +81,7 @@ def drawn_afresh() -> Iterator[None]:
     held = [(cache, cache._items) for cache in _FORGETTABLE if isinstance(cache, Kept)]
     for cache, _items in held:
         with cache._lock:
-            cache._items = {}
+            cache._items = OrderedDict()
     try:
         yield
     finally:
