@@ -84,7 +84,8 @@ def manipulation_context(
 
 # A hand as the viewer has it (its cards in the viewer's order, as (id, markup), the markup of them all,
 # the hand in words), per hand, order and language: a seat's hand is drawn again at every version, and
-# between two of its own moves it is the same.  ~2 KB a hand; the oldest go first.
+# between two of its own moves it is the same.  ~6.5 KB a hand (its cards' markup, measured at 250 tables);
+# the least recently used go first.
 _HANDS = Kept(4096)
 
 
