@@ -348,9 +348,10 @@ def versioned(html: SafeString, parts: Parts | None, version: int) -> tuple[Safe
 
 
 # The markup of the fragments kept by their inputs (``Fragment.by_inputs``), by name, language and inputs.
-# A table in play asks for about ten (each seat's buttons and hand, the head, the results' slot); at
-# ~1.1 KB an entry, 8,192 hold some 800 tables' in ~9 MB.  At 2,048 the 250 tables of bench/ws_load.py
-# drew one of them afresh at most versions (bench/README.md, "Twentieth round").
+# 250 tables moved 20 times each asked for about ten distinct ones a table (each seat's buttons and hand,
+# the head, the results' slot); at ~1.1 K characters an entry, 8,192 hold roughly 800 tables' (~9 MB).
+# At 2,048 those 250 tables drew one fragment afresh about once a version beyond the new ones
+# (bench/README.md, "Twentieth round").
 _BY_INPUTS = kept.Kept(8192)
 
 _CUT = "\x1e"  # between two fragments of one render: a control character no template writes
