@@ -188,6 +188,7 @@ def _actions_inputs(ctx) -> Any:
         ctx.get("can_end_turn"),
         ctx.get("hint_url"),
         ctx["act_url"],
+        ctx["is_playing"],  # the hand's sort buttons are shown while its round is played
         ctx["between_rounds"],
         ctx["is_finished"],
         ctx["match"].pk,

@@ -121,11 +121,12 @@ def draft_reset(*, match_id: int, user, expected_version: Any) -> Match:
 
 
 def hand_sort(*, match_id: int, user, mode: str = "suit", order: list[str] | None = None) -> None:
-    """Remember the player's own order of their hand (by suit, by rank, or as dragged)."""
+    """Remember the player's own order of their hand (by suit, by rank, or as dragged) while its round is
+    played: at a round's end the hand shown is the one it ended with, with nothing left to arrange."""
     with writing(match_id) as write:
         seat = own_seat(write.match, user)
-        if write.state is None:
-            return
+        if write.match.status != MatchStatus.PLAYING or write.state is None:
+            raise ActionRefused("not_playing", _("There is no hand in play."))
         view = write.spec.view(write.state, seat.index)
         hand = list(view.get("hand") or [])
         if mode == "custom":

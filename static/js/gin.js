@@ -89,7 +89,8 @@
     var canDraw = b.dataset.canDraw === "true";
     var canDiscard = b.dataset.canDiscard === "true";
     var hand = document.getElementById("gin-hand");
-    if (hand) {
+    // At a hand's end the hand is the one it ended with: its order is not sent (services.hand_sort).
+    if (hand && b.dataset.playing === "true") {
       sortables.add(hand, {
         group: { name: "gin", pull: canDiscard, put: canDraw },
         draggable: ".card[data-id]",

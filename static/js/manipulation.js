@@ -212,6 +212,8 @@
   function setUp(m) {
     if (!sortables.reset()) return;
     var canMeld = m.dataset.canMeld === "true";
+    // At a round's end the hand is the one it ended with: its order is not sent (services.hand_sort).
+    if (!canMeld && m.dataset.status !== "playing") return;
     var lists = document.querySelectorAll(canMeld ? "#melds .meld, #hand" : "#hand");
     lists.forEach(function (list) {
       var group = canMeld ? "cards" : "hand-" + Math.random();

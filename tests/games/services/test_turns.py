@@ -206,3 +206,19 @@ def test_the_advisor_cannot_suggest_taking_from_an_empty_discard_pile(alice, bob
         expected_version=match.version,
         action={"type": "suggest", "suggestion": {"action": "draw_stock"}},
     )
+
+
+@pytest.mark.parametrize("status", ["between_rounds", "finished"])
+def test_a_hand_is_sorted_only_while_its_round_is_played(alice, bob, settings, status):
+    """At a round's end the hand shown is the one it ended with: there is nothing left to arrange, so a
+    sort (by suit, by rank or dragged) is refused and the order kept is not changed."""
+    match = started_match(alice, bots=0, others=[bob], settings=settings)
+    services.hand_sort(match_id=match.pk, user=alice, mode="rank")
+    kept = Seat.objects.get(match=match, index=0).hand_order
+    assert kept
+    Match.objects.filter(pk=match.pk).update(status=status)
+    for mode, order in (("suit", None), ("rank", None), ("custom", list(reversed(kept)))):
+        with pytest.raises(services.ActionRefused) as refused:
+            services.hand_sort(match_id=match.pk, user=alice, mode=mode, order=order)
+        assert refused.value.code == "not_playing"
+    assert Seat.objects.get(match=match, index=0).hand_order == kept
