@@ -114,7 +114,7 @@ def gin_board(puzzle: Puzzle, *, answered: bool = False, by_rank: bool = False) 
             "knock_limit": pos.get("knock_limit"),
             "oklahoma": False,
             "opponent_backs": [{"name": _("Opponent"), "backs": range(pos.get("opponent_count", 10))}],
-        }
+        },
     }
 
 
