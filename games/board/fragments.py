@@ -348,12 +348,12 @@ def versioned(html: SafeString, parts: Parts | None, version: int) -> tuple[Safe
     return html, parts
 
 
-# The markup of the fragments kept by their inputs (``Fragment.by_inputs``), by name, language and inputs.
-# 250 tables moved 20 times each asked for about ten distinct ones a table (each seat's buttons and hand,
-# the head, the results' slot); at ~1.1 K characters an entry, 8,192 hold roughly 800 tables' (~9 MB).
-# At 2,048 those 250 tables drew one fragment afresh about once a version beyond the new ones
-# (bench/README.md, "Twentieth round").
-_BY_INPUTS = kept.Kept(8192)
+# The markup of the fragments kept by their inputs (``Fragment.by_inputs``), by name, language and inputs,
+# the least recently used dropped first.  An entry may be large: the melds of a table late in a round
+# are tens of K characters.  8,192 entries held ~155 MB more than 2,048 at the sixth minute of a soak (RSS
+# 456 against 301 MB; a full collection's stop 0.8-1.0 s against 0.6 s) for 0.17 fewer misses a version at
+# 250 tables (0.53 against 0.70): bench/README.md, "Twentieth round" and "Twenty-first round".
+_BY_INPUTS = kept.Kept(2048)
 
 _CUT = "\x1e"  # between two fragments of one render: a control character no template writes
 _BUNDLES: dict[tuple[tuple[str, ...], str], Any] = kept.forgettable(
