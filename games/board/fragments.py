@@ -351,8 +351,8 @@ def versioned(html: SafeString, parts: Parts | None, version: int) -> tuple[Safe
 # The markup of the fragments kept by their inputs (``Fragment.by_inputs``), by name, language and inputs,
 # the least recently used dropped first.  An entry may be large: the melds of a table late in a round
 # are tens of K characters.  8,192 entries held ~155 MB more than 2,048 at the sixth minute of a soak (RSS
-# 456 against 301 MB; a full collection's stop 0.8-1.0 s against 0.6 s) for 0.17 fewer misses a version at
-# 250 tables (0.53 against 0.70): bench/README.md, "Twentieth round" and "Twenty-first round".
+# 456 against 301 MB) for 0.17 fewer misses a version at 250 tables (0.53 against 0.70): bench/README.md,
+# "Twentieth round" and "Twenty-first round".
 _BY_INPUTS = kept.Kept(2048)
 
 _CUT = "\x1e"  # between two fragments of one render: a control character no template writes

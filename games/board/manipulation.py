@@ -84,8 +84,8 @@ def manipulation_context(
 
 # A hand as the viewer has it (its cards in the viewer's order, as (id, markup), the markup of them all,
 # the hand in words), per hand, order and language: a seat's hand is drawn again at every version, and
-# between two of its own moves it is the same.  ~6.5 KB a hand (its cards' markup, measured at 250 tables);
-# the least recently used go first.
+# between two of its own moves it is the same.  ~9.5 KB of memory a hand (~6.5 K characters, kept at two bytes
+# a character for the suits' symbols; bench/README.md "Twenty-first round"); the least recently used go first.
 _HANDS = Kept(4096)
 
 

@@ -125,7 +125,7 @@ def hand_sort(*, match_id: int, user, mode: str = "suit", order: list[str] | Non
     played: at a round's end the hand shown is the one it ended with, with nothing left to arrange."""
     with writing(match_id) as write:
         seat = own_seat(write.match, user)
-        if write.match.status != MatchStatus.PLAYING or write.state is None:
+        if write.match.status != MatchStatus.PLAYING:  # a round in play has its state (rounds.deal_round)
             raise ActionRefused("not_playing", _("There is no hand in play."))
         view = write.spec.view(write.state, seat.index)
         hand = list(view.get("hand") or [])
