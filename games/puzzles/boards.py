@@ -97,7 +97,6 @@ def gin_board(puzzle: Puzzle, *, answered: bool = False, by_rank: bool = False) 
     options = [{"card": faces.card_face(c), "deadwood": None, "best": False} for c in hand if c != taken]
     discard = pos.get("discard") or []
     return {
-        "is_playing": True,  # a hand in play: the board's sort buttons and drags are shown (gin_board.html)
         "gin": {
             "phase": "discard",
             "my_turn": True,

@@ -89,8 +89,7 @@
     var canDraw = b.dataset.canDraw === "true";
     var canDiscard = b.dataset.canDiscard === "true";
     var hand = document.getElementById("gin-hand");
-    // At a hand's end the hand is the one it ended with: its order is not sent (services.hand_sort).
-    if (hand && b.dataset.playing === "true") {
+    if (hand) {
       sortables.add(hand, {
         group: { name: "gin", pull: canDiscard, put: canDraw },
         draggable: ".card[data-id]",
