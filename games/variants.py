@@ -115,8 +115,9 @@ class GameSpec:
     def timeout_actions(self, state: Any, seat: int) -> list[dict[str, Any]]:
         return self.engine.timeout_actions(state, seat)
 
-    def bot_action(self, state: Any, seat: int, policy: str, rng: random.Random) -> dict[str, Any]:
-        return engine_bots.choose_action(state, seat, policy=policy, rng=rng)
+    def bot_move(self, state: Any, seat: int, policy: str, rng: random.Random) -> tuple[dict[str, Any], Any]:
+        """The bot's action, and the state after it when the bot applied it already (None: apply it)."""
+        return engine_bots.choose_move(state, seat, policy=policy, rng=rng)
 
     def describe(self, before: Any, after: Any, seat: int, action: dict[str, Any]) -> dict[str, Any]:
         return {"code": action.get("type", "")}
@@ -335,11 +336,11 @@ class GinSpec(GameSpec):
         t = GinMatch.from_dict(tally)
         return t.final_totals(), t.winners
 
-    def bot_action(self, state, seat, policy, rng):
-        action = engine_bots.choose_action(state, seat, policy=policy, rng=rng)
+    def bot_move(self, state, seat, policy, rng):
+        action, after = engine_bots.choose_move(state, seat, policy=policy, rng=rng)
         if action is None:  # pragma: no cover - only the advisor's bot may pass, and it never acts in turn
             raise InvalidAction("The bot has nothing to do.", code="bot_idle")
-        return action
+        return action, after
 
     def seat_roles(self, tally, seats):
         roles = tally.get("roles")

@@ -90,8 +90,8 @@ def _step(write: Write, now) -> bool:
     seat = write.seat(acting[0])
     if seat.is_bot or seat.autopilot:
         rng = random.Random(f"{match.seed}:{match.version}")
-        action = spec.bot_action(state, seat.index, seat.bot_policy or "basic", rng)
-        turns.apply_action(write, seat.index, action, by_bot=True)
+        action, after = spec.bot_move(state, seat.index, seat.bot_policy or "basic", rng)
+        turns.apply_action(write, seat.index, action, by_bot=True, after=after)
         return True
     if match.move_time and match.turn_deadline is not None and now < match.turn_deadline:
         # A turn-based table before the turn's deadline: a reminder is due.  Nothing on the board

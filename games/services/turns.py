@@ -41,11 +41,16 @@ def turn_submit(*, match_id: int, user, action: dict[str, Any], expected_version
         return match
 
 
-def apply_action(write: Write, seat_index: int, action: dict[str, Any], *, by_bot: bool) -> None:
-    """Apply one move of ``seat_index`` and save the new version."""
+def apply_action(write: Write, seat_index: int, action: dict[str, Any], *, by_bot: bool, after: Any = None) -> None:
+    """Apply one move of ``seat_index`` and save the new version.
+
+    ``after``: the state after the move when the engine applied it already to the current state (a bot's
+    move, ``GameSpec.bot_move``), so it is not applied twice.
+    """
     match, spec = write.match, write.spec
     before = write.state
-    after = spec.apply(before, seat_index, action)  # raises RulesError; nothing has been written
+    if after is None:
+        after = spec.apply(before, seat_index, action)  # raises RulesError; nothing has been written
     stored_action = action if isinstance(action, dict) else action.to_dict()
     write.event(
         kind="action",

@@ -20,11 +20,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..cards import Card
+from ..errors import RulesError
 from .diff import table_diff
 from .melds import classify, sort_meld
 from .solver import SearchBudgetExceeded, best_play
 from .state import ManipulationState
-from .turn import check_table, legal_actions
+from .turn import apply, legal_actions
 
 POLICIES = ("basic", "greedy", "random-legal")
 # the exact solver is cut off beyond this many search states (rare, joker-heavy positions): greedy then
@@ -33,6 +34,15 @@ BOT_MAX_STATES = 20_000
 
 def choose_action(state: ManipulationState, seat: int, policy: str = "basic", rng: random.Random | None = None) -> dict:
     """The action ``seat`` takes now (only called when it is ``seat``'s turn)."""
+    return choose_move(state, seat, policy, rng)[0]
+
+
+def choose_move(
+    state: ManipulationState, seat: int, policy: str = "basic", rng: random.Random | None = None
+) -> tuple[dict, ManipulationState | None]:
+    """:func:`choose_action`'s action, and the state after it when the bot applied it already: the exact
+    solver's meld is applied here to check it (:func:`apply`, as a player's would be), so its caller need
+    not check it again (None: the action is yet to be applied)."""
     if policy not in POLICIES:
         raise ValueError(f"unknown bot policy {policy!r}")
     rng = rng or random.Random(0)
@@ -43,22 +53,22 @@ def choose_action(state: ManipulationState, seat: int, policy: str = "basic", rn
     if policy == "random-legal":
         options = [t for t in types if t != "meld"]
         if "meld" in types:
-            meld = greedy_meld(state, seat)
+            meld = _greedy_move(state, seat)
             if meld is not None:
                 options.append("meld")
         pick = rng.choice(options)
         if pick == "meld":
             return meld  # type: ignore[return-value]
-        return {"type": pick}
+        return {"type": pick}, None
     if "knock" in types:
-        return {"type": "knock"}
+        return {"type": "knock"}, None
     if "meld" in types:
-        meld = best_meld(state, seat) if policy == "basic" else greedy_meld(state, seat)
-        if meld is not None:
-            return meld
+        move = _best_meld_move(state, seat) if policy == "basic" else _greedy_move(state, seat)
+        if move is not None:
+            return move
     if "draw" in types:
-        return {"type": "draw"}
-    return {"type": "end_turn"}
+        return {"type": "draw"}, None
+    return {"type": "end_turn"}, None
 
 
 def _table_refs(table: Sequence[Sequence[Card]]) -> list[list[str]]:
@@ -81,19 +91,26 @@ def _as_laid(before: Sequence[Sequence[Card]], after: Sequence[Sequence[Card]]) 
 
 def best_meld(state: ManipulationState, seat: int) -> dict | None:
     """The exact solver's best play (most points laid from hand) as a meld action, or None."""
+    move = _best_meld_move(state, seat)
+    return None if move is None else move[0]
+
+
+def _best_meld_move(state: ManipulationState, seat: int) -> tuple[dict, ManipulationState | None] | None:
+    """:func:`best_meld`'s action, with the state after it when it is the solver's (applied to check it)."""
     rules = state.rules
     if rules.first_meld_min_points > 0 and not state.has_melded[seat]:
-        return greedy_meld(state, seat)  # the solver knows nothing of the first-meld minimum
+        return _greedy_move(state, seat)  # the solver knows nothing of the first-meld minimum
     try:
         play = best_play(list(state.table), list(state.hands[seat]), rules=rules, max_states=BOT_MAX_STATES)
     except SearchBudgetExceeded:
-        return greedy_meld(state, seat)
+        return _greedy_move(state, seat)
     if not play.played:
         return None
     action = {"type": "meld", "table": _as_laid(state.table, play.table_cards)}
-    if check_table(state, seat, action["table"])["ok"]:
-        return action
-    return greedy_meld(state, seat)  # pragma: no cover - the solver and the checker agree (property test)
+    try:
+        return action, apply(state, seat, action)
+    except RulesError:  # pragma: no cover - the solver and the checker agree (property test)
+        return _greedy_move(state, seat)
 
 
 def _hand_melds(cards: list[Card], rules: Any) -> list[list[Card]]:
@@ -139,6 +156,12 @@ def _hand_melds(cards: list[Card], rules: Any) -> list[list[Card]]:
 
 def greedy_meld(state: ManipulationState, seat: int) -> dict | None:
     """A legal meld action found greedily (new melds from hand, then single lay-offs), or None."""
+    move = _greedy_move(state, seat)
+    return None if move is None else move[0]
+
+
+def _greedy_move(state: ManipulationState, seat: int) -> tuple[dict, ManipulationState] | None:
+    """:func:`greedy_meld`'s action with the state after it (applied to check it)."""
     rules = state.rules
     hand = list(state.hands[seat])
     table = [list(m) for m in state.table]
@@ -159,6 +182,7 @@ def greedy_meld(state: ManipulationState, seat: int) -> dict | None:
     if len(rest) == len([c for c in hand if not c.is_joker]) and not new:
         return None
     action = {"type": "meld", "table": _table_refs(table)}
-    if check_table(state, seat, action["table"])["ok"]:
-        return action
-    return None
+    try:
+        return action, apply(state, seat, action)
+    except RulesError:
+        return None

@@ -75,6 +75,30 @@ def test_bots_only_make_legal_moves_and_rounds_terminate(players, seed, policy):
     assert game.is_over(state)
 
 
+@settings(max_examples=12, deadline=None)
+@given(st.integers(2, 5), st.integers(0, 10**6), st.sampled_from(["basic", "greedy", "random-legal"]))
+def test_a_bots_move_comes_with_the_state_its_action_makes(players, seed, policy):
+    """``choose_move`` gives the state after its action when it applied the action to check it (every
+    meld; the clock then does not apply it again): that state is the one applying the action makes, and
+    the action is ``choose_action``'s."""
+    state = game.new_round(None, players, random.Random(seed))
+    melds = 0
+    for _ in range(600):
+        if game.is_over(state):
+            break
+        seat = state.seat_to_act
+        action, after = bots.choose_move(state, seat, policy, random.Random(state.turn))
+        assert action == bots.choose_action(state, seat, policy, random.Random(state.turn))
+        applied = game.apply(state, seat, action)
+        if action["type"] == "meld":
+            melds += 1
+            assert after == applied
+        else:
+            assert after is None
+        state = applied
+    assert game.is_over(state)
+
+
 def _ids(meld) -> list[str]:
     return sorted(c.id for c in meld)
 
