@@ -60,7 +60,7 @@ def table_diff(old: Sequence[Sequence[Card]], new: Sequence[Sequence[Card]]) -> 
     """
     old_faces = [Counter(face(c) for c in meld) for meld in old]
     new_faces = [Counter(face(c) for c in meld) for meld in new]
-    weight = [[(a & b).total() for b in new_faces] for a in old_faces]
+    weight = _shared_faces(old_faces, new_faces)
     number: dict[int, int] = {j: i + 1 for j, i in _best_matching(weight, len(new)).items()}
     taken = {n - 1 for n in number.values()}
     fresh = len(old)
@@ -123,6 +123,23 @@ def table_diff(old: Sequence[Sequence[Card]], new: Sequence[Sequence[Card]]) -> 
         laid=tuple((b, tuple(cards)) for b, cards in sorted(laid.items())),
         gone=tuple(sorted(i + 1 for i in range(len(old)) if i not in taken)),
     )
+
+
+def _shared_faces(old_faces: list[Counter[str]], new_faces: list[Counter[str]]) -> list[list[int]]:
+    """``weight[i][j]``: how many cards old meld ``i`` and new meld ``j`` have in common, by face
+    (``(old_faces[i] & new_faces[j]).total()``), found through the melds each face lies in: a face lies
+    in one or two melds, so this is linear in the cards where the pairwise intersections are quadratic
+    in the melds."""
+    lying: dict[str, list[tuple[int, int]]] = {}
+    for i, counts in enumerate(old_faces):
+        for f, k in counts.items():
+            lying.setdefault(f, []).append((i, k))
+    weight = [[0] * len(new_faces) for _ in old_faces]
+    for j, counts in enumerate(new_faces):
+        for f, k in counts.items():
+            for i, a in lying.get(f, ()):
+                weight[i][j] += a if a < k else k
+    return weight
 
 
 def _best_matching(weight: list[list[int]], columns: int) -> dict[int, int]:
