@@ -21,6 +21,7 @@ a refusal's board (its error is for that socket only).
 from __future__ import annotations
 
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
@@ -34,10 +35,16 @@ from games.board.data import BoardData
 from games.board.table import collapsed
 
 KEEP_VIEWS = 4096  # views whose last board is kept (a few per table in play)
+# Seconds a view's last board is kept after its last board was drawn, as the board cache keeps a match's
+# data (``boardcache.KEEP``): a finished or replaced table's views go with its data, not when 4,096 newer
+# views have pushed them out (at 100 bot tables, ~60 replaced a minute, that took over an hour: ~6 KB a
+# view, a steady growth of the process until then).
+KEEP_IDLE = 120.0
 
 _lock = threading.Lock()
-# (match id, view) -> (the match's creation, language, the view's last board): its private
-# fragments are reused by the view's next board while their inputs are the same.
+# (match id, view) -> (the match's creation, language, the view's last board, its version, when it was
+# drawn): its private fragments are reused by the view's next board while their inputs are the same.
+# In order of the last board drawn, the oldest first.
 _last: OrderedDict[tuple, tuple] = OrderedDict()
 
 
@@ -93,12 +100,15 @@ def view_of(data: BoardData, user, *, seat_refusal: str | None = None) -> View:
     board = fragments.board_for(data, user, previous=previous, meta=False, seat_refusal=seat_refusal)
     view = _view(data, board)
     data.shared[slot] = view  # two sockets drawing it at once each draw the same board: no harm
+    now = time.monotonic()
     with _lock:
         current = _last.get(last_key)
         if current is None or current[3] <= data.version or current[0] != data.match.created_at:
-            _last[last_key] = (data.match.created_at, language, board.kept(), data.version)
+            _last[last_key] = (data.match.created_at, language, board.kept(), data.version, now)
+        else:
+            _last[last_key] = (*current[:4], now)
         _last.move_to_end(last_key)
-        while len(_last) > KEEP_VIEWS:
+        while len(_last) > KEEP_VIEWS or now - next(iter(_last.values()))[4] > KEEP_IDLE:
             _last.popitem(last=False)
     return view
 
