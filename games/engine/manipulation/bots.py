@@ -1,6 +1,7 @@
 """Bot policies for Manipulation Rummy.
 
-``choose_action(state, seat, policy="basic", rng=None) -> action dict``
+``choose_action(state, seat, policy="basic", rng=None) -> action dict``; ``choose_move`` gives the same
+action with the state after it where the bot applied it to check it (a meld), so the clock applies it once.
 
 * ``basic``: draws; after a draw plays the solver's best play when it lowers the
   hand (maximum points laid from hand); knocks whenever allowed; otherwise
@@ -40,9 +41,9 @@ def choose_action(state: ManipulationState, seat: int, policy: str = "basic", rn
 def choose_move(
     state: ManipulationState, seat: int, policy: str = "basic", rng: random.Random | None = None
 ) -> tuple[dict, ManipulationState | None]:
-    """:func:`choose_action`'s action, and the state after it when the bot applied it already: the exact
-    solver's meld is applied here to check it (:func:`apply`, as a player's would be), so its caller need
-    not check it again (None: the action is yet to be applied)."""
+    """:func:`choose_action`'s action, and the state after it when the bot applied it already: a meld is
+    applied here to check it (:func:`apply`, as a player's would be), so its caller need not apply it
+    again (None: the action is yet to be applied)."""
     if policy not in POLICIES:
         raise ValueError(f"unknown bot policy {policy!r}")
     rng = rng or random.Random(0)
@@ -95,8 +96,8 @@ def best_meld(state: ManipulationState, seat: int) -> dict | None:
     return None if move is None else move[0]
 
 
-def _best_meld_move(state: ManipulationState, seat: int) -> tuple[dict, ManipulationState | None] | None:
-    """:func:`best_meld`'s action, with the state after it when it is the solver's (applied to check it)."""
+def _best_meld_move(state: ManipulationState, seat: int) -> tuple[dict, ManipulationState] | None:
+    """:func:`best_meld`'s action with the state after it (applied to check it)."""
     rules = state.rules
     if rules.first_meld_min_points > 0 and not state.has_melded[seat]:
         return _greedy_move(state, seat)  # the solver knows nothing of the first-meld minimum
