@@ -18,14 +18,12 @@ POLICIES = manipulation_bots.POLICIES
 
 def choose_action(state: Any, seat: int, policy: str = "basic", rng: random.Random | None = None) -> Any:
     """The action ``seat`` takes now (only called when it is ``seat``'s turn); see each game's bots."""
-    if getattr(state, "game", None) == "gin":
-        return gin_bots.choose_action(state, seat, policy=policy, rng=rng)
-    return manipulation_bots.choose_action(state, seat, policy, rng)
+    return choose_move(state, seat, policy, rng)[0]
 
 
 def choose_move(state: Any, seat: int, policy: str = "basic", rng: random.Random | None = None) -> tuple[Any, Any]:
     """:func:`choose_action`'s action and the state after it, or None where the action is yet to be applied
-    (a Manipulation bot applies the exact solver's meld to check it: :func:`.manipulation.bots.choose_move`)."""
+    (a Manipulation bot applies its meld to check it: :func:`.manipulation.bots.choose_move`)."""
     if getattr(state, "game", None) == "gin":
         return gin_bots.choose_action(state, seat, policy=policy, rng=rng), None
     return manipulation_bots.choose_move(state, seat, policy, rng)

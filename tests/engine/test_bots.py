@@ -18,7 +18,8 @@ def test_gin_states_are_dispatched(monkeypatch):
 
 
 def test_manipulation_states_are_dispatched(monkeypatch):
-    fake = types.SimpleNamespace(choose_action=lambda state, seat, policy="basic", rng=None: {"type": policy})
+    # the game's bots give the action with the state after it (None: yet to be applied)
+    fake = types.SimpleNamespace(choose_move=lambda state, seat, policy="basic", rng=None: ({"type": policy}, None))
     monkeypatch.setattr(bots, "manipulation_bots", fake)
 
     class ManipulationState:

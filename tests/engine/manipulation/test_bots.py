@@ -82,7 +82,6 @@ def test_a_bots_move_comes_with_the_state_its_action_makes(players, seed, policy
     meld; the clock then does not apply it again): that state is the one applying the action makes, and
     the action is ``choose_action``'s."""
     state = game.new_round(None, players, random.Random(seed))
-    melds = 0
     for _ in range(600):
         if game.is_over(state):
             break
@@ -91,7 +90,6 @@ def test_a_bots_move_comes_with_the_state_its_action_makes(players, seed, policy
         assert action == bots.choose_action(state, seat, policy, random.Random(state.turn))
         applied = game.apply(state, seat, action)
         if action["type"] == "meld":
-            melds += 1
             assert after == applied
         else:
             assert after is None
