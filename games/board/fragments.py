@@ -37,7 +37,8 @@ from django.utils.translation import get_language
 
 from games.board import kept
 from games.board.data import BoardData
-from games.board.table import collapsed, public_context, table_context
+from games.board.markup import collapsed
+from games.board.table import public_context, table_context
 from games.templatetags import boardparts
 
 SPECTATOR = AnonymousUser()

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+from django.template.loader import render_to_string
 from django.utils.functional import SimpleLazyObject
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
@@ -17,6 +18,7 @@ from django.utils.translation import gettext as _
 from games.board import bidi, faces, speech, words
 from games.board.data import LogEvent
 from games.board.kept import Kept
+from games.board.markup import collapsed
 from games.engine.cards import Card, hand_points
 from games.messages import refusal_text
 from games.models import Match, MatchStatus, Seat
@@ -45,7 +47,9 @@ def manipulation_context(
     return {
         # Worked out only if drawn: the melds are this viewer's own only while it is their turn (else
         # the public board's are shown: board.fragments), and drawn only when ``melds_key`` is new.
-        "melds": SimpleLazyObject(partial(meld_rows, table_refs, reports, drafting, view["table"], marks, names)),
+        "melds": SimpleLazyObject(
+            partial(meld_rows, table_refs, reports, drafting, view["table"], marks, names, can_meld="meld" in actions)
+        ),
         # Everything the melds are made from (board.fragments keeps their markup by it, for every table).
         "melds_key": (
             tuple(map(tuple, table_refs)),
@@ -134,6 +138,13 @@ def _as_lying(refs: list[str], report: dict) -> list[str]:
     return [jokers.get(Card.from_code(ref).id, ref) if ref else ref for ref in refs]
 
 
+# A meld's box and its line in words (``meld-box`` and ``meld-line``), per everything they are drawn from
+# and the language: a move changes a meld or two of a table, and a board whose melds changed drew them all
+# (bench/README.md "Twenty-third round").  ~3 KB a meld with its key (~6.5 MB when full); the least
+# recently used go first.
+_MELDS = Kept(2048)
+
+
 def meld_rows(
     table_refs: list[list[str]],
     reports: list[dict],
@@ -141,50 +152,85 @@ def meld_rows(
     table: list[list[str]],
     marks: dict[str, Mark] | None = None,
     names: dict[int, str] | None = None,
-) -> list[dict[str, Any]]:
-    """The melds shown: ``table_refs`` (a draft's or the table's), ``table`` the melds lying on the
-    table when the step began (its cards never go back to a hand); ``marks``: each player's last move
-    (:func:`last_moves`), by card id.  While drafting, the last meld is the one being built when it
-    holds only cards of the hand (the board shows it beside the new-meld zone)."""
+    *,
+    can_meld: bool = False,
+) -> MeldRows:
+    """The melds shown, each as a row of what its partials read and their markup (``box``: the
+    ``meld-box`` partial, ``line``: the ``meld-line`` partial).  ``table_refs``: a draft's
+    or the table's melds; ``table``: the melds lying on the table when the step began (its cards never
+    go back to a hand); ``marks``: each player's last move (:func:`last_moves`), by card id;
+    ``can_meld``: the melds are the viewer's to arrange (drop targets).  While drafting, the last meld
+    is the one being built when it holds only cards of the hand (the board shows it beside the
+    new-meld zone)."""
     on_table = {Card.from_code(r).id for m in table for r in m}
     marks = marks or {}
+    names = names or {}
+    lang = get_language()
     melds = []
     for i, meld in enumerate(table_refs):
         report = reports[i] if i < len(reports) else {}
         ids = [Card.from_code(ref).id if ref else "" for ref in meld]  # "" = face down
-        marked = [marks[cid] for cid in ids if cid in marks]
+        laid = tuple(ids[k] in on_table for k, ref in enumerate(meld) if ref)
+        card_marks = tuple(marks.get(cid) for cid in ids)
+        marked = [m for m in card_marks if m is not None]
         whole = marks.get(_meld_key(ids))  # a meld the move changed by taking cards out of it
         if whole is not None:
             marked.append(whole)
         mark = max(marked, key=lambda m: m.seq) if marked else None
-        melds.append(
-            {
-                "index": i,
-                "ids": ids,
-                # The meld in words ("seven, eight, nine of hearts"): the table as a list a screen reader walks.
-                "words": speech.meld_words(meld),
-                "cards_html": mark_safe(
-                    "".join(
-                        faces.card_html(
-                            ref, pressable=True, on_table=bool(ref) and ids[k] in on_table, mark=marks.get(ids[k])
-                        )
-                        for k, ref in enumerate(meld)
-                    )
-                ),
-                "valid": report.get("valid", True),
-                "reason": refusal_text(report, "manipulation") if drafting and report.get("reason") else None,
-                "joker_options": [faces.joker_option(code) for code in report.get("joker_options", [])]
-                if drafting
-                else [],
-                "needs_joker": drafting and report.get("code") == "joker_identity_needed",
-                "kind": report.get("kind"),
-                "building": drafting and i == len(table_refs) - 1 and not on_table & set(ids),
-                "mark": {"seq": mark.seq, "seat": mark.seat, "name": (names or {}).get(mark.seat, "")}
-                if mark
-                else None,
-            }
-        )
-    return melds
+        row = {
+            "index": i,
+            "ids": ids,
+            "valid": report.get("valid", True),
+            "reason": refusal_text(report, "manipulation") if drafting and report.get("reason") else None,
+            "joker_options": [faces.joker_option(code) for code in report.get("joker_options", [])] if drafting else [],
+            "needs_joker": drafting and report.get("code") == "joker_identity_needed",
+            "building": drafting and i == len(table_refs) - 1 and not on_table & set(ids),
+            "mark": {"seq": mark.seq, "seat": mark.seat, "name": names.get(mark.seat, "")} if mark else None,
+        }
+        # Everything the two partials read besides the row: the cards, how each is marked, the language.
+        key = (lang, can_meld, tuple(meld), laid, card_marks, repr(row))
+        drawn = _MELDS.get(key)
+        if drawn is None:
+            drawn = _draw_meld(row, meld, on_table, card_marks, can_meld)
+            _MELDS.put(key, drawn)
+        row["box"], row["line"] = drawn
+        melds.append(row)
+    return MeldRows(melds, can_meld)
+
+
+class MeldRows(list):
+    """:func:`meld_rows`' rows, with their markup put together as the ``frag-melds`` partial shows it
+    (one join, not a template loop over the melds, three times a board)."""
+
+    def __init__(self, rows: list[dict[str, Any]], can_meld: bool):
+        super().__init__(rows)
+        # The boxes in the row: every meld's but the one being built while the viewer may meld (that one
+        # is docked beside the new-meld zone: ``dock``).  Apart by a space, as the page collapses the
+        # white space a template loop put between them.
+        self.boxes = mark_safe(" ".join(row["box"] for row in rows if not (row["building"] and can_meld)))
+        self.dock = mark_safe(" ".join(row["box"] for row in rows if row["building"] and can_meld))
+        self.lines = mark_safe("".join(row["line"] for row in rows))  # the table in words, a meld a line
+
+
+def _draw_meld(row: dict[str, Any], meld: list[str], on_table: set[str], card_marks: tuple, can_meld: bool):
+    """(the ``meld-box`` partial, the ``meld-line`` partial) of one meld's row (:func:`meld_rows`)."""
+    ids = row["ids"]
+    shown = {
+        **row,
+        # The meld in words ("seven, eight, nine of hearts"): the table as a list a screen reader walks.
+        "words": speech.meld_words(meld),
+        "cards_html": mark_safe(
+            "".join(
+                faces.card_html(ref, pressable=True, on_table=bool(ref) and ids[k] in on_table, mark=card_marks[k])
+                for k, ref in enumerate(meld)
+            )
+        ),
+    }
+    ctx = {"meld": shown, "can_meld": can_meld}
+    return (
+        collapsed(render_to_string("games/table.html#meld-box", ctx)),
+        collapsed(render_to_string("games/table.html#meld-line", ctx)),
+    )
 
 
 _last_marks: tuple = (None, {})  # (a version's log, its marks): its views ask for the same log's marks

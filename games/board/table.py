@@ -27,6 +27,7 @@ from games.board.data import LOG_LENGTH, BoardData, LogEvent
 from games.board.gin import gin_context
 from games.board.kept import Kept, forgettable
 from games.board.manipulation import manipulation_context
+from games.board.markup import collapsed
 from games.models import DISCONNECT_GRACE, READY_TIMEOUT, Match, MatchStatus, Round, Seat
 from games.variants import spec_for
 
@@ -36,13 +37,6 @@ from games.variants import spec_for
 _SEAT_ROWS = Kept(4096)
 _COUNTS = Kept(1024)  # a card count's markup, per count and language
 _COUNT = "\ue002"  # where a kept row's card count goes: a private-use character no template writes
-
-
-def collapsed(html: str) -> SafeString:
-    """Rendered markup with its runs of white space made one space, as the page shows them (the board
-    has no preformatted text, and its pieces are sent to every socket at every move).  Only for markup
-    a template rendered (escaped there)."""
-    return mark_safe(" ".join(html.split()))
 
 
 def seat_rows(seats: list[SeatInfo], *, between_rounds: bool) -> list[SafeString]:

@@ -32,7 +32,7 @@ from django.utils.translation import get_language
 
 from games.board import fragments
 from games.board.data import BoardData
-from games.board.table import collapsed
+from games.board.markup import collapsed
 
 KEEP_VIEWS = 4096  # views whose last board is kept (a few per table in play)
 # Seconds a view's last board is kept after its last board was drawn, as the board cache keeps a match's

@@ -66,7 +66,7 @@ def manipulation_board(puzzle: Puzzle, draft: list | None) -> dict[str, Any]:
         placed = {Card.from_code(r).id for m in refs for r in m}
         hand_ids = [cid for cid in hand_ids if cid not in placed]
     drafting = draft is not None
-    melds = meld_rows(refs, reports, drafting, table)
+    melds = meld_rows(refs, reports, drafting, table, can_meld=True)
     return {
         "view": True,
         "me": True,

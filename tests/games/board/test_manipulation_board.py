@@ -163,3 +163,50 @@ def test_a_draft_made_before_the_draw_shows_every_meld_it_holds(make_user, setti
     for meld in draft:
         for card in meld:
             assert f'data-id="{card}"' in shown.fragments["melds"]
+
+
+def test_a_meld_is_drawn_again_only_when_what_it_shows_changes(monkeypatch):
+    """Each meld's markup is kept by what it is drawn from: a board draws only the melds a move changed
+    (and every meld in another language, or for a viewer who may rearrange them), and what is kept is
+    what a board drawn from scratch shows."""
+    from django.utils import translation
+
+    from games.board import kept, manipulation
+    from games.board.manipulation import Mark, meld_rows
+
+    drawn = []
+    draw = manipulation._draw_meld
+    monkeypatch.setattr(manipulation, "_draw_meld", lambda row, *a: drawn.append(row["ids"]) or draw(row, *a))
+    table = [["6S.0", "7S.0", "8S.0"], ["7H.0", "7D.0", "7C.0"], ["2C.0", "3C.0", "4C.0"]]
+    names = {0: "Ada", 1: "Boole"}
+
+    def rows(melds, marks=None, **kwargs):
+        del drawn[:]
+        shown = meld_rows(melds, [], False, table, marks or {}, names, **kwargs)
+        return [(row["box"], row["line"]) for row in shown], [ids[0] for ids in drawn]
+
+    with kept.drawn_afresh():
+        first, fresh = rows(table)
+        assert fresh == ["6S.0", "7H.0", "2C.0"]
+        again, fresh = rows(table)
+        assert again == first and fresh == []
+        # 5♠ laid at the start of the run by seat 1: the run is drawn again (its cards, its mark), the rest kept.
+        moved = [["5S.0", *table[0]], table[1], table[2]]
+        marks = {"5S.0": Mark("laid", 1, 9)}
+        after, fresh = rows(moved, marks)
+        assert fresh == ["5S.0"] and after[1:] == first[1:]
+        assert 'data-mark="laid"' in after[0][0] and "<bdi>Boole</bdi>" in after[0][0]
+        # The marking seat's name changed (it is part of the mark): that meld alone again.
+        names[1] = "Babbage"
+        renamed, fresh = rows(moved, marks)
+        assert fresh == ["5S.0"] and "<bdi>Babbage</bdi>" in renamed[0][0] and renamed[1:] == first[1:]
+        # The melds the viewer may rearrange are drop targets: each drawn again, once.
+        targets, fresh = rows(table, can_meld=True)
+        assert len(fresh) == 3 and all('data-target-meld="' in box for box, _line in targets)
+        assert rows(table, can_meld=True) == (targets, [])
+        with translation.override("ro"):
+            romanian, fresh = rows(table)
+        assert len(fresh) == 3 and romanian != first
+        kept_now = rows(moved, marks)[0]
+    with kept.drawn_afresh():
+        assert rows(moved, marks) == (kept_now, ["5S.0", "7H.0", "2C.0"])

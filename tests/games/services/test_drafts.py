@@ -78,8 +78,8 @@ def test_the_freed_joker_is_shown_to_be_declared_again_where_it_lies(position):
     ctx = board_table.table_context(selectors.board_data(Match.objects.get(pk=match.pk)), mover)
     threes = ctx["melds"][2]
     assert threes["needs_joker"] and [o["code"] for o in threes["joker_options"]] == ["3S", "3H"]
-    assert 'data-ref="JK.0"' in threes["cards_html"]  # shown bare: the page declares it anew
-    assert "Q♥" not in threes["cards_html"]
+    assert 'data-ref="JK.0"' in threes["box"]  # shown bare: the page declares it anew
+    assert "Q♥" not in threes["box"]
     match = services.draft_update(
         match_id=match.pk,
         user=mover,
@@ -102,4 +102,4 @@ def test_the_joker_asks_only_when_its_identity_is_not_forced(position):
     match = services.draft_update(match_id=match.pk, user=mover, table=forced, expected_version=match.version)
     ctx = board_table.table_context(selectors.board_data(Match.objects.get(pk=match.pk)), mover)
     assert not ctx["melds"][1]["needs_joker"] and ctx["draft_ok"]
-    assert 'data-ref="JK=3H.0"' in ctx["melds"][1]["cards_html"]
+    assert 'data-ref="JK=3H.0"' in ctx["melds"][1]["box"]
