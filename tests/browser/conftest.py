@@ -87,6 +87,12 @@ def drag(page, source, target, steps: int = 12, *, rest: bool = False) -> None:
     target.wait_for(state="visible")
     page.wait_for_timeout(150)  # let a pushed board settle before grabbing the card
     a, b = source.bounding_box(), target.bounding_box()
+    for _ in range(40):  # None while a board pushed meanwhile is swapped in (seen on a loaded machine): ask again
+        if a is not None and b is not None:
+            break
+        page.wait_for_timeout(50)
+        a, b = source.bounding_box(), target.bounding_box()
+    assert a is not None and b is not None, "the drag's source or target is not on the page"
     x0, y0 = a["x"] + a["width"] / 2, a["y"] + a["height"] / 2
     x1, y1 = b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
     page.mouse.move(x0, y0)
