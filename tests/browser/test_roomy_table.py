@@ -196,17 +196,16 @@ def test_a_drop_at_each_melds_edge_lands_in_that_meld(browser, live_daphne, arti
     page.wait_for_timeout(300)
     hand = HANDS[0].split()
     edges = ("end", "start", "top", "bottom")
-    for i in range(20):
+    # The first row, the middle and the last row (scrolled to), each edge at least twice: 10 of the 20 melds,
+    # each drop a round trip and its Reset another (all 20 took a minute on a phone).
+    for i in (0, 1, 2, 3, 9, 10, 16, 17, 18, 19):
         card = hand[i % len(hand)]
         box = page.locator(MELDS).nth(i)
         box.evaluate("el => el.scrollIntoView({block: 'nearest'})")
         page.wait_for_timeout(80)
         r = box.bounding_box()
-        rtl = False
         edge = edges[i % 4]
         x = {"end": r["x"] + r["width"] - 3, "start": r["x"] + 3}.get(edge, r["x"] + r["width"] / 2)
-        if rtl:
-            x = r["x"] + r["width"] - (x - r["x"])
         y = {"top": r["y"] + 3, "bottom": r["y"] + r["height"] - 3}.get(edge, r["y"] + r["height"] / 2)
         v = version(page)
         drop(page, screen, page.locator(f'#hand .card[data-id="{card}"]'), x, y)

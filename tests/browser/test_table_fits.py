@@ -68,21 +68,25 @@ PROBLEMS = """({hand, buttons}) => {
 
 
 class Steps:
-    """Checks the page at every step and keeps its picture."""
+    """Checks the page at every step; keeps its picture at the first step of each kind and at a step that
+    fails (a picture of every step was a third of the browser's work in these tests)."""
 
     def __init__(self, page, artifacts, name, hand, buttons):
         self.page, self.artifacts, self.name = page, artifacts, name
         self.hand, self.buttons = hand, buttons
         self.n = 0
         self.heights = set()
+        self.pictured = set()
 
     def check(self, what: str, *, need_hand: bool = True) -> dict:
         self.n += 1
         self.page.wait_for_timeout(60)  # let a frame's swap settle
         shown = self.page.evaluate(PROBLEMS, {"hand": self.hand, "buttons": self.buttons})
-        self.page.screenshot(path=str(self.artifacts / f"fits-{self.name}-{self.n:03d}-{what}.png"))
         self.heights.add(shown["height"])
         problems = shown["problems"] + ([] if shown["hand"] or not need_hand else ["no hand shown"])
+        if problems or what not in self.pictured:
+            self.pictured.add(what)
+            self.page.screenshot(path=str(self.artifacts / f"fits-{self.name}-{self.n:03d}-{what}.png"))
         assert not problems, f"step {self.n} ({what}) of {self.name}: {problems}"
         return shown
 

@@ -31,28 +31,39 @@ CYCLE = (
 )
 
 
-def _printed(script: str, *args: float) -> list[str]:
-    """What ``script`` printed, run in a process of its own with ``args``."""
-    result = subprocess.run(
-        [sys.executable, "-c", script, *map(str, args)], capture_output=True, text=True, cwd=ROOT, timeout=60
-    )
-    assert result.returncode == 0, result.stderr
-    return result.stdout.split()
+def _printed(script: str, *runs: tuple[float, ...]) -> list[list[str]]:
+    """What ``script`` printed in each run, with that run's arguments: each run a process of its own, all at
+    once (each mostly waits for its collector thread)."""
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", script, *map(str, args)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+        )
+        for args in runs
+    ]
+    outputs = []
+    for proc in procs:
+        out, err = proc.communicate(timeout=60)
+        assert proc.returncode == 0, err
+        outputs.append(out.split())
+    return outputs
 
 
-def _freed(full_every: float, growth_mb: float, grown_mb: int) -> str:
-    return " ".join(_printed(CYCLE, full_every, growth_mb, grown_mb))
+def _freed(*runs: tuple[float, float, int]) -> list[str]:
+    """For each run (full_every, growth_mb, grown_mb): whether the cycle was freed."""
+    return [" ".join(out) for out in _printed(CYCLE, *runs)]
 
 
 def test_cyclic_garbage_is_freed_by_the_periodic_full_collection():
-    assert _freed(full_every=0.1, growth_mb=10**6, grown_mb=0) == "True"
-    # Neither the time nor the growth has come: nothing frees it (no automatic pass either).
-    assert _freed(full_every=3600, growth_mb=10**6, grown_mb=100) == "False"
+    # The second run: neither the time nor the growth has come, so nothing frees it (no automatic pass either).
+    assert _freed((0.1, 10**6, 0), (3600, 10**6, 100)) == ["True", "False"]
 
 
 def test_a_process_that_grows_collects_before_its_time():
-    assert _freed(full_every=3600, growth_mb=32, grown_mb=100) == "True"
-    assert _freed(full_every=3600, growth_mb=32, grown_mb=4) == "False"
+    assert _freed((3600, 32, 100), (3600, 32, 4)) == ["True", "False"]
 
 
 # A cycle alive at a periodic collection, let go of after it: frozen with the collection's other
@@ -74,15 +85,7 @@ FROZEN_CYCLE = (
 )
 
 
-def _frozen_cycle(thaw_every: float) -> list[str]:
-    return _printed(FROZEN_CYCLE, thaw_every)
-
-
-def test_a_periodic_collection_freezes_what_it_leaves_so_the_next_scans_only_what_came_after():
+def test_a_periodic_collection_freezes_what_it_leaves_so_the_next_scans_only_what_came_after_and_a_thaw_frees_it():
     # The survivors are frozen: the next periodic collection does not look at them, so a cycle among
-    # them that dies later waits for the thaw.
-    assert _frozen_cycle(thaw_every=3600) == ["True", "False"]
-
-
-def test_the_thaw_collects_everything_again():
-    assert _frozen_cycle(thaw_every=1.0) == ["True", "True"]
+    # them that dies later waits for the thaw (the first run's thaw never comes; the second's after 1 s).
+    assert _printed(FROZEN_CYCLE, (3600,), (1.0,)) == [["True", "False"], ["True", "True"]]

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Awaitable, Callable
 
@@ -27,6 +28,11 @@ async def heard(communicator, quiet: float = 0.5) -> str:
     while not await communicator.receive_nothing(timeout=quiet):
         frames.append(await communicator.receive_from())
     return "".join(frames)
+
+
+async def heard_all(*communicators, quiet: float = 0.5) -> list[str]:
+    """``heard`` for each socket, all listened to at once (one quiet wait, not one per socket)."""
+    return list(await asyncio.gather(*(heard(c, quiet) for c in communicators)))
 
 
 async def receive_board(communicator) -> str:

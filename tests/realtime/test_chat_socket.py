@@ -11,7 +11,7 @@ from fairplay import services as fairplay_services
 from games import selectors, services
 from games.live import chatlines
 from tests.live import session_cookie_for
-from tests.realtime.frames import connect, heard
+from tests.realtime.frames import connect, heard_all
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -53,13 +53,12 @@ async def test_a_line_is_loaded_once_for_every_socket_and_hidden_from_muters_and
         socket = connect(match.pk, await database_sync_to_async(session_cookie_for)(user))
         assert (await socket.connect())[0]
         sockets.append(socket)
-    for socket in sockets:
-        await heard(socket)
+    await heard_all(*sockets)
 
     alice, bob, carol, dave = players
     await database_sync_to_async(services.chat_post)(match_id=match.pk, user=alice, text="alice says hi")
     await database_sync_to_async(services.chat_post)(match_id=match.pk, user=dave, text="dave says hi")
-    frames = [await heard(socket) for socket in sockets]
+    frames = await heard_all(*sockets)
     for socket in sockets:
         await socket.disconnect()
 

@@ -10,7 +10,7 @@ from channels.db import database_sync_to_async
 from fairplay import services as fairplay_services
 from games import services
 from tests.live import session_cookie_for
-from tests.realtime.frames import connect, heard
+from tests.realtime.frames import connect, heard, heard_all
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -31,7 +31,7 @@ async def test_a_blocked_viewer_is_told_why_as_the_seats_change(make_user):
 
     # bob, whom alice blocks, sits down: alice is told why she may not, erin is still offered a seat.
     await database_sync_to_async(services.seat_join)(match_id=match.pk, user=bob)
-    alice_sees, erin_sees = await heard(sockets["alice"]), await heard(sockets["erin"])
+    alice_sees, erin_sees = await heard_all(sockets["alice"], sockets["erin"])
     assert REASON in alice_sees and 'aria-describedby="seat-refusal"' in alice_sees and join not in alice_sees
     assert join in erin_sees and REASON not in erin_sees
 
