@@ -27,6 +27,25 @@ def pytest_configure(config):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     hashers.get_hashers.cache_clear()
     hashers.get_hashers_by_algorithm.cache_clear()
+    if settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        from django.db.backends.postgresql.operations import DatabaseOperations
+
+        DatabaseOperations.sql_flush = _flush_by_delete(DatabaseOperations.sql_flush)
+
+
+def _flush_by_delete(truncate):
+    """PostgreSQL's flush after each transactional test (and each browser test) as DELETEs, not one TRUNCATE:
+    a TRUNCATE of the project's 43 tables makes new files for each table and index, ~0.3 s a test on this
+    machine, where deleting the few rows a test leaves takes ~13 ms.  Django's foreign keys are deferrable, so
+    the order of the deletes does not matter within the flush's one transaction.  A flush that restarts the
+    sequences (``reset_sequences``) is Django's TRUNCATE ... RESTART IDENTITY still."""
+
+    def sql_flush(self, style, tables, *, reset_sequences=False, allow_cascade=False):
+        if not tables or reset_sequences:
+            return truncate(self, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade)
+        return ["SET CONSTRAINTS ALL DEFERRED;"] + [f"DELETE FROM {self.quote_name(table)};" for table in tables]
+
+    return sql_flush
 
 
 def pytest_sessionstart(session):

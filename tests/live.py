@@ -38,7 +38,7 @@ class LiveDaphne(BaseDaphneTestingInstance):
         for alias in connections:
             db = settings.DATABASES[alias]
             if db["ENGINE"] == "django.db.backends.postgresql":
-                # The test process flushes tables (TRUNCATE) between tests while this server's
+                # The test process flushes the tables (tests/conftest.py: DELETEs) between tests while this server's
                 # clock may be in a transaction: let the server give up its locks first (before
                 # PostgreSQL's 1 s deadlock check picks the flush as the victim).
                 db.setdefault("OPTIONS", {})["options"] = "-c lock_timeout=400"
