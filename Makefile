@@ -15,6 +15,10 @@ PORT ?= 8000
 # free port) and Chromium; work is stolen from a busy process so one long journey does not hold the end.
 TEST_WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
 E2E_ARGS = -n $(TEST_WORKERS) --dist worksteal
+# The other tests in one process more than the cores: some of them wait (on sockets, PostgreSQL, a child
+# process) and another process uses the core meanwhile (4:31 -> 4:05 here on 2 cores; the browser tests,
+# whose Chromium keeps the cores busy, were slower so).
+UNIT_ARGS = -n $(shell echo $$(( $(TEST_WORKERS) + 1 ))) --dist worksteal
 SORTABLE := static/vendor/sortablejs/Sortable.min.js
 # The webfonts (Fontsource packages from npm): only the subsets the site needs, with their @font-face rules.
 FONTS := static/vendor/fonts/fonts.css
@@ -42,11 +46,11 @@ test: setup-dev
 # Models against migrations: no database needed, so the embedded one (a DATABASE_URL's database
 # may not exist yet: CI's PostgreSQL has only the tests' own).
 	env -u DATABASE_URL -u REDIS_URL $(PY) manage.py makemigrations --check --dry-run -v 0
-	$(VENV)/bin/pytest -m "not e2e" -n $(TEST_WORKERS)
+	$(VENV)/bin/pytest -m "not e2e" $(UNIT_ARGS)
 	$(VENV)/bin/pytest -m e2e $(E2E_ARGS)
 
 test-unit: setup-dev
-	$(VENV)/bin/pytest -m "not e2e" -n $(TEST_WORKERS)
+	$(VENV)/bin/pytest -m "not e2e" $(UNIT_ARGS)
 
 test-e2e: setup-dev
 	@scripts/ensure-system.sh chromium
