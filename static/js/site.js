@@ -123,6 +123,17 @@
     if (words) sayFailed(words.dataset.offline);
   });
 
+  // A <details> whose body htmx loads as it opens (hx-trigger="toggle once": a round's deals on a duplicate
+  // tournament's page), opened before htmx had bound it (a tap while the page's scripts still loaded, on a
+  // slow connection or a busy machine): its toggle was missed and the body never came.  It is asked for as
+  // htmx binds it (htmx:load comes once the element's triggers are bound; a toggle already used is not).
+  document.addEventListener("htmx:load", function (event) {
+    var root = event.target, selector = "details[open][hx-trigger^='toggle']";
+    var opened = Array.prototype.slice.call(root.querySelectorAll(selector));
+    if (root.matches(selector)) opened.push(root);
+    opened.forEach(function (details) { htmx.trigger(details, "toggle"); });
+  });
+
   setInterval(countDown, 20000);
   countDown(); // the list the page came with: its time starts now
   document.addEventListener("htmx:load", countDown); // a list pushed over the lobby socket

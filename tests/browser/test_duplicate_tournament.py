@@ -93,7 +93,12 @@ def test_staff_run_a_duplicate_tournament_and_the_page_compares_each_deal(
         player.get_by_label("Username").fill("alice")
         player.get_by_label("Password").fill("correct-horse-battery")
         player.get_by_role("button", name="Log in").click()
-        player.goto(live_daphne.url + "/tournaments/")
+        held = []
+        if name == "phone":
+            # A slow connection: htmx comes only after the round's deals are opened (a tap while the page's
+            # scripts still load), which once lost the deals for good (seen on a loaded machine).
+            context.route(re.compile(r".*/htmx-2\.min\.js$"), lambda route: held.append(route))
+        player.goto(live_daphne.url + "/tournaments/", wait_until="commit")
         player.get_by_role("link", name="Duplicate Cup", exact=True).click()
         expect(player.locator("#standings th").nth(2)).to_have_text("Matchpoints")
         expect(player.locator("#standings")).to_contain_text("Duplicate: each deal's result is compared")
@@ -105,6 +110,11 @@ def test_staff_run_a_duplicate_tournament_and_the_page_compares_each_deal(
         rounds = player.locator("#duplicate-deals details.deal-round")
         expect(rounds).to_have_count(2)
         rounds.first.locator("summary").click()
+        if name == "phone":
+            assert held, "htmx was not held back"
+            for route in held:
+                route.continue_()
+            context.unroute(re.compile(r".*/htmx-2\.min\.js$"))
         comparison = rounds.first.locator(".deal-comparison")
         expect(comparison.locator("h4").first).to_have_text("Deal 1")
         groups = comparison.locator(".deal-table").first.locator("tbody")
