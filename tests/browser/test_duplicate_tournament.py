@@ -97,7 +97,7 @@ def test_staff_run_a_duplicate_tournament_and_the_page_compares_each_deal(
         if name == "phone":
             # A slow connection: htmx comes only after the round's deals are opened (a tap while the page's
             # scripts still load), which once lost the deals for good (seen on a loaded machine).
-            context.route(re.compile(r".*/htmx-2\.min\.js$"), lambda route: held.append(route))
+            context.route(re.compile(r".*/htmx-2\.min\.js$"), lambda route, held=held: held.append(route))
         player.goto(live_daphne.url + "/tournaments/", wait_until="commit")
         player.get_by_role("link", name="Duplicate Cup", exact=True).click()
         expect(player.locator("#standings th").nth(2)).to_have_text("Matchpoints")
