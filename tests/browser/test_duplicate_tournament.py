@@ -16,6 +16,8 @@ from games.tournaments.models import TournamentRound
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
+# htmx itself, held back on the phone below (a slow connection).
+HTMX = re.compile(r".*/htmx-2\.min\.js$")
 NAMES = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi"]
 
 
@@ -98,7 +100,7 @@ def test_staff_run_a_duplicate_tournament_and_the_page_compares_each_deal(
         if name == "phone":
             # A slow connection: htmx comes only after the round's deals are opened (a tap while the page's
             # scripts still load), which once lost the deals for good (seen on a loaded machine).
-            context.route(re.compile(r".*/htmx-2\.min\.js$"), lambda route: held.append(route))
+            context.route(HTMX, lambda route: held.append(route))
         player.goto(live_daphne.url + "/tournaments/", wait_until="commit")
         player.get_by_role("link", name="Duplicate Cup", exact=True).click()
         expect(player.locator("#standings th").nth(2)).to_have_text("Matchpoints")
@@ -115,7 +117,7 @@ def test_staff_run_a_duplicate_tournament_and_the_page_compares_each_deal(
             assert held, "htmx was not held back"
             for route in held:
                 route.continue_()
-            context.unroute(re.compile(r".*/htmx-2\.min\.js$"))
+            context.unroute(HTMX)
         comparison = rounds.first.locator(".deal-comparison")
         expect(comparison.locator("h4").first).to_have_text("Deal 1")
         groups = comparison.locator(".deal-table").first.locator("tbody")

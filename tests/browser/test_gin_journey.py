@@ -270,7 +270,7 @@ def click_move(page, action, pace: Pace) -> None:
 
 def play_on_the_server(match_id: int, user, until, timeout: float = 120) -> None:
     """Seat 0's moves (the engine bot's choices) through ``services`` as its socket would make them, the other
-    seat's by the live server's clock, until ``until(tally)`` holds at a hand's start or end (or the match ends)."""
+    seat's by the live server's clock, until ``until(tally)`` holds between two hands (or the match ends)."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         match, state = current(match_id)
@@ -316,7 +316,7 @@ def test_two_player_game_to_the_end_and_rematch(browser, live_daphne, artifacts,
         expect(page.locator(".gin-oklahoma")).to_contain_text("First upcard")
     if variant == "hollywood":
         # The hands until a game is within a hand's reach of its end are played on the server (this seat's
-        # moves through the services, the bot's by the server's clock; 10 s where the page takes minutes): the
+        # moves through the services, the bot's by the server's clock; ~12 s where the page took minutes): the
         # page then plays the hands that close the three games.
         play_on_the_server(match_id, alice, until=lambda t: any(max(g.scores) >= 75 for g in t.hollywood))
         assert current(match_id)[0].status == MatchStatus.BETWEEN_ROUNDS, "the page is to play the closing hands"

@@ -45,10 +45,16 @@ def _printed(script: str, *runs: tuple[float, ...]) -> list[list[str]]:
         for args in runs
     ]
     outputs = []
-    for proc in procs:
-        out, err = proc.communicate(timeout=60)
-        assert proc.returncode == 0, err
-        outputs.append(out.split())
+    try:
+        for proc in procs:
+            out, err = proc.communicate(timeout=60)
+            assert proc.returncode == 0, err
+            outputs.append(out.split())
+    finally:
+        for proc in procs:  # one failed or hung: the others are not left running
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
     return outputs
 
 
