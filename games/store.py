@@ -73,6 +73,7 @@ def _objects(model: type[models.Model], rows, names: tuple[str, ...], extra: tup
     return out
 
 
+@cache
 def _all(model: type[models.Model]) -> tuple[str, ...]:
     return tuple(f.name for f in model._meta.concrete_fields)
 

@@ -82,19 +82,8 @@ def card_html(
     move laid or moved: ``kind``, ``seat``, ``seq``) marks it until the viewer's next move (js/manipulation.js).
     Kept once per language.
     """
-    key = (
-        ref,
-        label,
-        meld,
-        bool(suggested),
-        bool(laid),
-        bool(added),
-        source,
-        bool(pressable),
-        bool(picture),
-        bool(on_table),
-        (mark.kind, mark.seat, mark.seq) if mark else None,
-        get_language(),
+    key = _card_key(
+        ref, label, meld, suggested, laid, added, source, pressable, picture, on_table, mark, get_language()
     )
     html = _CARD_HTML.get(key)
     if html is None:
@@ -114,6 +103,36 @@ def card_html(
         if len(_CARD_HTML) < _CARD_HTML_MAX:
             _CARD_HTML[key] = html
     return html
+
+
+def _card_key(ref, label, meld, suggested, laid, added, source, pressable, picture, on_table, mark, language) -> tuple:
+    """What :func:`card_html`'s markup is kept by: each of its arguments, and the language."""
+    return (
+        ref,
+        label,
+        meld,
+        bool(suggested),
+        bool(laid),
+        bool(added),
+        source,
+        bool(pressable),
+        bool(picture),
+        bool(on_table),
+        (mark.kind, mark.seat, mark.seq) if mark else None,
+        language,
+    )
+
+
+def hand_items(refs: list[str]) -> list[SafeString]:
+    """:func:`card_items` of a hand (no card of it on the table): its cards' kept markup, looked up with
+    one language for them all (a hand that changed is drawn again whole, and most of its cards were
+    drawn before)."""
+    language = get_language()
+    out = []
+    for ref in refs:
+        html = _CARD_HTML.get(_card_key(ref, "", None, False, False, False, "", True, False, False, None, language))
+        out.append(html if html is not None else card_html(ref, pressable=True))
+    return out
 
 
 def card_html_for(

@@ -408,12 +408,13 @@ def _render_all(
     keys = {}
     known = known or {}
     if request is None and not settings.DEBUG:
+        language = get_language()
         for frag in frags:
             inputs = (known[frag.name] if frag.name in known else frag.inputs(ctx)) if frag.by_inputs else FRESH
             if any(name not in ctx for name in frag.filled):
                 inputs = FRESH  # a board without them (an open table's has no hand): drawn as it is
             if inputs is not FRESH:
-                keys[frag.name] = key = (frag.name, get_language(), inputs)
+                keys[frag.name] = key = (frag.name, language, inputs)
                 found = _BY_INPUTS.get(key)
                 if found is not None:
                     out[frag.name] = _fill(frag, found, ctx) if frag.filled else found

@@ -33,25 +33,33 @@ def manipulation_context(
     seats: list[Seat],
     events: Sequence[LogEvent] = (),
     names: dict[int, str],
+    public: dict[str, Any] | None = None,
     **_parts,
 ) -> dict[str, Any]:
     """The Manipulation board's own part: the melds (the viewer's draft, or another's face down),
     the hand in the viewer's order, what the viewer may do and the prompt.  ``names``: the seats'
-    names in sentences (``words.sentence_names``, once per version)."""
+    names in sentences (``words.sentence_names``, once per version).  ``public``: this part of the
+    version's board for a viewer with no seat, when worked out already: a seat that is not arranging
+    a draft sees the same melds, made from the same things."""
     my_turn = me is not None and view.get("seat_to_act") == me.index and match.status == MatchStatus.PLAYING
     actions = {a["type"] for a in view.get("legal_actions", [])}
     draft, drafting, table_refs, hand_ids, reports = _draft_table(match, view, me)
     hand_cards, hand_html, hand_words = _hand(tuple(hand_ids), tuple(me.hand_order or ()) if me else ())
     draft_report = (match.draft or {}).get("report") if drafting else None
     marks = _marks_of(events)
+    shared = public if public is not None and not drafting else None  # the melds everyone but a drafter sees
     return {
         # Worked out only if drawn: the melds are this viewer's own only while it is their turn (else
         # the public board's are shown: board.fragments), and drawn only when ``melds_key`` is new.
-        "melds": SimpleLazyObject(
+        "melds": shared["melds"]
+        if shared is not None and "meld" not in actions
+        else SimpleLazyObject(
             partial(meld_rows, table_refs, reports, drafting, view["table"], marks, names, can_meld="meld" in actions)
         ),
         # Everything the melds are made from (board.fragments keeps their markup by it, for every table).
-        "melds_key": (
+        "melds_key": shared["melds_key"]
+        if shared is not None
+        else (
             tuple(map(tuple, table_refs)),
             json.dumps(reports, sort_keys=True) if reports else "",
             drafting,
@@ -100,7 +108,7 @@ def _hand(
     hand = _HANDS.get(key)
     if hand is None:
         in_order = faces.sorted_hand(list(hand_ids), list(order))
-        cards = tuple(zip([Card.from_code(ref).id for ref in in_order], faces.card_items(in_order), strict=True))
+        cards = tuple(zip([Card.from_code(ref).id for ref in in_order], faces.hand_items(in_order), strict=True))
         html = mark_safe("".join(markup for _id, markup in cards))  # each card escaped
         hand = (cards, html, speech.hand_words(in_order))
         _HANDS.put(key, hand)

@@ -167,7 +167,7 @@ def table_context(data: BoardData, user, *, seat_refusal: str | None = None) -> 
         ctx["log_lines"] = log_lines = _log_lines(match, data.events, base["sentence_names"], me.index)
         ctx["log"] = mark_safe("".join(log_lines))  # every line was built by format_html
     if view is not None:
-        ctx.update(_game_part(data, spec, view, me, base["sentence_names"]))
+        ctx.update(_game_part(data, spec, view, me, base["sentence_names"], public=game))
     return ctx
 
 
@@ -248,9 +248,12 @@ def _build_public(data: BoardData) -> tuple[dict[str, Any], dict[str, Any]]:
     return ctx, game
 
 
-def _game_part(data: BoardData, spec, view: dict[str, Any], me: Seat | None, names: dict[int, str]) -> dict[str, Any]:
+def _game_part(
+    data: BoardData, spec, view: dict[str, Any], me: Seat | None, names: dict[int, str], public: dict | None = None
+) -> dict[str, Any]:
     """The game's own part of a viewer's board (``GAME_PARTS``, by the game's family): ``me`` None for
-    a viewer with no seat; ``names``: the seats' names in sentences, once per version."""
+    a viewer with no seat; ``names``: the seats' names in sentences, once per version; ``public``: the
+    version's game part for a viewer with no seat (what a seat's part may share of it)."""
     return GAME_PARTS[spec.family](
         match=data.match,
         view=view,
@@ -260,6 +263,7 @@ def _game_part(data: BoardData, spec, view: dict[str, Any], me: Seat | None, nam
         rounds=data.rounds,
         events=data.events,
         names=names,
+        public=public or None,
     )
 
 
@@ -391,10 +395,11 @@ def _round_results(rounds: list[Round], seats: list[Seat], match: Match) -> list
     return out
 
 
-# A log entry's line (``<li>`` with its sentence, escaped) per match, entry, name and language: a
-# board shows the last LOG_LENGTH entries at every push, and all but the newest were worded at the
-# push before.  ~0.3 KB each.
-_LOG_LINES = Kept(8192)
+# The lines of a log as a board last showed them, per match, language and viewer (None: the public log):
+# (the seats' names they were worded with, each entry's line by its number).  A board shows the last
+# LOG_LENGTH entries at every push, and all but the newest were worded at the push before: their lines
+# are found by number, with no key to build per line.  ~0.3 KB a line, 40 lines a board.
+_LOG_LINES = Kept(2048)
 
 
 def _log_lines(match: Match, events: list[LogEvent], names: dict[int, str], viewer: int | None) -> list[SafeString]:
@@ -404,23 +409,24 @@ def _log_lines(match: Match, events: list[LogEvent], names: dict[int, str], view
     Joined rather than looped over in the template: a push words at most the newest entry, and the
     rest is a join of kept lines (and a socket sends only the new ones, ``games.board.fragments``).
     """
-    lang, made = get_language(), match.created_at
-    lines = []
+    slot = (get_language(), match.pk, match.created_at, viewer)
+    kept = _LOG_LINES.get(slot)
+    known = kept[1] if kept is not None and kept[0] == names else {}
+    lines, now = [], {}
     for e in events:
         if "audience" in e.summary and viewer not in e.summary["audience"]:
             continue
-        name = names.get(e.seat, "")
-        key = (lang, match.pk, made, e.seq, name)
-        line = _LOG_LINES.get(key)
+        line = known.get(e.seq)
         if line is None:
             # ``data-seat``: whose move (the command line reads the others' moves aloud: js/typed.js).
             line = format_html(
                 '<li data-seq="{}" data-seat="{}">{}</li>',
                 e.seq,
                 "" if e.seat is None else e.seat,
-                words.event_sentence(e.summary, name),
+                words.event_sentence(e.summary, names.get(e.seat, "")),
             )
-            _LOG_LINES.put(key, line)
+        now[e.seq] = line
         lines.append(line)
+    _LOG_LINES.put(slot, (names, now))
     lines.reverse()
     return lines

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .errors import InvalidAction
 from .text import card_words
@@ -65,6 +65,7 @@ def value_points(rank: int) -> int:
 
 _PARSED: dict[tuple[str, int | None], Card] = {}
 _PARSED_MAX = 8192  # codes that parse are few (deck indices are small); the bound stops hostile input growing it
+_BY_CODE: dict[str, Card] = {}  # the same cards parsed without a deck of their own, by their code alone
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -81,11 +82,23 @@ class Card:
     suit: int
     deck: int = 0
     declared: tuple[int, int] | None = None
+    # The physical id used in HTML/JSON: ``"8S.0"``, ``"JK.1"`` (never the declaration).  Worked out once,
+    # when the card is made: a move's state is written and its views drawn by the ids of every card
+    # (~250 reads a move at a four-seat table).  Not part of the card's value (equality, order, hash).
+    id: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        base = "JK" if self.rank == JOKER_RANK else value_code(self.rank, self.suit)
+        object.__setattr__(self, "id", f"{base}.{self.deck}")
 
     # ----- construction -------------------------------------------------
     @classmethod
     def from_code(cls, code: str, deck: int | None = None) -> Card:
         """Parse ``"8S"``, ``"JK"``, ``"JK=9H"``, or an id ``"8S.1"`` / ``"JK=9H.0"``."""
+        if deck is None and type(code) is str:
+            known = _BY_CODE.get(code)  # a code seen before (a state is read card by card at every move)
+            if known is not None:
+                return known
         if isinstance(code, Card):
             return code
         if not isinstance(code, str):
@@ -97,6 +110,8 @@ class Card:
         card = cls._parse(code, deck)
         if len(_PARSED) < _PARSED_MAX:
             _PARSED[(code, deck)] = card
+            if deck is None:
+                _BY_CODE[code] = card
         return card
 
     @classmethod
@@ -130,12 +145,6 @@ class Card:
                 return "JK"
             return "JK=" + value_code(*self.declared)
         return value_code(self.rank, self.suit)
-
-    @property
-    def id(self) -> str:
-        """The physical id used in HTML/JSON: ``"8S.0"``, ``"JK.1"`` (never the declaration)."""
-        base = "JK" if self.is_joker else value_code(self.rank, self.suit)
-        return f"{base}.{self.deck}"
 
     def __str__(self) -> str:
         return self.code
@@ -242,8 +251,9 @@ def make_deck(packs: int = 1, jokers: int = 0) -> list[Card]:
 
 
 def hand_points(cards: Iterable[Card], joker_value: int = DEFAULT_JOKER_VALUE) -> int:
-    """Sum of hand-count values (B.1.3)."""
-    return sum(c.points(joker_value) for c in cards)
+    """Sum of hand-count values (B.1.3): :meth:`Card.points` of each card, without a call per card (every
+    view of a seat counts its hand)."""
+    return sum(joker_value if c.rank == JOKER_RANK else c.rank if c.rank < 10 else 10 for c in cards)
 
 
 def sort_by_suit(cards: Iterable[Card]) -> list[Card]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from functools import cache
 from typing import Any
 
 from ..errors import InvalidAction
@@ -154,7 +155,7 @@ class ManipulationRules:
         return self
 
     def to_dict(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        return {name: getattr(self, name) for name in _option_names()}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any] | None) -> ManipulationRules:
@@ -163,6 +164,13 @@ class ManipulationRules:
         if not isinstance(d, dict):
             raise InvalidAction("Rules must be a dict of options.", code="bad_option")
         return cls(**d)
+
+
+@cache
+def _option_names() -> tuple[str, ...]:
+    """The options' names, in order (``dataclasses.fields`` builds its tuple at every call: a state is
+    written and each view drawn with the rules as a dict)."""
+    return tuple(f.name for f in fields(ManipulationRules))
 
 
 def as_rules(rules: ManipulationRules | dict | None) -> ManipulationRules:

@@ -9,8 +9,24 @@ from .rules import GAME
 from .state import ManipulationState, card_ref
 from .turn import can_knock, hand_value, legal_actions, outcome
 
+# The last state's public part and the state (held, so its identity is not reused): a version's views are
+# asked for one after the other (the spectators' and each seat's), and the public part is the same.  One
+# entry, replaced whole (a tuple), so threads asking at once each find a consistent pair.
+_LAST_PUBLIC: tuple[ManipulationState | None, dict[str, Any]] = (None, {})
+
 
 def _public(state: ManipulationState) -> dict[str, Any]:
+    """What everyone sees of ``state``: a new dict each time (each view adds its own keys to it); its
+    values are shared between the views of one state, and nobody changes them."""
+    global _LAST_PUBLIC
+    kept_state, kept = _LAST_PUBLIC
+    if kept_state is not state:
+        kept = _public_of(state)
+        _LAST_PUBLIC = (state, kept)
+    return dict(kept)
+
+
+def _public_of(state: ManipulationState) -> dict[str, Any]:
     last = None
     if state.last_action is not None:
         last = {"seat": state.last_action[0], "type": state.last_action[1]}

@@ -628,6 +628,24 @@ def test_state_roundtrip_and_views():
     assert sv["hand"] is None and sv["seat"] is None
 
 
+def test_each_view_of_a_state_is_its_own_and_follows_the_state():
+    """The views of one state share its public part, worked out once (``view._public``): each view is
+    a dict of its own, the same as if nothing were shared, and the next state's views are its own."""
+    from games.engine.manipulation import view as views
+
+    s = game.new_round(None, 3, random.Random(9))
+    first, second, watching = game.player_view(s, 0), game.player_view(s, 1), game.spectator_view(s)
+    assert first is not second and first["seat"] == 0 and second["seat"] == 1 and watching["seat"] is None
+    assert first["hand"] != second["hand"] and watching["hand"] is None
+    fresh = views._public_of(s)
+    assert {k: first[k] for k in fresh} == {k: watching[k] for k in fresh} == fresh
+    nxt = game.apply(s, s.seat_to_act, {"type": "draw"})
+    after = game.player_view(nxt, 1)
+    assert after["stock_count"] == first["stock_count"] - 1 == views._public_of(nxt)["stock_count"]
+    assert after["draws_this_turn"] == 1 and first["draws_this_turn"] == 0
+    assert game.player_view(s, 1) == second  # the earlier state's views are still its own
+
+
 def test_timeout_actions_are_compulsory_draws():
     s = game.new_round(None, 3, random.Random(9), dealer=0)
     acts = game.timeout_actions(s, 1)

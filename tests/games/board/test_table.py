@@ -124,6 +124,27 @@ def test_a_log_entry_for_some_seats_only_is_not_shown_to_the_others(table):
     assert len(for_seat0) == len(events) and len(for_seat1) == len(events) - 1
 
 
+def test_the_log_lines_kept_from_the_last_board_follow_the_names_and_the_language(table):
+    """A board's log reuses the lines its last board worded (by entry number), only while the seats'
+    names and the language are the same: a new name words every line again."""
+    match, alice, bob = table
+    now = Match.objects.get(pk=match.pk)
+    mover = [alice, bob][now.state["round"]["seat_to_act"]]
+    services.turn_submit(match_id=match.pk, user=mover, action={"type": "draw"}, expected_version=now.version)
+    data = boardcache.load(Match.objects.get(pk=match.pk))
+    names = words.sentence_names(data.seats)
+    first = board_table._log_lines(data.match, data.events, names, None)
+    again = board_table._log_lines(data.match, data.events, names, None)
+    assert again == first and all(a is b for a, b in zip(again, first, strict=True))  # kept, not worded again
+    mover = data.events[-1].seat
+    renamed = {**names, mover: "Zed"}
+    lines = board_table._log_lines(data.match, data.events, renamed, None)
+    assert "Zed" in lines[0] and "Zed" not in first[0]
+    with translation.override("ro"):
+        assert board_table._log_lines(data.match, data.events, names, None) != first  # in Romanian
+    assert board_table._log_lines(data.match, data.events, names, None) == first
+
+
 def test_the_kept_choice_labels_are_the_models_in_every_language():
     for lang, _name in settings.LANGUAGES:
         with translation.override(lang):
