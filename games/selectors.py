@@ -224,6 +224,42 @@ def board_data(match: Match, previous: BoardData | None = None) -> BoardData:
     )
 
 
+def board_data_after(previous: BoardData) -> BoardData | None:
+    """:func:`board_data` of ``previous``'s match as it is now, read in one round trip when what
+    ``previous`` holds is all the rest it needs (``store.match_seats_and_events_after``): the same round
+    being played or waited for, the same people seated, a log to go on from.  None when it cannot be
+    (another database, a caller's transaction, a round or a match that ended, someone who sat down):
+    the caller loads it whole."""
+    match = previous.match
+    if not previous.events or match.status == MatchStatus.FINISHED:
+        return None
+    read = store.match_seats_and_events_after(
+        match.pk, online_since=store.presence_cutoff(), after_seq=previous.events[-1].seq
+    )
+    if read is None:
+        return None
+    now, seats, new = read
+    if (
+        now is None
+        or now.created_at != match.created_at
+        or now.status != match.status
+        or now.round_number != match.round_number
+        or not seat_people_from(seats, previous)
+    ):
+        return None
+    last = now.event_seq  # the log of the row's version (``previous`` may be a newer load: log_events)
+    events = [e for e in previous.events if e.seq <= last]
+    events += [LogEvent(e.seq, e.seat, e.summary, e.by_bot) for e in new if e.seq <= last]
+    return BoardData(
+        match=now,
+        seats=seats,
+        state=spec_for(now.variant).load(now.state["round"]) if now.state.get("round") else None,
+        events=events[-LOG_LENGTH:],
+        rounds=previous.rounds,
+        rematch=None,
+    )
+
+
 def chat_messages(match: Match, viewer=None) -> list[ChatMessage]:
     """The table's last 50 chat messages ``viewer`` sees, oldest first (the page shows them; pushes add
     new ones): none when they muted the table's chat, none of a player they block or who blocks them

@@ -149,6 +149,48 @@ def locked_match_and_seats(
     return _objects(Match, match_rows, _all(Match))[0], _objects(Seat, seat_rows, _all(Seat), extra=("online",))
 
 
+def match_seats_and_events_after(
+    match_id: int, *, online_since, after_seq: int
+) -> tuple[Match | None, list[Seat], list[Event]] | None:
+    """The match row, its seats (:func:`seats_of`) and its events after ``after_seq``
+    (:func:`events_after`), as one committed state of the database, in one round trip: on PostgreSQL
+    outside a transaction, one query that is a read-only REPEATABLE READ transaction of its own (a
+    board's load took six round trips: the transaction's start, its isolation, the three reads, its
+    commit).  None elsewhere (the caller reads them as it did)."""
+    if connection.vendor != "postgresql" or connection.in_atomic_block:
+        return None
+    lock_free = _select_sql(Match, "id", connection.vendor)
+    seats_sql, seats_params = _seats_query(match_id, online_since)
+    sql = (
+        f"BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; {lock_free}; {seats_sql}; "
+        f"{_events_after_sql(connection.vendor)}; COMMIT"
+    )
+    results = []
+    with connection.cursor() as cursor:
+        try:
+            # Client-side binding: the statements go as one simple query; each one's rows come as a result
+            # of its own (``nextset``), BEGIN's and COMMIT's with none.
+            cursor.execute(sql, [match_id, *seats_params, match_id, after_seq])
+            while True:
+                if cursor.description is not None:
+                    results.append(cursor.fetchall())
+                if not cursor.nextset():
+                    break
+        except BaseException:
+            # A statement failed: the server skipped the rest of the query, COMMIT too, and holds the
+            # transaction aborted.  End it, so the connection goes back as it came (autocommit, idle).
+            connection.connection.rollback()
+            raise
+    match_rows, seat_rows, event_rows = results
+    if not match_rows:
+        return None, [], []
+    return (
+        _objects(Match, match_rows, _all(Match))[0],
+        _objects(Seat, seat_rows, _all(Seat), extra=("online",)),
+        _objects(Event, event_rows, EVENTS_AFTER_FIELDS),
+    )
+
+
 @cache
 def _claim_sql(excluded: int, vendor: str) -> str:
     meta = Match._meta

@@ -91,6 +91,13 @@ def board_data_for(match_id: int, *, min_version: int = -1, fresh: bool = False,
     try:
         with _lock:
             generation = _generations.get(match_id, 0)
+        # A newer version of a match kept here (a move made in another process): its row, seats and new
+        # log entries in one round trip, the rest as kept (``selectors.board_data_after``).
+        previous = latest(match_id)
+        data = selectors.board_data_after(previous) if previous is not None else None
+        if data is not None:
+            remember(data, generation=generation)
+            return data
         with one_snapshot():
             match = store.match_row(match_id)
             if match is None:

@@ -8,16 +8,18 @@ import time
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
+from django.db import DataError, connection
 from django.utils import timezone
+from psycopg import pq
 
-from games import selectors, services
+from games import selectors, services, store
 from games.board import fragments
 from games.board.data import BoardData
 from games.engine import bots as engine_bots
 from games.engine import gin
 from games.engine.gin.match import GinMatch
 from games.live import boardcache
-from games.models import Match, Round
+from games.models import Match, Round, Seat
 from games.variants import spec_for
 from plumbing import realtime
 
@@ -39,14 +41,23 @@ def empty_cache():
 def counted_loads(monkeypatch):
     """Count (and slow down a little) the real loads, so concurrent callers overlap."""
     loads = []
-    real = selectors.board_data
+    real, real_after = selectors.board_data, selectors.board_data_after
 
     def load(match, previous=None):
         loads.append(match.version)
         time.sleep(0.05)
         return real(match, previous=previous)
 
+    def load_after(previous):
+        # A load in one round trip (PostgreSQL) counts as a load; one that could not be made, not (the whole load then is).
+        time.sleep(0.05)
+        data = real_after(previous)
+        if data is not None:
+            loads.append(data.version)
+        return data
+
     monkeypatch.setattr(selectors, "board_data", load)
+    monkeypatch.setattr(selectors, "board_data_after", load_after)
     return loads
 
 
@@ -216,6 +227,52 @@ def test_a_load_after_an_older_one_rereads_only_what_can_change_and_equals_a_ful
     assert (
         [r.number for r in ended.rounds] == [r.number for r in full_load(Match.objects.get(pk=match.pk)).rounds] == [1]
     )
+
+
+def test_a_load_after_a_kept_one_is_one_query_on_postgresql_and_equals_a_full_load(
+    make_user, django_assert_num_queries
+):
+    """Another process's moves: the row, the seats and the new events in one round trip (a read-only
+    transaction of their own); what it cannot tell (a round over, someone new seated) is loaded whole."""
+    match, alice, bob = started(make_user)
+    viewers = [alice, bob, AnonymousUser()]
+    kept = boardcache.board_data_for(match.pk)
+    postgresql = connection.vendor == "postgresql"
+    for _ in range(3):
+        moved = _move(match.pk, alice, bob)  # the load below starts from ``kept``, as another process's would
+        with django_assert_num_queries(1 if postgresql else 0):
+            data = selectors.board_data_after(kept)
+        if not postgresql:
+            assert data is None  # elsewhere the caller loads it whole, as before
+            return
+        fresh = full_load(Match.objects.get(pk=match.pk))
+        assert data.version == fresh.version == moved.version
+        assert data.events == fresh.events and data.state == fresh.state and data.rounds == fresh.rounds
+        assert [(s.pk, s.user_id, s.display_name, s.online) for s in data.seats] == [
+            (s.pk, s.user_id, s.display_name, s.online) for s in fresh.seats
+        ]
+        assert _boards(data, viewers) == _boards(fresh, viewers)
+        assert connection.connection.info.transaction_status == pq.TransactionStatus.IDLE  # its transaction ended
+        kept = data
+    Match.objects.filter(pk=match.pk).update(status="between_rounds")
+    assert selectors.board_data_after(kept) is None
+    Match.objects.filter(pk=match.pk).update(status="playing")
+    Seat.objects.filter(match=match, index=1).update(user=make_user("carol"))
+    assert selectors.board_data_after(kept) is None
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="the one-query load is PostgreSQL's")
+def test_a_one_query_load_that_fails_leaves_its_connection_idle(make_user, monkeypatch):
+    """A statement of the query fails: the server skips the rest, COMMIT too; the load ends the aborted
+    transaction, so the next read on the connection works."""
+    match, alice, bob = started(make_user)
+    kept = boardcache.board_data_for(match.pk)
+    _move(match.pk, alice, bob)
+    monkeypatch.setattr(store, "_events_after_sql", lambda vendor: "SELECT 1 / 0 WHERE %s > 0 OR %s > 0")
+    with pytest.raises(DataError):
+        selectors.board_data_after(kept)
+    assert connection.connection.info.transaction_status == pq.TransactionStatus.IDLE
+    assert Match.objects.get(pk=match.pk).version == kept.version + 1
 
 
 def test_a_bot_move_that_brings_the_advisors_suggestion_is_handed_on_with_it(make_user, counted_loads, settings):
