@@ -18,13 +18,14 @@ import argparse
 import datetime
 import os
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from bench import throwaway  # noqa: E402
 
 
 def main() -> None:
@@ -39,31 +40,8 @@ def main() -> None:
         help="also print cProfile's top functions (by --sort; CPU time) of the steps or the pushes",
     )
     args = parser.parse_args()
-    name = f"rummyhub_clockstep_{os.getpid()}"
-    if args.sqlite:
-        url = f"sqlite:////tmp/{name}.sqlite3"
-    else:
-        url = f"postgres://postgres@127.0.0.1:5432/{name}"
-        subprocess.run(["createdb", "-h", "127.0.0.1", "-U", "postgres", name], check=True)
-    os.environ.update(
-        DJANGO_SETTINGS_MODULE="rummyhub.settings",
-        DATABASE_URL=url,
-        RUMMYHUB_BOT_DELAY="0.05",
-        DJANGO_DEBUG="0",
-        DJANGO_SECRET_KEY="bench-" + name,
-        DJANGO_ALLOWED_HOSTS="127.0.0.1",
-    )
-    os.environ.pop("REDIS_URL", None)
-    try:
+    with throwaway.database(f"rummyhub_clockstep_{os.getpid()}", sqlite=args.sqlite, RUMMYHUB_BOT_DELAY="0.05"):
         run(args)
-    finally:
-        if args.sqlite:
-            Path(f"/tmp/{name}.sqlite3").unlink(missing_ok=True)
-        else:
-            from django.db import connections
-
-            connections.close_all()
-            subprocess.run(["dropdb", "-h", "127.0.0.1", "-U", "postgres", "--force", name], check=False)
 
 
 def run(args) -> None:
@@ -82,16 +60,7 @@ def run(args) -> None:
     from games.models import Match
 
     call_command("migrate", verbosity=0)
-    # As in daphne, where the clock's threads belong to the server's event loop: broadcasts are
-    # handed to a running loop (in-memory channel layer, no socket listening) and not waited for.
-    import asyncio
-    import threading
-
-    from asgiref.sync import SyncToAsync
-
-    loop = asyncio.new_event_loop()
-    threading.Thread(target=loop.run_forever, daemon=True).start()
-    SyncToAsync.threadlocal.main_event_loop = loop
+    throwaway.broadcasts_to_a_running_loop()
     User = get_user_model()
     host = User.objects.create(username="clockstep-host", password="!unusable")
     watcher = User.objects.create(username="clockstep-watcher", password="!unusable")

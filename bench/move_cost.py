@@ -24,13 +24,14 @@ import argparse
 import collections
 import os
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from bench import throwaway  # noqa: E402
 
 
 def main() -> None:
@@ -45,43 +46,17 @@ def main() -> None:
         help="also print cProfile's top functions (by --sort; CPU time) of the commands or of the views and frames",
     )
     args = parser.parse_args()
-    name = f"rummyhub_movecost_{os.getpid()}"
-    if args.sqlite:
-        url = f"sqlite:////tmp/{name}.sqlite3"
-    else:
-        url = f"postgres://postgres@127.0.0.1:5432/{name}"
-        subprocess.run(["createdb", "-h", "127.0.0.1", "-U", "postgres", name], check=True)
-    os.environ.update(
-        DJANGO_SETTINGS_MODULE="rummyhub.settings",
-        DATABASE_URL=url,
-        DJANGO_DEBUG="0",
-        DJANGO_SECRET_KEY="bench-" + name,
-        DJANGO_ALLOWED_HOSTS="127.0.0.1",
-        DJANGO_STATIC_MANIFEST="0",
-    )
-    os.environ.pop("REDIS_URL", None)
-    try:
+    with throwaway.database(f"rummyhub_movecost_{os.getpid()}", sqlite=args.sqlite, DJANGO_STATIC_MANIFEST="0"):
         run(args)
-    finally:
-        if args.sqlite:
-            Path(f"/tmp/{name}.sqlite3").unlink(missing_ok=True)
-        else:
-            from django.db import connections
-
-            connections.close_all()
-            subprocess.run(["dropdb", "-h", "127.0.0.1", "-U", "postgres", "--force", name], check=False)
 
 
 def run(args) -> None:
     import django
 
     django.setup()
-    import asyncio
     import cProfile
     import pstats
-    import threading
 
-    from asgiref.sync import SyncToAsync
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
     from django.db import connection, transaction
@@ -93,11 +68,7 @@ def run(args) -> None:
     from games.variants import spec_for
 
     call_command("migrate", verbosity=0)
-    # As in daphne, where a command's thread belongs to the server's event loop: its broadcasts are
-    # handed to a running loop (in-memory channel layer, no socket listening) and not waited for.
-    loop = asyncio.new_event_loop()
-    threading.Thread(target=loop.run_forever, daemon=True).start()
-    SyncToAsync.threadlocal.main_event_loop = loop
+    throwaway.broadcasts_to_a_running_loop()
     translation.activate("en")
     User = get_user_model()
     made = iter(range(10**9))

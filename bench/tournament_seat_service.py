@@ -18,13 +18,14 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from bench import throwaway  # noqa: E402
 
 POINTS = {1: [4], 2: [4, 0], 3: [4, 2, 0], 4: [4, 2, 1, 0], 5: [4, 3, 2, 1, 0]}
 
@@ -36,30 +37,8 @@ def main() -> None:
     parser.add_argument("--sqlite", action="store_true")
     parser.add_argument("--database", help="PostgreSQL database to create and drop (default: per process)")
     args = parser.parse_args()
-    name = args.database or f"rummyhub_seatbench_{os.getpid()}"
-    if args.sqlite:
-        url = f"sqlite:////tmp/{name}.sqlite3"
-    else:
-        url = f"postgres://postgres@127.0.0.1:5432/{name}"
-        subprocess.run(["createdb", "-h", "127.0.0.1", "-U", "postgres", name], check=True)
-    os.environ.update(
-        DJANGO_SETTINGS_MODULE="rummyhub.settings",
-        DATABASE_URL=url,
-        DJANGO_DEBUG="0",
-        DJANGO_SECRET_KEY="bench-" + name,
-        DJANGO_ALLOWED_HOSTS="127.0.0.1",
-    )
-    os.environ.pop("REDIS_URL", None)
-    try:
+    with throwaway.database(args.database or f"rummyhub_seatbench_{os.getpid()}", sqlite=args.sqlite):
         run(args)
-    finally:
-        if args.sqlite:
-            Path(f"/tmp/{name}.sqlite3").unlink(missing_ok=True)
-        else:
-            from django.db import connections
-
-            connections.close_all()
-            subprocess.run(["dropdb", "-h", "127.0.0.1", "-U", "postgres", "--force", name], check=False)
 
 
 def run(args) -> None:
