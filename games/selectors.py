@@ -4,6 +4,8 @@ data is ``games.board.table.table_context``."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db.models import Count, F, Prefetch, Q
 from django.http import Http404
 from django.utils import timezone
@@ -150,11 +152,21 @@ def log_events(match: Match, previous: BoardData | None) -> list[LogEvent]:
     if previous is not None and previous.match.created_at == match.created_at and previous.events:
         known = [e for e in previous.events if e.seq <= last]  # ``previous`` may be a newer load
         if known:
-            new = store.events_after(match.pk, known[-1].seq)
-            known += [LogEvent(e.seq, e.seat, e.summary, e.by_bot) for e in new if e.seq <= last]
-            return known[-LOG_LENGTH:]
+            return _log_going_on(known, store.events_after(match.pk, known[-1].seq), last)
     rows = Event.objects.filter(match=match, seq__lte=last).order_by("-seq").values_list(*LOG_FIELDS)[:LOG_LENGTH]
     return [LogEvent(*row) for row in rows][::-1]
+
+
+def _log_going_on(known: list[LogEvent], new: list[Event], last: int) -> list[LogEvent]:
+    """The log of the version whose last event is ``last``: ``known`` (its events up to ``last``) and
+    the ``new`` events read after them, the last LOG_LENGTH."""
+    known = [*known, *(LogEvent(e.seq, e.seat, e.summary, e.by_bot) for e in new if e.seq <= last)]
+    return known[-LOG_LENGTH:]
+
+
+def _round_state(match: Match) -> Any:
+    """The engine state of the match's round (None before its first deal)."""
+    return spec_for(match.variant).load(match.state["round"]) if match.state.get("round") else None
 
 
 def seat_people_from(seats: list[Seat], previous: BoardData) -> bool:
@@ -202,7 +214,6 @@ def board_data(match: Match, previous: BoardData | None = None) -> BoardData:
     ``previous``, an older load of the same match, also saves reading what cannot have changed
     since: the finished rounds while the status and round are the same, and the seated people.
     """
-    spec = spec_for(match.variant)
     if previous is not None and previous.match.created_at != match.created_at:
         previous = None  # another match that had this id
     rounds: list[Round] = []
@@ -217,7 +228,7 @@ def board_data(match: Match, previous: BoardData | None = None) -> BoardData:
     return BoardData(
         match=match,
         seats=_seats_with_people(match, previous),
-        state=spec.load(match.state["round"]) if match.state.get("round") else None,
+        state=_round_state(match),
         events=log_events(match, previous),
         rounds=rounds,
         rematch=Match.objects.filter(rematch_of=match).first() if match.status == MatchStatus.FINISHED else None,
@@ -248,13 +259,11 @@ def board_data_after(previous: BoardData) -> BoardData | None:
     ):
         return None
     last = now.event_seq  # the log of the row's version (``previous`` may be a newer load: log_events)
-    events = [e for e in previous.events if e.seq <= last]
-    events += [LogEvent(e.seq, e.seat, e.summary, e.by_bot) for e in new if e.seq <= last]
     return BoardData(
         match=now,
         seats=seats,
-        state=spec_for(now.variant).load(now.state["round"]) if now.state.get("round") else None,
-        events=events[-LOG_LENGTH:],
+        state=_round_state(now),
+        events=_log_going_on([e for e in previous.events if e.seq <= last], new, last),
         rounds=previous.rounds,
         rematch=None,
     )

@@ -18,6 +18,7 @@ keeps it so) and multi-database routing (the project has one database).
 
 from __future__ import annotations
 
+from contextlib import suppress
 from datetime import timedelta
 from functools import cache
 
@@ -178,8 +179,10 @@ def match_seats_and_events_after(
                     break
         except BaseException:
             # A statement failed: the server skipped the rest of the query, COMMIT too, and holds the
-            # transaction aborted.  End it, so the connection goes back as it came (autocommit, idle).
-            connection.connection.rollback()
+            # transaction aborted.  End it, so the connection goes back as it came (autocommit, idle); a
+            # connection that is gone has nothing to end, and the failure is the one to tell.
+            with suppress(Exception):
+                connection.connection.rollback()
             raise
     match_rows, seat_rows, event_rows = results
     if not match_rows:

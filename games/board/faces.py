@@ -67,6 +67,7 @@ def card_html(
     picture: bool = False,
     on_table: bool = False,
     mark: Any = None,
+    language: str | None = None,
 ) -> SafeString:
     """The one markup of a card: its ``<li class="card ...">`` for a ``cards-row`` list.
 
@@ -80,10 +81,21 @@ def card_html(
     (``data-on-table``: the page never lets it go back to a hand, RULES B.5.2 M2).  A ``picture`` is only shown (a round's result, a replay, the draw for roles): an
     image with no ids, never taken for a card in play.  ``mark`` (a Manipulation card a player's last
     move laid or moved: ``kind``, ``seat``, ``seq``) marks it until the viewer's next move (js/manipulation.js).
-    Kept once per language.
+    Kept once per language (``language``: the current one, when the caller has it already).
     """
-    key = _card_key(
-        ref, label, meld, suggested, laid, added, source, pressable, picture, on_table, mark, get_language()
+    key = (
+        ref,
+        label,
+        meld,
+        bool(suggested),
+        bool(laid),
+        bool(added),
+        source,
+        bool(pressable),
+        bool(picture),
+        bool(on_table),
+        (mark.kind, mark.seat, mark.seq) if mark else None,
+        language or get_language(),
     )
     html = _CARD_HTML.get(key)
     if html is None:
@@ -103,36 +115,6 @@ def card_html(
         if len(_CARD_HTML) < _CARD_HTML_MAX:
             _CARD_HTML[key] = html
     return html
-
-
-def _card_key(ref, label, meld, suggested, laid, added, source, pressable, picture, on_table, mark, language) -> tuple:
-    """What :func:`card_html`'s markup is kept by: each of its arguments, and the language."""
-    return (
-        ref,
-        label,
-        meld,
-        bool(suggested),
-        bool(laid),
-        bool(added),
-        source,
-        bool(pressable),
-        bool(picture),
-        bool(on_table),
-        (mark.kind, mark.seat, mark.seq) if mark else None,
-        language,
-    )
-
-
-def hand_items(refs: list[str]) -> list[SafeString]:
-    """:func:`card_items` of a hand (no card of it on the table): its cards' kept markup, looked up with
-    one language for them all (a hand that changed is drawn again whole, and most of its cards were
-    drawn before)."""
-    language = get_language()
-    out = []
-    for ref in refs:
-        html = _CARD_HTML.get(_card_key(ref, "", None, False, False, False, "", True, False, False, None, language))
-        out.append(html if html is not None else card_html(ref, pressable=True))
-    return out
 
 
 def card_html_for(
@@ -213,8 +195,13 @@ def cards_html(refs: list[str], on_table: Collection[str] = ()) -> SafeString:
 
 
 def card_items(refs: list[str], on_table: Collection[str] = ()) -> list[SafeString]:
-    """:func:`cards_html`'s cards one by one."""
-    return [card_html(ref, pressable=True, on_table=bool(ref) and Card.from_code(ref).id in on_table) for ref in refs]
+    """:func:`cards_html`'s cards one by one (the language looked up once for them all: a hand that
+    changed is drawn again whole, and most of its cards were drawn before)."""
+    language = get_language()
+    return [
+        card_html(ref, pressable=True, on_table=bool(ref) and Card.from_code(ref).id in on_table, language=language)
+        for ref in refs
+    ]
 
 
 def joker_option(code: str) -> dict[str, str]:

@@ -108,7 +108,7 @@ def _hand(
     hand = _HANDS.get(key)
     if hand is None:
         in_order = faces.sorted_hand(list(hand_ids), list(order))
-        cards = tuple(zip([Card.from_code(ref).id for ref in in_order], faces.hand_items(in_order), strict=True))
+        cards = tuple(zip([Card.from_code(ref).id for ref in in_order], faces.card_items(in_order), strict=True))
         html = mark_safe("".join(markup for _id, markup in cards))  # each card escaped
         hand = (cards, html, speech.hand_words(in_order))
         _HANDS.put(key, hand)

@@ -63,9 +63,8 @@ def value_points(rank: int) -> int:
     return rank if rank < 10 else 10
 
 
-_PARSED: dict[tuple[str, int | None], Card] = {}
+_PARSED: dict[str | tuple[str, int], Card] = {}
 _PARSED_MAX = 8192  # codes that parse are few (deck indices are small); the bound stops hostile input growing it
-_BY_CODE: dict[str, Card] = {}  # the same cards parsed without a deck of their own, by their code alone
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -95,23 +94,19 @@ class Card:
     @classmethod
     def from_code(cls, code: str, deck: int | None = None) -> Card:
         """Parse ``"8S"``, ``"JK"``, ``"JK=9H"``, or an id ``"8S.1"`` / ``"JK=9H.0"``."""
-        if deck is None and type(code) is str:
-            known = _BY_CODE.get(code)  # a code seen before (a state is read card by card at every move)
-            if known is not None:
-                return known
-        if isinstance(code, Card):
-            return code
         if not isinstance(code, str):
+            if isinstance(code, Card):
+                return code
             raise InvalidAction(f"A card must be a code string, not {type(code).__name__}.", code="bad_card")
-        # Cards are immutable and a game only ever names a few hundred codes: parse each once.
-        known = _PARSED.get((code, deck))
+        # Cards are immutable and a game only ever names a few hundred codes: parse each once (a state is
+        # read card by card at every move; a code without a deck of its own is kept by the code alone).
+        key = code if deck is None else (code, deck)
+        known = _PARSED.get(key)
         if known is not None:
             return known
         card = cls._parse(code, deck)
         if len(_PARSED) < _PARSED_MAX:
-            _PARSED[(code, deck)] = card
-            if deck is None:
-                _BY_CODE[code] = card
+            _PARSED[key] = card
         return card
 
     @classmethod
@@ -251,9 +246,9 @@ def make_deck(packs: int = 1, jokers: int = 0) -> list[Card]:
 
 
 def hand_points(cards: Iterable[Card], joker_value: int = DEFAULT_JOKER_VALUE) -> int:
-    """Sum of hand-count values (B.1.3): :meth:`Card.points` of each card, without a call per card (every
-    view of a seat counts its hand)."""
-    return sum(joker_value if c.rank == JOKER_RANK else c.rank if c.rank < 10 else 10 for c in cards)
+    """Sum of hand-count values (B.1.3): :meth:`Card.points` of each card, with one call a card, not two
+    (every view of a seat counts its hand)."""
+    return sum(joker_value if c.rank == JOKER_RANK else value_points(c.rank) for c in cards)
 
 
 def sort_by_suit(cards: Iterable[Card]) -> list[Card]:

@@ -62,10 +62,21 @@ def test_a_postgresql_connection_reads_them_with_the_compiled_loader():
         assert ours.load(text.encode()).tzinfo is theirs.tzinfo
 
 
-def test_a_loader_for_another_zone_gives_that_zone():
-    """Django's loader replaces the value's ``tzinfo`` with its own zone (the connection's is that zone):
-    the compiled loader's value gets it too."""
+def test_a_loader_for_another_zone_reads_as_djangos_loader_for_it():
+    """Django's loader gives the value (in the connection's zone) its own zone as ``tzinfo``: so does
+    the compiled loader's, for any zone (no connection here: the values are read in UTC)."""
+    from django.db.backends.postgresql.psycopg_any import register_tzloader
+    from psycopg import adapters
+    from psycopg.adapt import AdaptersMap
+    from psycopg.pq import Format
+
     zone = datetime.timezone(datetime.timedelta(hours=2))
-    loader_class = pgtime._loader_for(zone)
-    assert loader_class.timezone is zone and issubclass(loader_class, pgtime.TzLoader)
-    assert pgtime._loader_for(zone) is loader_class  # one class per zone
+    django_map = AdaptersMap(adapters)
+    register_tzloader(zone, django_map)
+    theirs = django_map.get_loader(pgtime.TIMESTAMPTZ, Format.TEXT)(pgtime.TIMESTAMPTZ, None)
+    ours = pgtime._loader_for(zone)(pgtime.TIMESTAMPTZ, None)
+    assert pgtime._loader_for(zone) is type(ours)  # one class per zone
+    for text, _instant in VALUES:
+        value = ours.load(text.encode())
+        assert value == theirs.load(text.encode()) and value.tzinfo is zone
+        assert value.replace(tzinfo=None) == theirs.load(text.encode()).replace(tzinfo=None)
