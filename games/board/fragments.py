@@ -276,6 +276,7 @@ def board_for(
     previous: Board | None = None,
     meta: bool = True,
     seat_refusal: str | None = None,
+    language: str | None = None,
 ) -> Board:
     """``user``'s board of the version ``data`` holds, as fragments (a spectator's when seatless).
 
@@ -285,8 +286,10 @@ def board_for(
     same language (a socket's), whose private fragments are reused where their inputs are the same.
     ``meta=False``: without ``#board-meta`` (a socket draws it per frame, ``games.live.boardviews``).
     ``seat_refusal``: why fair play keeps a viewer without a seat out of the free ones (``table_context``).
+    ``language``: the current one, when the caller has it (each lookup of it goes through asgiref's ``Local``).
     """
-    ctx = table_context(data, user, seat_refusal=seat_refusal)
+    language = language or get_language()
+    ctx = table_context(data, user, seat_refusal=seat_refusal, language=language)
     ctx["error"] = error
     ctx["reply"] = reply
     ctx["meta"] = _meta(ctx, data)
@@ -294,7 +297,7 @@ def board_for(
     if not meta:
         frags = tuple(frag for frag in frags if frag.name != "board-meta")
     shared = [frag.public(ctx) for frag in frags]
-    board = Board(ctx, {}, language=get_language())
+    board = Board(ctx, {}, language=language)
     if previous is not None and previous.language != board.language:
         previous = None
     known = {}  # the inputs of the private fragments, as their kept markup is found by
@@ -319,10 +322,10 @@ def board_for(
     )
     version, ctx["version"] = ctx["version"], VERSION
     try:
-        board.drawn.update(_render_all(own, ctx, request, known=known))
+        board.drawn.update(_render_all(own, ctx, request, known=known, language=language))
     finally:
         ctx["version"] = version
-    public = _public_fragments(data, frags) if any(shared) else {}
+    public = _public_fragments(data, frags, language) if any(shared) else {}
     for frag, is_public in zip(frags, shared, strict=True):
         if is_public:
             html, parts = public[frag.name]
@@ -396,19 +399,25 @@ def _bundle(partials: tuple[str, ...]):
 
 
 def _render_all(
-    frags: tuple[Fragment, ...], ctx: dict, request=None, *, known: dict[str, Any] | None = None
+    frags: tuple[Fragment, ...],
+    ctx: dict,
+    request=None,
+    *,
+    known: dict[str, Any] | None = None,
+    language: str | None = None,
 ) -> dict[str, tuple[SafeString, Parts | None]]:
     """These fragments rendered in one pass (one template drawing each partial), by name, each with
     its parts: what its ``{% part %}`` partials drew in that same render (``PARTS`` for the rest).
 
     A fragment kept by its inputs (``Fragment.by_inputs``) is drawn only when they are new; not with a
     ``request`` (its forms would carry that request's token), nor in debug (a template edited while the
-    server runs is read again).  ``known``: the inputs the caller has worked out already, by name."""
+    server runs is read again).  ``known``: the inputs the caller has worked out already, by name;
+    ``language``: the current one, when the caller has it."""
     out: dict[str, tuple[SafeString, Parts | None]] = {}
     keys = {}
     known = known or {}
     if request is None and not settings.DEBUG:
-        language = get_language()
+        language = language or get_language()
         for frag in frags:
             inputs = (known[frag.name] if frag.name in known else frag.inputs(ctx)) if frag.by_inputs else FRESH
             if any(name not in ctx for name in frag.filled):
@@ -511,17 +520,19 @@ def _parts(frag: Fragment, ctx: dict, shown: list[tuple[str, str]]) -> Parts | N
     return parts if frag.parts or parts_of else None
 
 
-def _public_fragments(data: BoardData, frags: tuple[Fragment, ...]) -> dict[str, tuple[SafeString, Parts | None]]:
-    """This version's public fragments in the current language, with their parts: every fragment that is
-    public for a viewer with no seat (the most any viewer shares), drawn in one pass from that viewer's
-    board the first time a viewer needs one, and kept on the data for the version's other viewers."""
-    key = ("fragments", get_language())
+def _public_fragments(
+    data: BoardData, frags: tuple[Fragment, ...], language: str
+) -> dict[str, tuple[SafeString, Parts | None]]:
+    """This version's public fragments in ``language`` (the current one), with their parts: every fragment
+    that is public for a viewer with no seat (the most any viewer shares), drawn in one pass from that
+    viewer's board the first time a viewer needs one, and kept on the data for the version's other viewers."""
+    key = ("fragments", language)
     kept = data.shared.get(key)
     if kept is None:
-        shown = public_context(data)
+        shown = public_context(data, language)
         shown["meta"] = None
         public = tuple(frag for frag in frags if frag.public(shown))
-        kept = data.shared[key] = _render_all(public, shown)
+        kept = data.shared[key] = _render_all(public, shown, language=language)
     return kept
 
 

@@ -34,17 +34,18 @@ def manipulation_context(
     events: Sequence[LogEvent] = (),
     names: dict[int, str],
     public: dict[str, Any] | None = None,
+    language: str,
     **_parts,
 ) -> dict[str, Any]:
     """The Manipulation board's own part: the melds (the viewer's draft, or another's face down),
     the hand in the viewer's order, what the viewer may do and the prompt.  ``names``: the seats'
     names in sentences (``words.sentence_names``, once per version).  ``public``: this part of the
     version's board for a viewer with no seat, when worked out already: a seat that is not arranging
-    a draft sees the same melds, made from the same things."""
+    a draft sees the same melds, made from the same things.  ``language``: the current one."""
     my_turn = me is not None and view.get("seat_to_act") == me.index and match.status == MatchStatus.PLAYING
     actions = {a["type"] for a in view.get("legal_actions", [])}
     draft, drafting, table_refs, hand_ids, reports = _draft_table(match, view, me)
-    hand_cards, hand_html, hand_words = _hand(tuple(hand_ids), tuple(me.hand_order or ()) if me else ())
+    hand_cards, hand_html, hand_words = _hand(tuple(hand_ids), tuple(me.hand_order or ()) if me else (), language)
     draft_report = (match.draft or {}).get("report") if drafting else None
     marks = _marks_of(events)
     shared = public if public is not None and not drafting else None  # the melds everyone but a drafter sees
@@ -102,9 +103,9 @@ _HANDS = Kept(4096)
 
 
 def _hand(
-    hand_ids: tuple[str, ...], order: tuple[str, ...]
+    hand_ids: tuple[str, ...], order: tuple[str, ...], language: str
 ) -> tuple[tuple[tuple[str, SafeString], ...], SafeString, str]:
-    key = (get_language(), hand_ids, order)
+    key = (language, hand_ids, order)
     hand = _HANDS.get(key)
     if hand is None:
         in_order = faces.sorted_hand(list(hand_ids), list(order))

@@ -126,7 +126,9 @@ def _hint_url(match_id: int, prefix: str) -> str:
     return reverse("games:hint", args=[match_id])
 
 
-def table_context(data: BoardData, user, *, seat_refusal: str | None = None) -> dict[str, Any]:
+def table_context(
+    data: BoardData, user, *, seat_refusal: str | None = None, language: str | None = None
+) -> dict[str, Any]:
     """``user``'s board of the version ``data`` holds (a spectator's when they have no seat).
 
     ``seat_refusal``: why fair play keeps this viewer out of the table's free seats
@@ -137,9 +139,11 @@ def table_context(data: BoardData, user, *, seat_refusal: str | None = None) -> 
     language; a seated viewer's board is that with their own part laid over it: their view of the
     round (their hand, what they may do), their seat marked, their own log if some entries are for
     some seats only.  The seat rows and the public log lines are not worked out again for them: the
-    fragments showing those are public (``games.board.fragments``).
+    fragments showing those are public (``games.board.fragments``).  ``language``: the current one, when
+    the caller has it.
     """
-    base, game = _public_parts(data)
+    language = language or get_language()
+    base, game = _public_parts(data, language)
     match = data.match
     is_host = user.is_authenticated and match.host_id == user.pk
     me = next((s for s in data.seats if user.is_authenticated and s.user_id == user.pk), None)
@@ -167,27 +171,29 @@ def table_context(data: BoardData, user, *, seat_refusal: str | None = None) -> 
         ctx["log_lines"] = log_lines = _log_lines(match, data.events, base["sentence_names"], me.index)
         ctx["log"] = mark_safe("".join(log_lines))  # every line was built by format_html
     if view is not None:
-        ctx.update(_game_part(data, spec, view, me, base["sentence_names"], public=game))
+        ctx.update(_game_part(data, spec, view, me, base["sentence_names"], public=game, language=language))
     return ctx
 
 
-def public_context(data: BoardData) -> dict[str, Any]:
-    """The board of a viewer with no seat: what every public fragment is drawn from."""
-    base, game = _public_parts(data)
+def public_context(data: BoardData, language: str | None = None) -> dict[str, Any]:
+    """The board of a viewer with no seat: what every public fragment is drawn from (in ``language``,
+    the current one)."""
+    base, game = _public_parts(data, language or get_language())
     return {**base, **game, "is_host": False}
 
 
-def _public_parts(data: BoardData) -> tuple[dict[str, Any], dict[str, Any]]:
+def _public_parts(data: BoardData, language: str) -> tuple[dict[str, Any], dict[str, Any]]:
     """(the board every viewer shares, the game's part of it for a viewer with no seat): once per
-    version and language, kept on ``data`` (``BoardData.shared``) for the version's other viewers."""
-    key = ("board", get_language())
+    version and language (the current one), kept on ``data`` (``BoardData.shared``) for the version's
+    other viewers."""
+    key = ("board", language)
     parts = data.shared.get(key)
     if parts is None:
-        parts = data.shared[key] = _build_public(data)
+        parts = data.shared[key] = _build_public(data, language)
     return parts
 
 
-def _build_public(data: BoardData) -> tuple[dict[str, Any], dict[str, Any]]:
+def _build_public(data: BoardData, language: str) -> tuple[dict[str, Any], dict[str, Any]]:
     match = data.match
     seats = data.seats
     spec = spec_for(match.variant)
@@ -244,16 +250,24 @@ def _build_public(data: BoardData) -> tuple[dict[str, Any], dict[str, Any]]:
     if match.status == MatchStatus.FINISHED:
         ctx["final"] = sorted(seat_infos, key=lambda s: -(s.final_total or 0))
         ctx["rematch"] = data.rematch
-    game = _game_part(data, spec, view, None, names) if view is not None else {}
+    game = _game_part(data, spec, view, None, names, language=language) if view is not None else {}
     return ctx, game
 
 
 def _game_part(
-    data: BoardData, spec, view: dict[str, Any], me: Seat | None, names: dict[int, str], public: dict | None = None
+    data: BoardData,
+    spec,
+    view: dict[str, Any],
+    me: Seat | None,
+    names: dict[int, str],
+    public: dict | None = None,
+    *,
+    language: str,
 ) -> dict[str, Any]:
     """The game's own part of a viewer's board (``GAME_PARTS``, by the game's family): ``me`` None for
     a viewer with no seat; ``names``: the seats' names in sentences, once per version; ``public``: the
-    version's game part for a viewer with no seat (what a seat's part may share of it)."""
+    version's game part for a viewer with no seat (what a seat's part may share of it); ``language``:
+    the current one."""
     return GAME_PARTS[spec.family](
         match=data.match,
         view=view,
@@ -264,6 +278,7 @@ def _game_part(
         events=data.events,
         names=names,
         public=public or None,
+        language=language,
     )
 
 

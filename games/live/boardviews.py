@@ -97,7 +97,7 @@ def view_of(data: BoardData, user, *, seat_refusal: str | None = None) -> View:
     with _lock:
         kept = _last.get(last_key)
     previous = kept[2] if kept is not None and kept[0] == data.match.created_at and kept[1] == language else None
-    board = fragments.board_for(data, user, previous=previous, meta=False, seat_refusal=seat_refusal)
+    board = fragments.board_for(data, user, previous=previous, meta=False, seat_refusal=seat_refusal, language=language)
     view = _view(data, board)
     data.shared[slot] = view  # two sockets drawing it at once each draw the same board: no harm
     now = time.monotonic()

@@ -297,28 +297,36 @@ class TableConsumer(AsyncWebsocketConsumer):
             # through the thread pool.
             if self._refusal_stale(data):
                 await database_sync_to_async(self._ask_refusal, thread_sensitive=False)(data)
-            view = self._view(data, error)
+            view = None
         else:
             # Loading reads the database: on the thread pool, in parallel, not on the one
             # thread-sensitive executor that every write of this process queues on.
             view = await database_sync_to_async(self._load_view, thread_sensitive=False)(version, force or fresh, error)
-        if view is None:
-            return
-        answer = force or reply
+            if view is None:
+                return  # nothing loaded to show
+        # One language for the view and its frame (each switch of it costs as much as a small render).
+        with override_scope_language(self.scope):
+            if view is None:
+                view = self._view(data, error)
+            frame = self._frame(view, force or reply)
+        if frame is not None:
+            await self.send(text_data=frame)
+
+    def _frame(self, view, answer: bool) -> str | None:
+        """What this socket sends for ``view`` (None: nothing), in the current language; ``answer``: the frame
+        answers this socket (a resync, a command, its refusal)."""
         if not answer and not self.shown.is_new(view.version):
             if not self.shown.fragments and view.version == self.shown.version:
                 # The page was rendered at this version (a socket just opened): it shows these
                 # fragments, so the next push sends only what changes from them.
                 self.shown.adopt(view)
-            return
+            return None
         self.seat_index = view.my_index  # a seat taken or left since the socket opened
         if self.refused[1] is not None and self.refusal_watch is None:
             self.refusal_watch = asyncio.create_task(self._watch_refusal())
         # An answer says its refusal (or that there is none) each time, even when the page shows the same.
         always = ("board-error",) if answer else ()
-        with override_scope_language(self.scope):
-            frame = self.shown.frame(view, reply=answer, always=always)
-        await self.send(text_data=frame)
+        return self.shown.frame(view, reply=answer, always=always)
 
     def _load_view(self, min_version: int, fresh: bool, error: Exception | None = None):
         # The sockets of one table in this process share one load of the version's data.
@@ -329,7 +337,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             return None
         if self._refusal_stale(data):
             self._ask_refusal(data)
-        return self._view(data, error)
+        with override_scope_language(self.scope):
+            return self._view(data, error)
 
     async def _watch_refusal(self):
         """While this viewer is shown why fair play keeps them out of the free seats, ask again every
@@ -375,13 +384,13 @@ class TableConsumer(AsyncWebsocketConsumer):
             self.refused = (self._refusal_key(data), services.seat_refusal_shown(data.match, data.seats, self.user))
 
     def _view(self, data, error: Exception | None) -> boardviews.View:
-        """This viewer's view of the loaded version: no database access (it also runs on the event loop)."""
+        """This viewer's view of the loaded version, in the current language (the caller's
+        ``override_scope_language``): no database access (it also runs on the event loop)."""
         refusal = self.refused[1] if self._refusal_key(data) == self.refused[0] else None
-        with override_scope_language(self.scope):
-            if error is not None:
-                context = commands.error_context(error, data.match.variant)
-                return boardviews.answer_of(data, self.user, context, seat_refusal=refusal)
-            return boardviews.view_of(data, self.user, seat_refusal=refusal)
+        if error is not None:
+            context = commands.error_context(error, data.match.variant)
+            return boardviews.answer_of(data, self.user, context, seat_refusal=refusal)
+        return boardviews.view_of(data, self.user, seat_refusal=refusal)
 
     def _render_dots(self) -> str:
         with override_scope_language(self.scope):
