@@ -177,8 +177,13 @@ def seat_people_from(seats: list[Seat], previous: BoardData) -> bool:
         return False
     for seat in seats:
         if seat.user_id is not None:
-            seat.user = users[seat.user_id]
+            # As select_related caches it: the user is the one ``user_id`` names (the descriptor's
+            # assignment checks that again, and asks the router, ~8 us a seat at every move).
+            _SEAT_USER.set_cached_value(seat, users[seat.user_id])
     return True
+
+
+_SEAT_USER = Seat._meta.get_field("user")
 
 
 def _seats_with_people(match: Match, previous: BoardData | None) -> list[Seat]:
