@@ -83,7 +83,7 @@ def manipulation_context(
             for e in (draft_report or {}).get("errors", [])
         ],
         "someone_drafting": draft is not None and not drafting,
-        "prompt": _manipulation_prompt(match, view, my_turn, actions, state.rules.max_draws_per_turn, names),
+        "prompt": _manipulation_prompt(match, view, my_turn, actions, state.rules.max_draws_per_turn, names, language),
         "stock_count": view.get("stock_count"),
         "phase": view.get("phase"),
         "draws": view.get("draws_this_turn", 0),
@@ -295,7 +295,7 @@ def last_moves(events: Sequence[LogEvent]) -> dict[str, Mark]:
 
 
 def _manipulation_prompt(
-    match: Match, view: dict, my_turn: bool, actions: set[str], max_draws: int, names: dict[int, str]
+    match: Match, view: dict, my_turn: bool, actions: set[str], max_draws: int, names: dict[int, str], language: str
 ) -> str:
     phase, draws = view.get("phase"), view.get("draws_this_turn", 0)
     if my_turn:
@@ -312,6 +312,19 @@ def _manipulation_prompt(
         return ""
     to_act = view.get("seat_to_act")
     if to_act is not None and match.status == MatchStatus.PLAYING:
-        name = names.get(to_act, "")
-        return _("Waiting for %(name)s to play…") % {"name": bidi.isolate(name)}
+        return _waiting_for(names.get(to_act, ""), language)
     return ""
+
+
+# "Waiting for <name> to play…" by language and name: every viewer but the player to act is shown it,
+# at every version (its words and the name's isolation each look the language up: ~11 us a viewer).
+_WAITING = Kept(1024)
+
+
+def _waiting_for(name: str, language: str) -> str:
+    key = (language, name)
+    said = _WAITING.get(key)
+    if said is None:
+        said = _("Waiting for %(name)s to play…") % {"name": bidi.isolate(name)}
+        _WAITING.put(key, said)
+    return said

@@ -128,14 +128,14 @@ def hand_words(refs: Iterable[str]) -> str:
 def _hand_words(refs: tuple[str, ...]) -> str:
     cards = [Card.from_code(r) for r in refs]
     rank_words, suit_words = _words()
+    # The language's words looked up once for the hand's suits, not once a suit (each lookup asks
+    # asgiref's Local for the language: the mover's hand is said anew at every draw).
+    of_suit, separator = _("%(ranks)s of %(suit)s"), lists.separator()
     clauses = []
     for suit in range(4):
         ranks = sorted(c.rank for c in cards if not c.is_joker and c.suit == suit)
         if ranks:
-            clauses.append(
-                _("%(ranks)s of %(suit)s")
-                % {"ranks": lists.items(rank_words[r] for r in ranks), "suit": suit_words[suit]}
-            )
+            clauses.append(of_suit % {"ranks": separator.join(rank_words[r] for r in ranks), "suit": suit_words[suit]})
     clauses.extend(card_name(c.code) for c in cards if c.is_joker)
     return lists.clauses(clauses)
 
