@@ -18,7 +18,7 @@ use ``channels.auth.login``, which sets ``scope["user"]`` itself.
 
 from __future__ import annotations
 
-from channels.auth import AuthMiddleware, get_user
+from channels.auth import AuthMiddleware, UserLazyObject, get_user
 from channels.sessions import CookieMiddleware, InstanceSessionWrapper, SessionMiddleware
 
 
@@ -34,10 +34,13 @@ class SocketSessionMiddleware(SessionMiddleware):
 
 
 class ResolvedUserMiddleware(AuthMiddleware):
-    """Channels' auth middleware with ``scope["user"]`` the user (or ``AnonymousUser``), not a lazy object."""
+    """Channels' auth middleware with ``scope["user"]`` the user (or ``AnonymousUser``), not a lazy object.
+
+    A user an outer layer put in the scope (a test's communicator) stays, as it does with Channels' own."""
 
     async def resolve_scope(self, scope):
-        scope["user"] = await get_user(scope)
+        if isinstance(scope["user"], UserLazyObject):  # put there by populate_scope: none was given
+            scope["user"] = await get_user(scope)
 
 
 def SocketAuthMiddlewareStack(inner):  # named as Channels' AuthMiddlewareStack, which it replaces

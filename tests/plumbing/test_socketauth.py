@@ -14,8 +14,9 @@ from plumbing.socketauth import SocketAuthMiddlewareStack
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def _through_the_stack(scope_type: str, cookie: str | None):
-    """The scope and ``send`` the stack hands its application for a connection of ``scope_type``."""
+def _through_the_stack(scope_type: str, cookie: str | None, **given):
+    """The scope and ``send`` the stack hands its application for a connection of ``scope_type``
+    (``given``: what an outer layer put in the scope)."""
     seen = {}
 
     async def app(scope, receive, send):
@@ -28,7 +29,7 @@ def _through_the_stack(scope_type: str, cookie: str | None):
         return {}
 
     headers = [(b"cookie", cookie.encode())] if cookie else []
-    scope = {"type": scope_type, "path": "/ws/x/", "headers": headers}
+    scope = {"type": scope_type, "path": "/ws/x/", "headers": headers, **given}
     async_to_sync(SocketAuthMiddlewareStack(app))(scope, receive, server_send)
     return seen, server_send
 
@@ -56,3 +57,14 @@ def test_other_connections_keep_channels_session_wrapper(alice, client):
     seen, server_send = _through_the_stack("http", f"{settings.SESSION_COOKIE_NAME}={client.session.session_key}")
     assert seen["send"] is not server_send
     assert seen["scope"]["user"] == alice
+
+
+def test_a_user_given_by_an_outer_layer_stays(alice, bob, client):
+    """As with Channels' stack: a test's communicator puts its user in the scope, whatever the cookie says."""
+    seen, _ = _through_the_stack("websocket", None, user=alice)
+    assert seen["scope"]["user"] is alice
+    client.force_login(bob)
+    seen, _ = _through_the_stack(
+        "websocket", f"{settings.SESSION_COOKIE_NAME}={client.session.session_key}", user=alice
+    )
+    assert seen["scope"]["user"] is alice
