@@ -624,24 +624,13 @@ def delta(html: str, parts: Parts | None, sent_html: str | None, sent_parts: Par
     return "".join(out)
 
 
-# A fragment's shell by its markup and parts: the markup a socket showed is the new markup of the
-# version before, so each one is worked out once, not once as new and again as shown.  A shell is
-# smaller than its fragment (the fragments with parts: the seats, the hand, the log, the controls).
-_SHELLS = kept.Kept(512)
-
-
 def _shell(html: str, parts: Parts) -> str:
     """The fragment without its parts (each one a NUL)."""
-    key = (html, parts)
-    shell = _SHELLS.get(key)
-    if shell is None:
-        shell = html
-        for item in parts.by_id:
-            shell = shell.replace(item, "\0", 1)
-        if parts.rows:
-            shell = shell.replace("".join(parts.rows), "\0", 1)
-        _SHELLS.put(key, shell)
-    return shell
+    for item in parts.by_id:
+        html = html.replace(item, "\0", 1)
+    if parts.rows:
+        html = html.replace("".join(parts.rows), "\0", 1)
+    return html
 
 
 def _new_rows(parts: Parts, sent: Parts) -> str | None:

@@ -297,7 +297,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             # through the thread pool.
             if self._refusal_stale(data):
                 await database_sync_to_async(self._ask_refusal, thread_sensitive=False)(data)
-            view = None
+            view = None  # drawn below, in the socket's language with its frame
         else:
             # Loading reads the database: on the thread pool, in parallel, not on the one
             # thread-sensitive executor that every write of this process queues on.
