@@ -178,7 +178,7 @@ def seat_people_from(seats: list[Seat], previous: BoardData) -> bool:
     for seat in seats:
         if seat.user_id is not None:
             # As select_related caches it: the user is the one ``user_id`` names (the descriptor's
-            # assignment checks that again, and asks the router, ~8 us a seat at every move).
+            # assignment checks that again, and asks the router, 4.1 us a seat against 0.7, at every move).
             _SEAT_USER.set_cached_value(seat, users[seat.user_id])
     return True
 
