@@ -164,7 +164,7 @@ def _log_going_on(known: list[LogEvent], new: list[Event], last: int) -> list[Lo
     return known[-LOG_LENGTH:]
 
 
-def _round_state(match: Match) -> Any:
+def round_state(match: Match) -> Any:
     """The engine state of the match's round (None before its first deal)."""
     return spec_for(match.variant).load(match.state["round"]) if match.state.get("round") else None
 
@@ -233,7 +233,7 @@ def board_data(match: Match, previous: BoardData | None = None) -> BoardData:
     return BoardData(
         match=match,
         seats=_seats_with_people(match, previous),
-        state=_round_state(match),
+        state=round_state(match),
         events=log_events(match, previous),
         rounds=rounds,
         rematch=Match.objects.filter(rematch_of=match).first() if match.status == MatchStatus.FINISHED else None,
@@ -267,7 +267,7 @@ def board_data_after(previous: BoardData) -> BoardData | None:
     return BoardData(
         match=now,
         seats=seats,
-        state=_round_state(now),
+        state=round_state(now),
         events=_log_going_on([e for e in previous.events if e.seq <= last], new, last),
         rounds=previous.rounds,
         rematch=None,

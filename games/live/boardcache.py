@@ -19,11 +19,20 @@ rounds with their outcomes; about 65 KB for a four-seat Manipulation table).  Th
 match nobody here watches any more (a finished table, a socket gone) is dropped once it has not
 been loaded or used for ``KEEP`` seconds, so a long-running process keeps the boards of its live
 tables, not of every table it ever showed; ``MAX_ENTRIES`` caps them all.
+
+Several processes (``REDIS_URL``): a version committed in one is handed to the others
+(:func:`on_committed` puts what its write held, ``games.versions.committed.wire``, through
+``plumbing.handoff``), and a process whose sockets hear that a table they watch moved takes it from
+there (:func:`take_handed`) when it keeps the version before it: the version is then kept as in the
+process that made it (:func:`successor`), drawn on the event loop, not read back from the database.
+Anything else (a version not handed over or gone, an older base) is loaded as usual.
 """
 
 from __future__ import annotations
 
+import asyncio
 import itertools
+import logging
 import threading
 import time
 from collections import OrderedDict
@@ -36,10 +45,14 @@ from games import selectors, store
 from games.board.data import LOG_LENGTH, BoardData, LogEvent
 from games.models import Match
 from games.versions import committed
+from plumbing import handoff
+
+log = logging.getLogger(__name__)
 
 TTL = 2.0  # seconds an entry serves later pushes of the same version
 KEEP = 120.0  # seconds an entry nobody loaded or used is kept (as the base of the next incremental load)
 MAX_ENTRIES = 1024
+HANDOFF_SECONDS = 10.0  # how long a version handed to the other processes stays there
 
 _lock = threading.Lock()
 _entries: OrderedDict[int, tuple[float, BoardData]] = OrderedDict()
@@ -146,9 +159,47 @@ def load(match: Match, *, generation: int | None = None) -> BoardData:
 
 def on_committed(news: committed.Committed) -> None:
     """A version committed in this process (``games.versions.committed``): keep its board data when the
-    write held the whole of it (:func:`successor`); anything else is loaded by the next push."""
+    write held the whole of it (:func:`successor`), and hand it to the other processes
+    (:func:`take_handed`); anything else is loaded by the next push."""
     if news.events and news.seats is not None and news.state is not None:
         successor(news.match, seats=news.seats, state=news.state, events=news.events)
+        if handoff.enabled():
+            handoff.put(_handoff_key(news.match.pk, news.match.version), committed.wire(news), HANDOFF_SECONDS)
+
+
+def _handoff_key(match_id: int, version: int) -> str:
+    return f"version:{match_id}:{version}"
+
+
+# (match id, version) -> the take of it under way in this process: its table's other sockets wait for it.
+_taking: dict[tuple[int, int], asyncio.Future] = {}
+
+
+async def take_handed(match_id: int, version: int) -> None:
+    """Version ``version`` of a match, committed in another process: keep it from what that process
+    handed over (:func:`on_committed`), when the version kept here is the one before it; one read per
+    process, however many of its sockets watch the table.  Without it (no such base, nothing handed
+    over, another match under that id) nothing is kept, and the push loads the version as usual."""
+    previous = latest(match_id)
+    if previous is None or previous.version != version - 1 or not handoff.enabled():
+        return
+    key = (match_id, version)
+    pending = _taking.get(key)
+    if pending is not None:
+        await asyncio.shield(pending)
+        return
+    pending = _taking[key] = asyncio.get_running_loop().create_future()
+    try:
+        packed = await handoff.get(_handoff_key(match_id, version))
+        if packed is not None:
+            news = committed.unwire(packed)
+            # successor checks it follows ``previous`` (the same match, round and status, the same people)
+            successor(news.match, seats=news.seats, state=selectors.round_state(news.match), events=news.events)
+    except Exception:  # the push loads it instead
+        log.exception("table %s: version %s handed over could not be taken", match_id, version)
+    finally:
+        _taking.pop(key, None)
+        pending.set_result(None)
 
 
 def successor(match: Match, *, seats: list, state, events: list) -> None:

@@ -9,14 +9,29 @@ in this process then need not load that version again.
 
 Listeners run in the committing thread, in order; one that fails is logged and the others still run
 (the move is committed whatever they do).
+
+Other processes (``plumbing.realtime.crosses_processes``: a shared channel layer) hear of a version
+through the table's "table changed" message.  :func:`wire` packs what a move held of its version into
+that message (the match row, its seats, its new log entries) and :func:`unwire` unpacks it there, so
+a process whose sockets watch a table another process moved draws the version without reading it
+back from the database.  The message goes between the server's processes through the channel layer
+only (Redis: the same trust as Django's Redis cache, whose entries are pickled as these are); no
+socket ever forwards it, and it holds what the database row holds, hands and the round's seed with it.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
+import pickle
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
+
+from django.db import DEFAULT_DB_ALIAS
+
+from games.models import Match, Seat
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +43,17 @@ class Committed:
     match: Any  # the saved games.models.Match row
     seats: list | None  # the seats in order (with ``online``), read under the row's lock; None if not held
     state: Any  # the round's engine state stored with it; None if not held
-    events: list  # the games.models.Event rows the move appended, in order
+    events: list  # the games.models.Event rows the move appended, in order (:class:`Entry` when unwired)
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A log row as a board shows it (what :func:`wire` carries of a ``games.models.Event``)."""
+
+    seq: int
+    seat: int | None
+    summary: dict
+    by_bot: bool
 
 
 _listeners: list[Callable[[Committed], None]] = []
@@ -46,3 +71,41 @@ def publish(committed: Committed) -> None:
             listener(committed)
         except Exception:
             log.exception("a listener of committed versions failed (match %s)", committed.match.pk)
+
+
+@cache
+def _layout() -> tuple[tuple[str, ...], tuple[str, ...], str]:
+    """The match's and a seat's columns (attribute names, in the model's order) and a mark of both: a
+    process running other code (a deploy under way) unwires nothing of this one's."""
+    match = tuple(f.attname for f in Match._meta.concrete_fields)
+    seat = tuple(f.attname for f in Seat._meta.concrete_fields)
+    return match, seat, hashlib.blake2b(repr((match, seat)).encode(), digest_size=8).hexdigest()
+
+
+def wire(news: Committed) -> bytes | None:
+    """``news`` packed for another process (:func:`unwire`), or None when it does not hold the whole
+    version (no seats or no state: the other process loads it)."""
+    if news.seats is None or news.state is None or not news.events:
+        return None
+    match_fields, seat_fields, mark = _layout()
+    match = tuple(getattr(news.match, name) for name in match_fields)
+    seats = [(*(getattr(seat, name) for name in seat_fields), bool(seat.online)) for seat in news.seats]
+    entries = [(e.seq, e.seat, e.summary, e.by_bot) for e in news.events]
+    return pickle.dumps((mark, match, seats, entries), protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def unwire(data: bytes) -> Committed:
+    """What :func:`wire` packed: the match row and its seats as the ORM builds them from a read (the
+    seats' users not fetched: the caller knows who sits where), the log entries as :class:`Entry`,
+    no state (the caller derives it from the row).  ValueError if another version of the code packed it."""
+    mark, match_values, seat_rows, entries = pickle.loads(data)  # the server's own processes put it there
+    match_fields, seat_fields, expected = _layout()
+    if mark != expected:
+        raise ValueError("a version packed by other code")
+    match = Match.from_db(DEFAULT_DB_ALIAS, match_fields, match_values)
+    seats = []
+    for row in seat_rows:
+        seat = Seat.from_db(DEFAULT_DB_ALIAS, seat_fields, row[:-1])
+        seat.online = row[-1]
+        seats.append(seat)
+    return Committed(match=match, seats=seats, state=None, events=[Entry(*e) for e in entries])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 import threading
 import time
@@ -21,7 +22,8 @@ from games.engine.gin.match import GinMatch
 from games.live import boardcache
 from games.models import Match, Round, Seat
 from games.variants import spec_for
-from plumbing import realtime
+from games.versions import committed
+from plumbing import handoff, realtime
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -364,3 +366,102 @@ def test_a_tables_sockets_are_told_of_a_move_once_its_board_is_kept(make_user, m
     moved = [_move(match.pk, alice, bob).version for _ in range(3)]
     assert [version for version, _kept in told] == moved
     assert all(kept is not None and kept.version == version for version, kept in told)
+
+
+@pytest.fixture
+def handed(monkeypatch):
+    """The other processes' shared store (``plumbing.handoff``), in memory: key -> bytes, and the keys read."""
+    store_ = {"reads": []}
+
+    async def get(key):
+        store_["reads"].append(key)
+        return store_.get(key)
+
+    monkeypatch.setattr(handoff, "enabled", lambda: True)
+    monkeypatch.setattr(handoff, "put", lambda key, value, seconds: store_.__setitem__(key, value))
+    monkeypatch.setattr(handoff, "get", get)
+    return store_
+
+
+def _in_another_process(match_id, alice, bob):
+    """A move made by another process: what it handed over is there, but this process keeps only the
+    version before it (as a process whose sockets watch the table and did not make the move)."""
+    base = boardcache.latest(match_id)
+    moved = _move(match_id, alice, bob)
+    with boardcache._lock:
+        boardcache._entries.clear()
+    boardcache.remember(base)
+    return moved
+
+
+def test_a_version_made_in_another_process_is_taken_from_what_it_handed_over_and_shows_what_a_load_shows(
+    make_user, counted_loads, handed, django_assert_num_queries
+):
+    match, alice, bob = started(make_user)
+    carol = make_user("carol")
+    first = boardcache.board_data_for(match.pk).version
+    for _ in range(4):
+        moved = _in_another_process(match.pk, alice, bob)
+        assert boardcache.peek(match.pk, min_version=moved.version) is None
+        with django_assert_num_queries(0):  # on the event loop: no database
+            asyncio.run(boardcache.take_handed(match.pk, moved.version))
+        kept = boardcache.peek(match.pk, min_version=moved.version)
+        fresh = full_load(Match.objects.get(pk=match.pk))
+        assert kept is not None and kept.version == fresh.version == moved.version
+        assert kept.events == fresh.events
+        assert [(s.index, s.user_id, s.online) for s in kept.seats] == [
+            (s.index, s.user_id, s.online) for s in fresh.seats
+        ]
+        viewers = [alice, bob, carol, AnonymousUser()]
+        with django_assert_num_queries(0):
+            kept_boards = _boards(kept, viewers)
+        assert kept_boards == _boards(fresh, viewers)
+    assert counted_loads == [first]  # only the first board was read from the database
+
+
+def test_nothing_is_taken_without_the_version_before_it_or_what_was_handed_over(make_user, counted_loads, handed):
+    match, alice, bob = started(make_user)
+    boardcache.board_data_for(match.pk)
+    first = _in_another_process(match.pk, alice, bob)
+    second = _in_another_process(match.pk, alice, bob)  # this process keeps the version before ``first``
+    asyncio.run(boardcache.take_handed(match.pk, second.version))
+    assert handed["reads"] == []  # a base two versions old: nothing read
+    assert boardcache.latest(match.pk).version == first.version - 1
+    del handed[f"version:{match.pk}:{first.version}"]  # gone from Redis (expired, evicted)
+    asyncio.run(boardcache.take_handed(match.pk, first.version))
+    assert handed["reads"] == [f"version:{match.pk}:{first.version}"]
+    assert boardcache.latest(match.pk).version == first.version - 1  # the push loads it then
+    data = boardcache.board_data_for(match.pk, min_version=second.version)
+    assert data.version == second.version
+
+
+def test_a_version_handed_over_by_other_code_is_not_taken(make_user, handed, monkeypatch, caplog):
+    """A deploy under way: a process with other columns packed it; it is left to the push's load."""
+    match, alice, bob = started(make_user)
+    boardcache.board_data_for(match.pk)
+    columns = committed._layout()
+    monkeypatch.setattr(committed, "_layout", lambda: (*columns[:2], "other code's mark"))  # the packer's
+    moved = _in_another_process(match.pk, alice, bob)
+    monkeypatch.undo()  # the handoff fixture's patches too: put them back
+    monkeypatch.setattr(handoff, "enabled", lambda: True)
+
+    async def get(key):
+        return handed.get(key)
+
+    monkeypatch.setattr(handoff, "get", get)
+    asyncio.run(boardcache.take_handed(match.pk, moved.version))
+    assert boardcache.latest(match.pk).version == moved.version - 1
+    assert "could not be taken" in caplog.text
+
+
+def test_the_sockets_of_one_process_read_what_was_handed_over_once(make_user, handed):
+    match, alice, bob = started(make_user)
+    boardcache.board_data_for(match.pk)
+    moved = _in_another_process(match.pk, alice, bob)
+
+    async def three_sockets():
+        await asyncio.gather(*(boardcache.take_handed(match.pk, moved.version) for _ in range(3)))
+
+    asyncio.run(three_sockets())
+    assert handed["reads"] == [f"version:{match.pk}:{moved.version}"]
+    assert boardcache.peek(match.pk, min_version=moved.version).version == moved.version

@@ -6,6 +6,10 @@ socket's frames are applied to a model of its page as htmx does (a fragment by i
 id, new log lines at the top of the log, a hand's cards put in and taken out), and after each move
 the page equals the board drawn for that viewer from a fresh load (``#board-meta``'s clock apart).
 No frame shows a card of a hand its viewer may not see.
+
+Each game is played twice: with the moves made in the sockets' process (its board cache keeps what
+each move held), and as if made in another (this process keeps only the version before each move and
+takes the move's version from what it handed over: ``boardcache.take_handed``).
 """
 
 from __future__ import annotations
@@ -25,8 +29,11 @@ from games.board import fragments, kept
 from games.engine import bots as engine_bots
 from games.engine import gin
 from games.engine.cards import Card
+from games.live import boardcache
 from games.models import Match, MatchStatus, Seat
 from games.variants import spec_for
+from games.versions import committed
+from plumbing import handoff
 from rummyhub.asgi import application
 from tests.live import session_cookie_for
 
@@ -301,9 +308,38 @@ GAMES = [
 ]
 
 
+@pytest.fixture(params=["here", "elsewhere"])
+def made(request, monkeypatch):
+    """Where the moves are made: in the sockets' process, or in another that hands each version over
+    (``plumbing.handoff``, in memory here)."""
+    if request.param == "here":
+        return None
+    taken: list[str] = []  # the versions taken from what was handed over
+    shared: dict[str, bytes] = {}
+
+    async def get(key):
+        if key in shared:
+            taken.append(key)
+        return shared.get(key)
+
+    monkeypatch.setattr(handoff, "enabled", lambda: True)
+    monkeypatch.setattr(handoff, "put", lambda key, value, seconds: shared.__setitem__(key, value))
+    monkeypatch.setattr(handoff, "get", get)
+
+    def committed_elsewhere(news):
+        before = boardcache.latest(news.match.pk)
+        boardcache.on_committed(news)  # kept, and handed over
+        boardcache.forget(news.match.pk)  # ...by the process that made it: this one keeps the version before
+        if before is not None:
+            boardcache.remember(before)
+
+    monkeypatch.setattr(committed, "_listeners", [committed_elsewhere])
+    return taken
+
+
 @pytest.mark.parametrize(("variant", "seats", "bot_advisor"), GAMES)
 async def test_every_sockets_page_is_its_viewers_page_drawn_from_scratch(
-    make_user, settings, variant, seats, bot_advisor
+    make_user, settings, variant, seats, bot_advisor, made
 ):
     match, users, watcher = await database_sync_to_async(setup)(make_user, settings, variant, seats, bot_advisor)
     viewers = []
@@ -314,9 +350,13 @@ async def test_every_sockets_page_is_its_viewers_page_drawn_from_scratch(
         assert (await v.socket.connect(timeout=10))[0]
     await settle(viewers, match.pk)
     rng = random.Random(f"{variant}-{seats}-{bot_advisor}")
+    moves = 0
     for _ in range(40):
         if not await sync_to_async(one_move)(match.pk, users, rng):
             break
+        moves += 1
         await settle(viewers, match.pk)
     for v in viewers:
         await v.socket.disconnect()
+    if made is not None:  # made elsewhere: the pages above were drawn from the versions handed over
+        assert len(made) >= moves // 2, f"{len(made)} of {moves} versions taken from what was handed over"
