@@ -55,7 +55,8 @@ MAX_ENTRIES = 1024
 HANDOFF_SECONDS = 10.0  # how long a version handed to the other processes stays there
 
 _lock = threading.Lock()
-_entries: OrderedDict[int, tuple[float, BoardData]] = OrderedDict()
+# match id -> (when kept, the data, the match's count of stale() it was kept at: :func:`take_handed`)
+_entries: OrderedDict[int, tuple[float, BoardData, int]] = OrderedDict()
 _loading: dict[int, threading.Event] = {}
 # match id -> how many times its kept seats went out of date without a version (:func:`stale`, :func:`forget`):
 # a load that began before one of those may have read a seat's old dot, so it is kept as a base only.
@@ -180,9 +181,14 @@ async def take_handed(match_id: int, version: int) -> None:
     handed over (:func:`on_committed`), when the version kept here is the one before it; one read per
     process, however many of its sockets watch the table.  Without it (no such base, nothing handed
     over, another match under that id) nothing is kept, and the push loads the version as usual."""
-    previous = latest(match_id)
-    if previous is None or previous.version != version - 1 or not handoff.enabled():
+    with _lock:
+        entry = _entries.get(match_id)
+    if entry is None or entry[1].version != version - 1 or not handoff.enabled():
         return
+    # The move read its seats' dots before it committed; a dot that changed since this process kept the
+    # version before (``stale``: heard here, maybe before the move's table.changed) may be newer than
+    # theirs.  Then what is taken is kept as a base only (``remember``), and the push loads the version.
+    generation = entry[2]
     key = (match_id, version)
     pending = _taking.get(key)
     if pending is not None:
@@ -194,7 +200,13 @@ async def take_handed(match_id: int, version: int) -> None:
         if packed is not None:
             news = committed.unwire(packed)
             # successor checks it follows ``previous`` (the same match, round and status, the same people)
-            successor(news.match, seats=news.seats, state=selectors.round_state(news.match), events=news.events)
+            successor(
+                news.match,
+                seats=news.seats,
+                state=selectors.round_state(news.match),
+                events=news.events,
+                generation=generation,
+            )
     except Exception:  # the push loads it instead
         log.exception("table %s: version %s handed over could not be taken", match_id, version)
     finally:
@@ -202,7 +214,7 @@ async def take_handed(match_id: int, version: int) -> None:
         pending.set_result(None)
 
 
-def successor(match: Match, *, seats: list, state, events: list) -> None:
+def successor(match: Match, *, seats: list, state, events: list, generation: int | None = None) -> None:
     """A move just committed: keep its version's board data, built from what the service holds.
 
     ``match`` is the saved row, ``seats`` were read under its lock, ``state`` is the
@@ -210,6 +222,7 @@ def successor(match: Match, *, seats: list, state, events: list) -> None:
     that follows the kept version directly qualifies (same round, same status, version + 1): the
     finished rounds and the rematch are then the kept ones, and the log is the kept one plus
     ``events``.  Anything else is left to the next push, which loads the version as usual.
+    ``generation``: as :func:`remember`'s (a version taken from another process: :func:`take_handed`).
     """
     previous = latest(match.pk)
     if (
@@ -232,7 +245,8 @@ def successor(match: Match, *, seats: list, state, events: list) -> None:
     remember(
         BoardData(
             match=match, seats=list(seats), state=state, events=log, rounds=previous.rounds, rematch=previous.rematch
-        )
+        ),
+        generation=generation,
     )
 
 
@@ -252,7 +266,7 @@ def remember(data: BoardData, *, generation: int | None = None) -> None:
             return
         if not same_match or current[1].version <= data.version:
             now = time.monotonic()
-            _entries[pk] = (now - TTL if outdated else now, data)
+            _entries[pk] = (now - TTL if outdated else now, data, generation if outdated else _generations.get(pk, 0))
             _entries.move_to_end(data.match.pk)
             while len(_entries) > MAX_ENTRIES:
                 _entries.popitem(last=False)
@@ -266,7 +280,7 @@ def _drop_idle(now: float) -> None:
     one that is younger than KEEP ends the sweep: usually it stops at once.
     """
     while _entries:
-        loaded, _data = next(iter(_entries.values()))
+        loaded = next(iter(_entries.values()))[0]
         if now - loaded <= KEEP:
             return
         _entries.popitem(last=False)
@@ -294,7 +308,7 @@ def stale(match_id: int) -> None:
         _next_generation(match_id)
         entry = _entries.get(match_id)
         if entry is not None:
-            _entries[match_id] = (entry[0] - TTL, entry[1])
+            _entries[match_id] = (entry[0] - TTL, *entry[1:])
 
 
 def forget(match_id: int) -> None:

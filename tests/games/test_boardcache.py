@@ -465,3 +465,18 @@ def test_the_sockets_of_one_process_read_what_was_handed_over_once(make_user, ha
     asyncio.run(three_sockets())
     assert handed["reads"] == [f"version:{match.pk}:{moved.version}"]
     assert boardcache.peek(match.pk, min_version=moved.version).version == moved.version
+
+
+def test_a_version_handed_over_after_a_dot_changed_here_serves_no_push(make_user, handed):
+    """The move's seats (who is online) were read before a seat's socket here came or went, which this
+    process heard of first (``table.presence``): the version is kept as a base only, and the push loads it."""
+    match, alice, bob = started(make_user)
+    boardcache.board_data_for(match.pk)
+    moved = _in_another_process(match.pk, alice, bob)
+    boardcache.stale(match.pk)  # a seat's dot changed, heard here before the move's table.changed
+    asyncio.run(boardcache.take_handed(match.pk, moved.version))
+    assert boardcache.peek(match.pk, min_version=moved.version) is None
+    assert boardcache.latest(match.pk).version == moved.version  # a base for the push's load, in one query
+    later = _in_another_process(match.pk, alice, bob)  # no dot changed since: taken and served
+    asyncio.run(boardcache.take_handed(match.pk, later.version))
+    assert boardcache.peek(match.pk, min_version=later.version).version == later.version
