@@ -249,9 +249,9 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def table_changed(self, event):
         version = event.get("version", 0)
         if self.shown.is_new(version):
-            # Made in another process: kept from what it handed over, if it did (else loaded by the push).
-            if boardcache.peek(self.match_id, min_version=version, created_at=self.match_created) is None:
-                await boardcache.take_handed(self.match_id, version)
+            # Made in another process: kept from what it handed over, if it did (else loaded by the push;
+            # a version kept here already, this process's own, returns at once).
+            await boardcache.take_handed(self.match_id, version)
             await self.push_board(version=version)
 
     async def table_presence(self, event):

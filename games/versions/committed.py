@@ -10,13 +10,14 @@ in this process then need not load that version again.
 Listeners run in the committing thread, in order; one that fails is logged and the others still run
 (the move is committed whatever they do).
 
-Other processes (``plumbing.realtime.crosses_processes``: a shared channel layer) hear of a version
-through the table's "table changed" message.  :func:`wire` packs what a move held of its version into
-that message (the match row, its seats, its new log entries) and :func:`unwire` unpacks it there, so
-a process whose sockets watch a table another process moved draws the version without reading it
-back from the database.  The message goes between the server's processes through the channel layer
-only (Redis: the same trust as Django's Redis cache, whose entries are pickled as these are); no
-socket ever forwards it, and it holds what the database row holds, hands and the round's seed with it.
+Other processes hear of a version through the table's "table changed" message, which carries no
+cards.  :func:`wire` packs what a move held of its version (the match row, its seats, its new log
+entries) for them and :func:`unwire` unpacks it there; the live layer hands it over through Redis
+(``games.live.boardcache`` with ``plumbing.handoff``), so a process whose sockets watch a table another
+process moved draws the version without reading it back from the database.  It goes between the
+server's processes only (Redis: the same trust as Django's Redis cache, whose entries are pickled as
+these are); no socket ever sees it, and it holds what the database row holds, hands and the round's
+seed with it.
 """
 
 from __future__ import annotations
@@ -82,11 +83,9 @@ def _layout() -> tuple[tuple[str, ...], tuple[str, ...], str]:
     return match, seat, hashlib.blake2b(repr((match, seat)).encode(), digest_size=8).hexdigest()
 
 
-def wire(news: Committed) -> bytes | None:
-    """``news`` packed for another process (:func:`unwire`), or None when it does not hold the whole
-    version (no seats or no state: the other process loads it)."""
-    if news.seats is None or news.state is None or not news.events:
-        return None
+def wire(news: Committed) -> bytes:
+    """``news``, holding the whole version (its seats, its state and its events), packed for another
+    process (:func:`unwire`)."""
     match_fields, seat_fields, mark = _layout()
     match = tuple(getattr(news.match, name) for name in match_fields)
     seats = [(*(getattr(seat, name) for name in seat_fields), bool(seat.online)) for seat in news.seats]
