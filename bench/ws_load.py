@@ -1009,7 +1009,9 @@ def main() -> int:
         results = asyncio.run(main_async(args, specs, env, db_label))
         print_results(results, args, db_label)
     finally:
-        if DROP_DB:
+        from django.conf import settings
+
+        if DROP_DB and settings.configured:  # a relay-only run never set Django up (no connection to close)
             from django.db import connections
 
             connections.close_all()
