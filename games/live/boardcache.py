@@ -199,7 +199,7 @@ async def take_handed(match_id: int, version: int) -> None:
         packed = await handoff.get(_handoff_key(match_id, version))
         if packed is not None:
             news = committed.unwire(packed)
-            # successor checks it follows ``previous`` (the same match, round and status, the same people)
+            # successor checks it follows the version kept here (the same match, round and status, the same people)
             successor(
                 news.match,
                 seats=news.seats,
